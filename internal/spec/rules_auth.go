@@ -1,0 +1,47 @@
+package spec
+
+// authRules: spec section 5 (authentication) and the 400/401 rows of
+// section 7, checked on every endpoint.
+var authRules = []Rule{
+	{ID: "AUTH-MISSING-TOKEN-400", Section: "5.6, 7", Level: Must, Area: AreaAuth,
+		Text:    "A request without the API token answers 400 with a message saying the API token is missing.",
+		Reading: "The message must mention the token (case-insensitive \"token\"); its exact words are not asserted."},
+	{ID: "AUTH-INVALID-TOKEN-401", Section: "5.6, 7", Level: Must, Area: AreaAuth,
+		Text: "A request with an invalid API token answers 401."},
+	{ID: "AUTH-READ-TOKEN-ONLY", Section: "5.1", Level: Must, Area: AreaAuth,
+		Text: "Read endpoints succeed with the API token alone."},
+	{ID: "AUTH-WRITE-NEEDS-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
+		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
+		Text:      "A write endpoint called without the authentication token answers 401.",
+		Reading: "In read-only runs only the probes that cannot change a site even if wrongly accepted are sent " +
+			"(edit and delete of a key that does not exist)."},
+	{ID: "AUTH-WRITE-INVALID-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
+		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
+		Text:      "A write endpoint called with an invalid authentication token answers 401."},
+	{ID: "AUTH-SETTINGS-READ-NEEDS-AUTH", Section: "4.9, 5.2", Level: Must, Area: AreaAuth,
+		Endpoints: []Endpoint{GetSettings},
+		Text:      "GET /api/settings without a valid authentication token answers 401."},
+	{ID: "AUTH-REFUSED-WRITE-NO-EFFECT", Section: "5.5", Level: Must, Area: AreaAuth, Writes: true,
+		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings},
+		Text:      "A write refused for lack of a valid authentication token changes nothing."},
+	{ID: "AUTH-TOKEN-IN-QUERY", Section: "5.3", Level: Must, Area: AreaAuth,
+		Text: "GET and DELETE accept the tokens in the query string."},
+	{ID: "AUTH-TOKEN-IN-BODY", Section: "5.3, 5.4", Level: Must, Area: AreaAuth, Writes: true,
+		Text: "POST and PUT accept token and authentication in a JSON or form-encoded body."},
+	{ID: "AUTH-DELETE-JSON-BODY", Section: "4", Level: Must, Area: AreaAuth, Writes: true,
+		Endpoints: []Endpoint{DeletePage},
+		Text:      "DELETE also accepts the tokens in a JSON body."},
+	{ID: "AUTH-PARAM-NAME", Section: "5.4", Level: Must, Area: AreaAuth,
+		Endpoints: []Endpoint{GetSettings},
+		Text:      "The authentication token is sent alongside token under the parameter name authentication."},
+	{ID: "AUTH-UNKNOWN-ENDPOINT-401", Section: "7", Level: Must, Area: AreaAuth,
+		Text: "An unknown endpoint, or a known path with a method it does not have, answers 401 with an early-error body.",
+		Reading: "Sent with a valid API token, so the answer cannot be a token error; a wrong method is sent only " +
+			"with methods that cannot change anything on a conforming server (PATCH, and DELETE/PUT on list paths)."},
+	{ID: "AUTH-TOKEN-ROTATION", Section: "5.7", Level: Must, Area: AreaAuth,
+		Text:        "Rotating the API or authentication token invalidates the old value.",
+		NotTestable: "rotation is an administrator's action in the admin panel, which the API does not expose"},
+	{ID: "AUTH-TOKEN-FORMAT", Section: "5.8", Level: Must, Area: AreaAuth,
+		Text:        "Newly generated API tokens are 64 hexadecimal characters; older, longer tokens keep working.",
+		NotTestable: "token generation happens on the server; a client cannot tell a new token from an old one"},
+}

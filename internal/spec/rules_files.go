@@ -1,0 +1,27 @@
+package spec
+
+// filesRules: spec sections 2.5, 4.11, 4.12 and 4.13 (file listing and uploads).
+var filesRules = []Rule{
+	{ID: "FILES-LIST-SHAPE", Section: "2.5, 4.11", Level: Must, Area: AreaFiles, Endpoints: []Endpoint{ListFiles},
+		Text: "GET /api/files/{key} answers 200 with data, an array of file records (file, filename, mime, thumbnail strings; size an integer)."},
+	{ID: "FILES-NEWEST-FIRST", Section: "4.11", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{ListFiles, UploadFile},
+		Text:    "Files are listed most recent first.",
+		Reading: "Records carry no date, so order is checked on two files the run uploads one after the other."},
+	{ID: "FILES-TRAVERSAL-400", Section: "4.11, 7", Level: Must, Area: AreaFiles, Endpoints: []Endpoint{ListFiles},
+		Text:    "A files key containing .. or a null byte answers 400.",
+		Reading: "The body shape of this 400 is not tied to a handler or an early error by the spec: both shapes are accepted."},
+	{ID: "FILES-UPLOAD-ROUNDTRIP", Section: "4.11, 4.13", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadFile, ListFiles},
+		Text: "A file uploaded to a page is listed by GET /api/files/{key} with its size and MIME type.",
+		Reading: "Upload fields are not shown: the de-facto multipart part name file is used. The stored file name may be " +
+			"transformed by the server, so the new record is found by comparing listings before and after."},
+	{ID: "FILES-UPLOAD-REFUSED-400", Section: "7", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadFile, UploadImage},
+		Text: "An upload refused for its file extension answers 400 with a handler-error body.",
+		Reading: "The allowed extensions are not shown, so a server that accepts the probe (a .php file) passes; only a refusal " +
+			"with another status fails."},
+	{ID: "FILES-UPLOAD-SHAPES", Section: "4.12, 4.13", Level: Must, Area: AreaFiles,
+		Text:        "Request fields and response shapes of POST /api/images and POST /api/files/{key}.",
+		NotTestable: "not shown in the spec"},
+	{ID: "FILES-UPLOAD-LIMITS", Section: "8", Level: Must, Area: AreaFiles,
+		Text:        "Upload size limits.",
+		NotTestable: "not shown in the spec"},
+}

@@ -1,0 +1,130 @@
+package spec
+
+// pagesRules: spec sections 2.1 (page object), 3 (states), 4.1 to 4.5
+// (page endpoints) and 8 (limits).
+var pagesRules = []Rule{
+	// 2.1 page object
+	{ID: "PAGE-OBJECT-SHAPE", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, GetPage, CreatePage, EditPage},
+		Text: "A page object has the 17 fields of section 2.1 with their types: tags an object, coverImage and " +
+			"coverImageFilename a string or false, type one of five values, dates YYYY-MM-DD HH:MM:SS.",
+		Reading: "Extra fields are allowed."},
+	{ID: "PAGE-SLUG-LAST-SEGMENT", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, GetPage},
+		Text:      "A page's slug is the last segment of its key."},
+	{ID: "PAGE-PERMALINK-ABSOLUTE", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, GetPage},
+		Text:      "A page's permalink is a full (absolute) URL.",
+		Reading:   "An absolute http or https URL; its path is not asserted."},
+
+	// 4.1 list
+	{ID: "PAGE-LIST-SHAPE", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "GET /api/pages answers 200 with numberOfItems (integer), meta (total, pageNumber, pageSize integers, " +
+			"hasMore boolean) and data, an array of page objects."},
+	{ID: "PAGE-LIST-DEFAULT-FILTER", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "Without type filters the list holds published pages only."},
+	{ID: "PAGE-LIST-TYPE-FILTERS", Section: "4.1, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "Each type filter (published, static, sticky, draft, scheduled) set to true includes exactly the pages of that type.",
+		Reading: "Checked per type with every other filter false; booleans are sent as the string true. " +
+			"A type the target has no page of is reported not checked unless the run may create one."},
+	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
+		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
+			"and that a first page holds min(size, total) pages; 15 itself is only recorded."},
+	{ID: "PAGE-LIST-ALL", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "numberOfItems=-1 returns all matching pages: len(data) equals meta.total and hasMore is false.",
+		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
+			"matching pages are accepted."},
+	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size."},
+	{ID: "PAGE-LIST-PAGENUMBER-BELOW-1", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1."},
+	{ID: "PAGE-LIST-PAST-END", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false."},
+	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "meta agrees with the request and with data on every page: pageNumber is the page served, pageSize equals " +
+			"numberOfItems, hasMore is true exactly when later pages hold pages, and data holds the expected count."},
+	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all."},
+	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination."},
+	{ID: "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "meta.total counts pages matching the type filters only; untagged does not change it."},
+	{ID: "PAGE-LIST-BAD-PAGING-NO-CRASH", Section: "9.3", Level: Should, Area: AreaPages, Endpoints: []Endpoint{ListPages},
+		Text: "Non-numeric or empty numberOfItems and pageNumber do not crash the server: the answer is 200 or 400 with a JSON body, never 5xx.",
+		Reading: "The spec says odd paging values no longer crash but does not say what non-numeric values give; " +
+			"200 (defaults used) and 400 (validation) are both accepted."},
+
+	// 4.2 single
+	{ID: "PAGE-GET-OK", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
+		Text: "GET /api/pages/{key} answers 200 with the page object whose key is the one requested."},
+	{ID: "PAGE-GET-HIERARCHICAL", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
+		Text: "A hierarchical key parent/child reads the child page itself."},
+	{ID: "PAGE-GET-404", Section: "4.2, 7", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
+		Text: "GET of a key no page has answers 404 with a handler-error body."},
+
+	// 4.3 create
+	{ID: "PAGE-CREATE-201", Section: "4.3, 9.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "POST /api/pages answers 201 with the full page object; data.key is always present."},
+	{ID: "PAGE-CREATE-FIELDS", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
+		Reading: "title and contentRaw are compared after HTML-encoding the sent text once; content is compared as rendered " +
+			"HTML containing the text; tags as the set of names."},
+	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "Without slug, the slug is derived from the title.",
+		Reading: "The derivation rule is not shown: the suite checks that the slug is non-empty, that it is the last key " +
+			"segment, and that a simple ASCII title yields its lowercase words joined by '-'."},
+	{ID: "PAGE-CREATE-PARENT", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "parent creates a child page whose key is parent/child."},
+	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
+		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
+		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
+			"except for scheduled."},
+	{ID: "PAGE-TITLE-ENCODED", Section: "2.1, 1.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body."},
+	{ID: "PAGE-CONTENT-MARKDOWN", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text:    "content is the Markdown rendered to HTML and contentRaw the Markdown source.",
+		Reading: "**bold** must render as <strong>bold</strong> or <b>bold</b>; contentRaw must contain the source text."},
+	{ID: "PAGE-TAGS-MAP", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "tags sent as a comma-separated string come back as an object of tag key to tag name."},
+	{ID: "PAGE-CREATE-INVALID-TYPE", Section: "3, 4.3, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
+		Text: "A create whose type is not one of the five values is refused with 400 and a handler-error body.",
+		Reading: "The spec lists the five values and a 400 for validation failures; it does not list other validations, " +
+			"so no other field is probed."},
+	{ID: "PAGE-CREATE-REQUIRED-FIELDS", Section: "4.3", Level: Must, Area: AreaPages,
+		Text:        "Which fields are required on create.",
+		NotTestable: "not shown in the spec"},
+	{ID: "PAGE-INVALID-KEY-400", Section: "7", Level: Must, Area: AreaPages,
+		Text:        "An invalid page key answers 400.",
+		NotTestable: "the spec does not say which page keys are invalid, except for the files endpoints (FILES-TRAVERSAL-400)"},
+
+	// 4.4 edit
+	{ID: "PAGE-EDIT-OK", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "PUT /api/pages/{key} answers 200 with the full updated page object."},
+	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it)."},
+	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text:    "When an edit changes the key, data.key is the new key and the page reads under it.",
+		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is."},
+	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "uuid does not change when the page is renamed."},
+	{ID: "PAGE-EDIT-404", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text:    "PUT of a key no page has answers 404 with a handler-error body.",
+		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
+	{ID: "PAGE-EDIT-INVALID-400", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is unchanged."},
+
+	// 4.5 delete
+	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
+		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
+	{ID: "PAGE-DELETE-GONE", Section: "3.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage, GetPage},
+		Text: "After a delete, reading the key answers 404 and a second delete answers 404."},
+	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
+		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
+		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
+
+	// 3 states
+	{ID: "PAGE-TYPE-TRANSITIONS", Section: "3", Level: Must, Area: AreaPages,
+		Text:        "Which type changes are allowed and how a scheduled page becomes published.",
+		NotTestable: "not shown in the spec"},
+}

@@ -1,0 +1,20 @@
+package spec
+
+// usersRules: spec sections 2.4 and 4.8 (public user profiles).
+var usersRules = []Rule{
+	{ID: "USER-LIST-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
+		Text: "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings."},
+	{ID: "USER-LIST-KEYED-BY-USERNAME", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
+		Text: "Each key of the users list is the username of the profile it holds."},
+	{ID: "USER-LIST-SUBSET", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
+		Text:    "List profiles carry the list subset only: codepen, xing, telegram and vk are not in the list.",
+		Reading: "The spec's table marks these four fields \"no\" for the list; other extra fields are not asserted."},
+	{ID: "USER-GET-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
+		Text: "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username."},
+	{ID: "USER-NO-SENSITIVE-FIELDS", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
+		Text: "No profile ever carries email, role, password hash or authentication token.",
+		Reading: "Checked by field name (email, role, password, passwordHash, salt, token, tokenAuth, authentication, " +
+			"tokenRemember) and by value: the run's own tokens never appear in a profile."},
+	{ID: "USER-GET-404", Section: "4.8, 7", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
+		Text: "GET of a username that does not exist answers 404 with a handler-error body."},
+}

@@ -1,0 +1,163 @@
+// Package schemas holds the JSON Schemas (draft-07) of the Content Management
+// HTTP API responses and validates documents against them.
+//
+// The schema files are embedded in the binary. They reference each other with
+// relative $refs (for example "defs.json#/definitions/dateTime"), so they can
+// also be exported to a directory and used with any draft-07 validator.
+package schemas
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/xeipuuv/gojsonschema"
+)
+
+//go:embed *.json
+var files embed.FS
+
+// FS returns the embedded schema files. Every file is at the root of the FS.
+func FS() fs.FS { return files }
+
+// Names returns the sorted file names of all schemas (for example "page.json").
+func Names() []string {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil { // cannot happen with an embed.FS
+		return nil
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Export writes every schema file into dir, creating dir if needed and
+// overwriting files of the same name.
+func Export(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("export schemas: %w", err)
+	}
+	for _, name := range Names() {
+		data, err := files.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("export schemas: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return fmt.Errorf("export schemas: %w", err)
+		}
+	}
+	return nil
+}
+
+// Validate checks document against the named schema. The name is a file name
+// as returned by Names; the ".json" suffix may be omitted.
+//
+// It returns the violations, sorted, one human-readable line each, of the form
+// "data[3].tags: expected object, got string"; "$" stands for the document
+// root. An empty result means the document conforms. The error is non-nil
+// only when the schema name is unknown or the document is not a single JSON
+// value. Validate is safe for concurrent use.
+func Validate(name string, document []byte) ([]string, error) {
+	name = canonicalName(name)
+	schema, err := compiled(name)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := decode(document)
+	if err != nil {
+		return nil, fmt.Errorf("validate against %s: document is not JSON: %w", name, err)
+	}
+	result, err := schema.Validate(gojsonschema.NewBytesLoader(document))
+	if err != nil {
+		return nil, fmt.Errorf("validate against %s: %w", name, err)
+	}
+	if result.Valid() {
+		return nil, nil
+	}
+	cat, err := loadCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return describeErrors(cat, name, doc, result.Errors()), nil
+}
+
+func canonicalName(name string) string {
+	if !strings.HasSuffix(name, ".json") {
+		return name + ".json"
+	}
+	return name
+}
+
+// cacheEntry holds one compiled schema; once guards its compilation.
+type cacheEntry struct {
+	once   sync.Once
+	schema *gojsonschema.Schema
+	err    error
+}
+
+var cache sync.Map // file name -> *cacheEntry
+
+func compiled(name string) (*gojsonschema.Schema, error) {
+	if !isSchemaName(name) {
+		return nil, fmt.Errorf("unknown schema %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	v, _ := cache.LoadOrStore(name, &cacheEntry{})
+	entry := v.(*cacheEntry)
+	entry.once.Do(func() {
+		loader := gojsonschema.NewSchemaLoader()
+		loader.Draft = gojsonschema.Draft7
+		loader.AutoDetect = false
+		loader.Validate = true // check the schema itself against the draft-07 meta-schema
+		entry.schema, entry.err = loader.Compile(
+			gojsonschema.NewReferenceLoaderFileSystem("file:///"+name, http.FS(files)))
+		if entry.err != nil {
+			entry.err = fmt.Errorf("compile schema %s: %w", name, entry.err)
+		}
+	})
+	return entry.schema, entry.err
+}
+
+func isSchemaName(name string) bool {
+	if strings.ContainsAny(name, `/\`) {
+		return false
+	}
+	for _, n := range Names() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// decode parses document the way gojsonschema does (numbers kept as
+// json.Number) and rejects empty input and trailing data.
+func decode(document []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(document))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("empty document")
+		}
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}
