@@ -1,0 +1,569 @@
+package schemas
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/xeipuuv/gojsonschema"
+)
+
+// This file turns gojsonschema's ResultErrors into one-line messages:
+//
+//   - the error's context ("(root).data.3.tags") becomes a path ("data[3].tags"),
+//     using the document itself to tell array indexes from object keys;
+//   - Type() and Details() become "expected X, got Y" where possible;
+//   - errors that only summarise merged sub-errors (allOf, if/then/else) are
+//     dropped;
+//   - anyOf/oneOf and not errors carry no detail about the schema, so the raw
+//     schema files are consulted ("catalog") to say which alternatives were
+//     allowed or which forbidden properties are present.
+
+// pathSeg is one step of a document path: an object key or an array index.
+type pathSeg struct {
+	key   string
+	index int // >= 0 for an array index; -1 for an object key
+}
+
+func keySeg(k string) pathSeg { return pathSeg{key: k, index: -1} }
+
+// ctxDelim separates the segments of a JsonContext; it cannot be confused
+// with a dot inside an object key.
+const ctxDelim = "\x00"
+
+// locate converts an error context into path segments and returns the
+// document value found there (nil when absent).
+func locate(doc any, ctx *gojsonschema.JsonContext) ([]pathSeg, any) {
+	if ctx == nil {
+		return nil, doc
+	}
+	raw := strings.Split(ctx.String(ctxDelim), ctxDelim)
+	raw = raw[1:] // the first segment is always "(root)"
+	segs := make([]pathSeg, 0, len(raw))
+	cur := doc
+	for _, s := range raw {
+		switch c := cur.(type) {
+		case []any:
+			if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(c) {
+				segs = append(segs, pathSeg{key: s, index: i})
+				cur = c[i]
+				continue
+			}
+		case map[string]any:
+			segs = append(segs, keySeg(s))
+			cur = c[s]
+			continue
+		}
+		segs = append(segs, keySeg(s))
+		cur = nil
+	}
+	return segs, cur
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// renderPath formats segments as data[3].tags; keys that are not plain
+// identifiers are written as ["a.b"]; the root is "$".
+func renderPath(segs []pathSeg) string {
+	var b strings.Builder
+	for _, s := range segs {
+		switch {
+		case s.index >= 0:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case identifier.MatchString(s.key):
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.key)
+		default:
+			b.WriteString("[" + strconv.Quote(s.key) + "]")
+		}
+	}
+	if b.Len() == 0 {
+		return "$"
+	}
+	return b.String()
+}
+
+func appendSeg(segs []pathSeg, key string) []pathSeg {
+	out := make([]pathSeg, len(segs), len(segs)+1)
+	copy(out, segs)
+	return append(out, keySeg(key))
+}
+
+// message is one violation; key orders messages by path, numerically for
+// array indexes.
+type message struct {
+	key  string
+	text string
+}
+
+func newMessage(segs []pathSeg, text string) message {
+	var k strings.Builder
+	for _, s := range segs {
+		if s.index >= 0 {
+			fmt.Fprintf(&k, "\x01%012d", s.index)
+		} else {
+			k.WriteString("\x01" + s.key)
+		}
+	}
+	return message{key: k.String() + "\x00" + text, text: renderPath(segs) + ": " + text}
+}
+
+// describeErrors builds the sorted, de-duplicated violation messages.
+func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []string {
+	type located struct {
+		err   gojsonschema.ResultError
+		segs  []pathSeg
+		value any
+		path  string
+	}
+	all := make([]located, 0, len(errs))
+	for _, e := range errs {
+		segs, value := locate(doc, e.Context())
+		all = append(all, located{e, segs, value, renderPath(segs)})
+	}
+
+	// Paths where an anyOf/oneOf failure was summarised as "expected A or B":
+	// the merged errors of the closest alternative at the same path are noise.
+	summarised := map[string]bool{}
+	var msgs []message
+	for _, l := range all {
+		t := l.err.Type()
+		if t != "number_any_of" && t != "number_one_of" {
+			continue
+		}
+		kw := "anyOf"
+		if t == "number_one_of" {
+			kw = "oneOf"
+		}
+		alts := cat.alternatives(name, l.segs, kw)
+		if alts == "" {
+			continue // described by the generic code below
+		}
+		summarised[l.path] = true
+		if kw == "oneOf" {
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected exactly one of %s, got %s", alts, shortValue(l.value))))
+		} else {
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected %s, got %s", alts, shortValue(l.value))))
+		}
+	}
+
+	for _, l := range all {
+		e, d := l.err, l.err.Details()
+		switch e.Type() {
+		case "number_all_of", "condition_then", "condition_else":
+			// Summaries of sub-errors that are reported on their own.
+		case "number_any_of", "number_one_of":
+			if !summarised[l.path] {
+				msgs = append(msgs, newMessage(l.segs, e.Description()))
+			}
+		case "invalid_type", "const", "enum", "pattern":
+			if !summarised[l.path] {
+				msgs = append(msgs, newMessage(l.segs, expectation(e.Type(), d, l.value)))
+			}
+		case "required":
+			msgs = append(msgs, newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "required property is missing"))
+		case "additional_property_not_allowed":
+			msgs = append(msgs, newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "property not allowed"))
+		case "false":
+			msgs = append(msgs, newMessage(l.segs, "not allowed"))
+		case "number_not":
+			keys := cat.forbiddenPresent(name, l.segs, l.value)
+			if len(keys) == 0 {
+				msgs = append(msgs, newMessage(l.segs, e.Description()))
+			}
+			for _, k := range keys {
+				msgs = append(msgs, newMessage(appendSeg(l.segs, k), "property not allowed"))
+			}
+		case "number_gte":
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected >= %v, got %s", d["min"], jsonText(l.value))))
+		case "number_gt":
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected > %v, got %s", d["min"], jsonText(l.value))))
+		case "number_lte":
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected <= %v, got %s", d["max"], jsonText(l.value))))
+		case "number_lt":
+			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected < %v, got %s", d["max"], jsonText(l.value))))
+		default:
+			msgs = append(msgs, newMessage(l.segs, e.Description()))
+		}
+	}
+
+	sort.Slice(msgs, func(i, j int) bool { return msgs[i].key < msgs[j].key })
+	out := make([]string, 0, len(msgs))
+	for i, m := range msgs {
+		if i == 0 || m.text != msgs[i-1].text {
+			out = append(out, m.text)
+		}
+	}
+	return out
+}
+
+// expectation renders type, const, enum and pattern errors.
+func expectation(typ string, d gojsonschema.ErrorDetails, value any) string {
+	switch typ {
+	case "invalid_type":
+		expected := fmt.Sprint(d["expected"])
+		if strings.HasPrefix(expected, "[") && strings.HasSuffix(expected, "]") {
+			expected = strings.Join(strings.Split(strings.Trim(expected, "[]"), ","), " or ")
+		}
+		return fmt.Sprintf("expected %s, got %v", expected, d["given"])
+	case "const":
+		return fmt.Sprintf("expected %v, got %s", d["allowed"], jsonText(value))
+	case "enum":
+		return fmt.Sprintf("expected one of %v, got %s", d["allowed"], jsonText(value))
+	default: // pattern
+		return fmt.Sprintf("expected string matching %v, got %s", d["pattern"], jsonText(value))
+	}
+}
+
+// jsonText renders a value as compact JSON, shortened when long.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	const max = 60
+	if s := []rune(string(b)); len(s) > max {
+		return string(s[:max]) + "…"
+	}
+	return string(b)
+}
+
+// shortValue names a value by its JSON type, or by itself for booleans and
+// null (where the type alone would hide what went wrong).
+func shortValue(v any) string {
+	switch x := v.(type) {
+	case nil, bool:
+		return jsonText(v)
+	case string:
+		return "string"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "integer"
+		}
+		if f, err := x.Float64(); err == nil && f == float64(int64(f)) {
+			return "integer"
+		}
+		return "number"
+	case float64:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// catalog is the raw JSON of every schema file, used to find the subschemas
+// that apply at a document path.
+type catalog struct {
+	docs map[string]any
+}
+
+var (
+	catalogOnce sync.Once
+	catalogVal  *catalog
+	catalogErr  error
+)
+
+func loadCatalog() (*catalog, error) {
+	catalogOnce.Do(func() {
+		c := &catalog{docs: map[string]any{}}
+		for _, name := range Names() {
+			data, err := fs.ReadFile(files, name)
+			if err != nil {
+				catalogErr = err
+				return
+			}
+			var v any
+			if err := json.Unmarshal(data, &v); err != nil {
+				catalogErr = fmt.Errorf("schema %s: %w", name, err)
+				return
+			}
+			c.docs[name] = v
+		}
+		catalogVal = c
+	})
+	return catalogVal, catalogErr
+}
+
+// node is a subschema and the file it lives in (for resolving relative $refs).
+type node struct {
+	file string
+	v    any
+}
+
+const maxDepth = 32
+
+// deref follows $ref chains (in draft-07 a $ref replaces its siblings).
+func (c *catalog) deref(n node) (node, bool) {
+	for i := 0; i < maxDepth; i++ {
+		m, ok := n.v.(map[string]any)
+		if !ok {
+			return n, true
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return n, true
+		}
+		file, ptr, _ := strings.Cut(ref, "#")
+		target := n.file
+		if file != "" {
+			target = path.Join(path.Dir(n.file), file)
+		}
+		doc, ok := c.docs[target]
+		if !ok {
+			return n, false
+		}
+		v, ok := pointer(doc, ptr)
+		if !ok {
+			return n, false
+		}
+		n = node{target, v}
+	}
+	return n, false
+}
+
+// pointer resolves a JSON pointer ("/definitions/dateTime") inside doc.
+func pointer(doc any, ptr string) (any, bool) {
+	if ptr == "" || ptr == "/" {
+		return doc, true
+	}
+	cur := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// here returns n and every subschema applying at the same document location
+// through allOf, anyOf, oneOf, then and else, with $refs resolved.
+func (c *catalog) here(n node, depth int, out []node) []node {
+	if depth > maxDepth {
+		return out
+	}
+	n, ok := c.deref(n)
+	if !ok {
+		return out
+	}
+	out = append(out, n)
+	m, ok := n.v.(map[string]any)
+	if !ok {
+		return out
+	}
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		if subs, ok := m[kw].([]any); ok {
+			for _, s := range subs {
+				out = c.here(node{n.file, s}, depth+1, out)
+			}
+		}
+	}
+	for _, kw := range []string{"then", "else"} {
+		if s, ok := m[kw]; ok {
+			out = c.here(node{n.file, s}, depth+1, out)
+		}
+	}
+	return out
+}
+
+// child returns the subschemas of n (already dereferenced) for one step.
+func child(n node, seg pathSeg) []node {
+	m, ok := n.v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	if seg.index >= 0 {
+		switch items := m["items"].(type) {
+		case nil:
+		case []any:
+			if seg.index < len(items) {
+				return []node{{n.file, items[seg.index]}}
+			}
+			if ai, ok := m["additionalItems"]; ok {
+				return []node{{n.file, ai}}
+			}
+		default:
+			return []node{{n.file, items}}
+		}
+		return nil
+	}
+	var out []node
+	if props, ok := m["properties"].(map[string]any); ok {
+		if p, ok := props[seg.key]; ok {
+			out = append(out, node{n.file, p})
+		}
+	}
+	if pp, ok := m["patternProperties"].(map[string]any); ok {
+		for pat, s := range pp {
+			if re, err := regexp.Compile(pat); err == nil && re.MatchString(seg.key) {
+				out = append(out, node{n.file, s})
+			}
+		}
+	}
+	if len(out) == 0 {
+		if ap, ok := m["additionalProperties"]; ok {
+			out = append(out, node{n.file, ap})
+		}
+	}
+	return out
+}
+
+// at returns the subschemas of schema file name that apply at segs.
+func (c *catalog) at(name string, segs []pathSeg) []node {
+	root, ok := c.docs[name]
+	if !ok {
+		return nil
+	}
+	cur := c.here(node{name, root}, 0, nil)
+	for _, s := range segs {
+		var next []node
+		for _, n := range cur {
+			for _, ch := range child(n, s) {
+				next = c.here(ch, 0, next)
+			}
+		}
+		cur = next
+	}
+	return cur
+}
+
+// alternatives describes the anyOf/oneOf alternatives at segs, for example
+// "string or false"; "" when they cannot be told apart unambiguously.
+func (c *catalog) alternatives(name string, segs []pathSeg, kw string) string {
+	found := ""
+	for _, n := range c.at(name, segs) {
+		m, ok := n.v.(map[string]any)
+		if !ok {
+			continue
+		}
+		subs, ok := m[kw].([]any)
+		if !ok {
+			continue
+		}
+		parts := make([]string, 0, len(subs))
+		for _, s := range subs {
+			parts = append(parts, c.describe(node{n.file, s}))
+		}
+		desc := strings.Join(parts, " or ")
+		if found != "" && found != desc {
+			return "" // several different alternatives at this path
+		}
+		found = desc
+	}
+	return found
+}
+
+// describe names what a subschema accepts, briefly.
+func (c *catalog) describe(n node) string {
+	n, ok := c.deref(n)
+	if !ok {
+		return "a referenced schema"
+	}
+	switch v := n.v.(type) {
+	case bool:
+		if v {
+			return "anything"
+		}
+		return "nothing"
+	case map[string]any:
+		if cv, ok := v["const"]; ok {
+			return jsonText(cv)
+		}
+		if ev, ok := v["enum"].([]any); ok {
+			parts := make([]string, len(ev))
+			for i, e := range ev {
+				parts[i] = jsonText(e)
+			}
+			return "one of " + strings.Join(parts, ", ")
+		}
+		switch t := v["type"].(type) {
+		case string:
+			return t
+		case []any:
+			parts := make([]string, len(t))
+			for i, e := range t {
+				parts[i] = fmt.Sprint(e)
+			}
+			return strings.Join(parts, " or ")
+		}
+		if _, ok := v["properties"]; ok {
+			return "object"
+		}
+	}
+	return "a matching value"
+}
+
+// forbiddenPresent lists, sorted, the keys of value named by the "required"
+// lists inside the "not" subschemas at segs: the properties that made a
+// not-required check fail.
+func (c *catalog) forbiddenPresent(name string, segs []pathSeg, value any) []string {
+	obj, ok := value.(map[string]any)
+	if !ok {
+		return nil
+	}
+	seen := map[string]bool{}
+	var keys []string
+	var collect func(n node, depth int)
+	collect = func(n node, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		n, ok := c.deref(n)
+		if !ok {
+			return
+		}
+		m, ok := n.v.(map[string]any)
+		if !ok {
+			return
+		}
+		if req, ok := m["required"].([]any); ok {
+			for _, r := range req {
+				k, ok := r.(string)
+				if _, present := obj[k]; ok && present && !seen[k] {
+					seen[k] = true
+					keys = append(keys, k)
+				}
+			}
+		}
+		for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
+			if subs, ok := m[kw].([]any); ok {
+				for _, s := range subs {
+					collect(node{n.file, s}, depth+1)
+				}
+			}
+		}
+	}
+	for _, n := range c.at(name, segs) {
+		if m, ok := n.v.(map[string]any); ok {
+			if not, ok := m["not"]; ok {
+				collect(node{n.file, not}, 0)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
