@@ -25,5 +25,6 @@ require (
 	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/text v0.38.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
 	golang.org/x/tools v0.45.0 // indirect
 )

@@ -1,0 +1,221 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conformance-suite/conformance/internal/cleanup"
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/runner"
+	"github.com/conformance-suite/conformance/schemas"
+)
+
+func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
+	var tf targetFlags
+	var mutants []string
+	cmd := &cobra.Command{
+		Use:   "demo [--mutant NAME]... [flags]",
+		Short: "Run the whole suite against the built-in reference server (no setup)",
+		Long: `demo starts the reference server on a free loopback port and runs the whole suite
+against it with writes and settings writes enabled. Unless report flags say otherwise it
+writes conformance-reports/demo.json and conformance-reports/demo-junit.xml.
+
+--mutant NAME switches on one of the reference server's deliberate bugs (see
+'conformance serve-reference --list-mutants'), to see what a failing run looks like.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if problems := applyEnvDemo(cmd); len(problems) > 0 {
+				return usage(stderr, problems)
+			}
+			srv, base, err := startReference(mutants, &tf.cfg)
+			if err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			defer srv.Close()
+			tf.cfg.BaseURL = base
+			tf.cfg.SettingsWrites = !tf.cfg.ReadOnly
+			tf.cfg.SuiteVersion = Version()
+			if !cmd.Flags().Changed("json-report") && tf.cfg.JSONReport == "" {
+				tf.cfg.JSONReport = "conformance-reports/demo.json"
+			}
+			if !cmd.Flags().Changed("junit-report") && tf.cfg.JUnitReport == "" {
+				tf.cfg.JUnitReport = "conformance-reports/demo-junit.xml"
+			}
+			res := runner.Run(cmd.Context(), tf.cfg, stdout)
+			fmt.Fprintf(stdout, "Reports: %s, %s\n", tf.cfg.JSONReport, tf.cfg.JUnitReport)
+			return codeErr(res.Exit)
+		},
+	}
+	tf.registerRun(cmd.Flags())
+	cmd.Flags().DurationVar(&tf.cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of each request")
+	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a reference-server mutant (repeatable)")
+	return cmd
+}
+
+// applyEnvDemo applies only the run flags' environment to demo: the target
+// flags' variables (CONFORMANCE_BASE_URL, tokens) must not redirect a demo.
+func applyEnvDemo(cmd *cobra.Command) []string { return applyEnv(cmd.Flags()) }
+
+// startReference serves a fresh reference server on 127.0.0.1 with new
+// tokens, which it stores in cfg.
+func startReference(mutants []string, cfg *runner.Config) (*http.Server, string, error) {
+	cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
+	h, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
+	if err != nil {
+		return nil, "", err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return srv, "http://" + ln.Addr().String(), nil
+}
+
+func newServeReferenceCmd(stdout, stderr io.Writer) *cobra.Command {
+	var addr, token, auth string
+	var mutants []string
+	var list bool
+	cmd := &cobra.Command{
+		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]...",
+		Short: "Serve the in-memory reference implementation of the API",
+		Long: `serve-reference runs the suite's reference server, an in-memory implementation of the
+whole spec seeded with sample content, for people building clients or servers of the API.
+Tokens not given are generated (64 hex characters) and printed. State lives in memory only.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if list {
+				for _, m := range reference.Mutants() {
+					kind := "breaks " + fmt.Sprint(m.Rules)
+					if m.Benign {
+						kind = "benign (the spec allows it)"
+					}
+					fmt.Fprintf(stdout, "%-36s %s: %s\n", m.Name, kind, m.Description)
+				}
+				return nil
+			}
+			if token == "" {
+				token = reference.NewToken()
+			}
+			if auth == "" {
+				auth = reference.NewToken()
+			}
+			h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
+			if err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+			base := "http://" + ln.Addr().String()
+			fmt.Fprintf(stdout, "Reference server listening on %s\n\n  export CONFORMANCE_BASE_URL=%s\n  export CONFORMANCE_TOKEN=%s\n  export CONFORMANCE_AUTH_TOKEN=%s\n\nThen: conformance --allow-settings-write   (Ctrl-C stops the server)\n",
+				base, base, token, auth)
+			go func() {
+				<-cmd.Context().Done()
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				_ = srv.Shutdown(ctx)
+			}()
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
+	cmd.Flags().StringVar(&token, "token", "", "API token (generated when empty)")
+	cmd.Flags().StringVar(&auth, "auth-token", "", "authentication token (generated when empty)")
+	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a mutant (repeatable; see --list-mutants)")
+	cmd.Flags().BoolVar(&list, "list-mutants", false, "list the mutants and exit")
+	return cmd
+}
+
+func newCleanupCmd(stdout, stderr io.Writer) *cobra.Command {
+	var tf targetFlags
+	var dryRun bool
+	cmd := &cobra.Command{
+		Use:   "cleanup --base-url URL --token T --auth-token A [--dry-run]",
+		Short: "Delete pages that earlier runs left behind (found by their run marker, and only those)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			problems := setup(cmd, &tf)
+			if tf.cfg.BaseURL == "" || tf.cfg.Token == "" || (tf.cfg.AuthToken == "" && !dryRun) {
+				problems = append(problems, "cleanup needs --base-url, --token and --auth-token (or their CONFORMANCE_* variables)")
+			}
+			if len(problems) > 0 {
+				return usage(stderr, problems)
+			}
+			c, err := client.New(client.Config{BaseURL: tf.cfg.BaseURL, Token: tf.cfg.Token, AuthToken: tf.cfg.AuthToken,
+				RequestTimeout: tf.cfg.RequestTimeout, CACert: tf.cfg.CACert, Insecure: tf.cfg.Insecure, RPS: tf.cfg.RPS, MaxBody: tf.cfg.MaxBody})
+			if err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			out := c.Redactor().Writer(stdout)
+			defer out.Flush()
+			res, err := cleanup.Run(cmd.Context(), c, dryRun)
+			if err != nil {
+				fmt.Fprintf(out, "conformance: cannot list pages: %v\n", err)
+				return exitError{runner.ExitUnusable}
+			}
+			verb := "deleted"
+			if dryRun {
+				verb = "would delete"
+			}
+			for _, k := range res.Deleted {
+				fmt.Fprintf(out, "%s %s\n", verb, k)
+			}
+			for _, f := range res.Failed {
+				fmt.Fprintf(out, "could not delete %s\n", f)
+			}
+			fmt.Fprintf(out, "%d page(s) %s, %d failed.\n", len(res.Deleted), verb, len(res.Failed))
+			if len(res.Failed) > 0 {
+				return exitError{runner.ExitFail}
+			}
+			return nil
+		},
+	}
+	tf.register(cmd.Flags())
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "only list what would be deleted")
+	return cmd
+}
+
+func newSchemasCmd(stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schemas",
+		Short: "Work with the JSON Schemas of the API's resources and envelopes",
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "export DIR",
+		Short: "Write every JSON Schema (draft-07) into DIR",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			if err := schemas.Export(args[0]); err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			fmt.Fprintf(stdout, "wrote %d schemas to %s\n", len(schemas.Names()), args[0])
+			return nil
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "list",
+		Short: "List the schema names",
+		Args:  cobra.NoArgs,
+		Run: func(*cobra.Command, []string) {
+			for _, n := range schemas.Names() {
+				fmt.Fprintln(stdout, n)
+			}
+		},
+	})
+	return cmd
+}

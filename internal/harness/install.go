@@ -1,0 +1,85 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// ReportEntryRequests names the report entry that carries a failing spec's
+// exchanges.
+const ReportEntryRequests = "requests"
+
+// ReportEntryChecked names the report entry with the number of exchanges a
+// cross-cutting rule judged.
+const ReportEntryChecked = "responses checked"
+
+// crossCuttingPriority makes the cross-cutting specs run after every other
+// spec, so they judge the whole run's exchanges.
+const crossCuttingPriority = -1000
+
+// Install registers the suite-wide nodes. Ginkgo allows one BeforeSuite and
+// one ReportAfterSuite per process, so only runners call it, once, before
+// the suites' Register functions.
+func Install(t *Target) {
+	ginkgo.BeforeSuite(func() {
+		if bugs := t.Bugs(); len(bugs) > 0 {
+			ginkgo.Fail("the suite itself is inconsistent:\n  " + strings.Join(bugs, "\n  "))
+		}
+	})
+
+	var mark int
+	ginkgo.BeforeEach(func() {
+		t.Client.SetScope(ginkgo.CurrentSpecReport().FullText())
+		mark = t.Client.Seq()
+	})
+	ginkgo.AfterEach(func() {
+		if !ginkgo.CurrentSpecReport().Failed() {
+			return
+		}
+		var b strings.Builder
+		for _, ex := range t.Client.Since(mark) {
+			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
+		}
+		if b.Len() > 0 {
+			ginkgo.AddReportEntry(ReportEntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+		}
+	})
+
+	ginkgo.AfterSuite(func(ctx context.Context) {
+		t.Client.SetScope("cleanup")
+		t.sweep(ctx)
+	})
+	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })
+
+	registerCrossCutting(t)
+}
+
+// registerCrossCutting adds one spec per cross-cutting rule; each judges
+// every exchange recorded before it (see Protocol).
+func registerCrossCutting(t *Target) {
+	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(LabelCrossCutting), func() {
+		for _, c := range ProtocolChecks {
+			rule := c.Rule
+			t.It(rule, func(ginkgo.SpecContext) {
+				tally := t.Protocol.Tally(rule)
+				ginkgo.AddReportEntry(ReportEntryChecked, tally.Checked, ginkgo.ReportEntryVisibilityNever)
+				if tally.Checked == 0 {
+					NotChecked("no API response was recorded before this check (the label filter left no other spec?)")
+				}
+				if tally.Violations == 0 {
+					return
+				}
+				var b strings.Builder
+				fmt.Fprintf(&b, "%d of %d responses break this rule; the first %d:\n", tally.Violations, tally.Checked, len(tally.Examples))
+				for i, v := range tally.Examples {
+					fmt.Fprintf(&b, "\n%d. %s\n%s", i+1, v.Problem, v.Exchange)
+				}
+				ginkgo.Fail(b.String())
+			})
+		}
+	})
+}

@@ -1,0 +1,99 @@
+package harness
+
+import (
+	"sort"
+	"sync"
+)
+
+// Ledger remembers what the run created on the target, so that cleanup can
+// remove it even when specs fail, time out or the run is interrupted, and so
+// that the summary can say exactly what could not be removed.
+type Ledger struct {
+	mu       sync.Mutex
+	pages    map[string]bool
+	uploads  []string
+	problems []string
+	settings []string
+}
+
+// AddPage records a page the run created.
+func (l *Ledger) AddPage(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pages == nil {
+		l.pages = map[string]bool{}
+	}
+	l.pages[key] = true
+}
+
+// RenamePage follows a page whose key changed on edit.
+func (l *Ledger) RenamePage(from, to string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pages[from] {
+		delete(l.pages, from)
+		l.pages[to] = true
+	}
+}
+
+// RemovePage records that a page is gone.
+func (l *Ledger) RemovePage(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.pages, key)
+}
+
+// Pages returns the keys of created pages not yet removed, sorted.
+func (l *Ledger) Pages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for k := range l.pages {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// AddUpload records an uploaded file; the API has no way to delete uploads,
+// so each one is listed in the run summary.
+func (l *Ledger) AddUpload(desc string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.uploads = append(l.uploads, desc)
+}
+
+// Uploads returns what was uploaded.
+func (l *Ledger) Uploads() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.uploads...)
+}
+
+// AddProblem records a teardown failure (reported apart from rule failures).
+func (l *Ledger) AddProblem(p string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.problems = append(l.problems, p)
+}
+
+// Problems returns the teardown failures.
+func (l *Ledger) Problems() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.problems...)
+}
+
+// SettingsChanged records that a setting was changed and restored (or not).
+func (l *Ledger) SettingsChanged(desc string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.settings = append(l.settings, desc)
+}
+
+// Settings returns the settings notes.
+func (l *Ledger) Settings() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.settings...)
+}

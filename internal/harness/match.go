@@ -1,0 +1,152 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/schemas"
+)
+
+// Matchers on *client.Exchange. Each failure names the expectation and
+// prints the whole exchange (request, status, headers, body excerpt, curl
+// line), already redacted by the client.
+
+func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem string)) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(ex *client.Exchange) (bool, error) {
+		if ex == nil {
+			return false, fmt.Errorf("no exchange to check")
+		}
+		return check(ex) == "", nil
+	}).WithTemplate(
+		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}{{else}}Expected no {{.Data.Expect}}{{end}}\n\n{{call .Data.Render .Actual}}",
+		map[string]any{
+			"Expect":  expect,
+			"Problem": func(a any) string { return check(a.(*client.Exchange)) },
+			"Render":  func(a any) string { return a.(*client.Exchange).String() },
+		})
+}
+
+func transportProblem(ex *client.Exchange) string {
+	if ex.Err != nil {
+		return "the request failed: " + ex.Err.Error()
+	}
+	return ""
+}
+
+// HaveHTTPStatus expects one of the given HTTP status codes.
+func HaveHTTPStatus(codes ...int) types.GomegaMatcher {
+	want := joinCodes(codes)
+	return exchangeMatcher("HTTP "+want, func(ex *client.Exchange) string {
+		if p := transportProblem(ex); p != "" {
+			return p
+		}
+		for _, c := range codes {
+			if ex.Status == c {
+				return ""
+			}
+		}
+		return fmt.Sprintf("HTTP %d", ex.Status)
+	})
+}
+
+// BeSuccess expects the HTTP code and a success envelope: a JSON object with
+// status "0" and a message string (spec section 1).
+func BeSuccess(code int) types.GomegaMatcher {
+	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a success envelope (status "0", message a string)`, code),
+		func(ex *client.Exchange) string {
+			if p := statusAndObject(ex, code); p != "" {
+				return p
+			}
+			if st := ex.Get("status"); st.Type != 3 || st.Str != "0" {
+				return "status is " + rawOrMissing(st.Raw) + `, want "0"`
+			}
+			return messageProblem(ex)
+		})
+}
+
+// BeHandlerError expects the HTTP code and a handler-error body: status "1"
+// and a message string (spec section 7, body shape 1).
+func BeHandlerError(code int) types.GomegaMatcher {
+	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a handler-error body (status "1", message a string)`, code),
+		func(ex *client.Exchange) string {
+			if p := statusAndObject(ex, code); p != "" {
+				return p
+			}
+			if st := ex.Get("status"); st.Type != 3 || st.Str != "1" {
+				return "status is " + rawOrMissing(st.Raw) + `, want "1"`
+			}
+			return messageProblem(ex)
+		})
+}
+
+// BeEarlyError expects the HTTP code and an early-error body: an object
+// with a message string and no status field (spec section 7, body shape 2).
+func BeEarlyError(code int) types.GomegaMatcher {
+	return exchangeMatcher(fmt.Sprintf("HTTP %d with an early-error body (message a string, no status field)", code),
+		func(ex *client.Exchange) string {
+			if p := statusAndObject(ex, code); p != "" {
+				return p
+			}
+			if st := ex.Get("status"); st.Exists() {
+				return "the body has a status field (" + st.Raw + "); early errors carry only message"
+			}
+			return messageProblem(ex)
+		})
+}
+
+// MatchSchema expects the body to validate against one of the embedded
+// JSON Schemas (schemas/); violations name the JSON path.
+func MatchSchema(name string) types.GomegaMatcher {
+	return exchangeMatcher("a body matching schema "+name, func(ex *client.Exchange) string {
+		if p := transportProblem(ex); p != "" {
+			return p
+		}
+		problems, err := schemas.Validate(name, ex.Body())
+		if err != nil {
+			return err.Error()
+		}
+		if len(problems) > 0 {
+			return "\n  " + strings.Join(problems, "\n  ")
+		}
+		return ""
+	})
+}
+
+func statusAndObject(ex *client.Exchange, code int) string {
+	if p := transportProblem(ex); p != "" {
+		return p
+	}
+	if ex.Status != code {
+		return fmt.Sprintf("HTTP %d", ex.Status)
+	}
+	if !ex.IsJSON() || !ex.JSON().IsObject() {
+		return "the body is not a JSON object"
+	}
+	return ""
+}
+
+func messageProblem(ex *client.Exchange) string {
+	if m := ex.Get("message"); m.Type != 3 {
+		return "message is " + rawOrMissing(m.Raw) + ", want a string"
+	}
+	return ""
+}
+
+func rawOrMissing(raw string) string {
+	if raw == "" {
+		return "missing"
+	}
+	return raw
+}
+
+func joinCodes(codes []int) string {
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprint(c)
+	}
+	return strings.Join(parts, " or ")
+}

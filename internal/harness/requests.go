@@ -1,0 +1,113 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// Read sends GET path with the API token in the query (spec 5.3).
+func (t *Target) Read(ctx context.Context, path string, query url.Values) *client.Exchange {
+	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query})
+}
+
+// ReadAuth sends GET path with both tokens (GET /api/settings).
+func (t *Target) ReadAuth(ctx context.Context, path string, query url.Values) *client.Exchange {
+	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens})
+}
+
+// Write sends a write request with both tokens where the spec puts them
+// (query for DELETE, JSON body for POST and PUT).
+func (t *Target) Write(ctx context.Context, method, path string, body map[string]any) *client.Exchange {
+	return t.Client.Do(ctx, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens})
+}
+
+// CreatePage creates a page for the current spec or container and registers
+// its deletion with DeferCleanup on the next line, so it is removed even
+// when the spec fails, times out or the run is interrupted. Unless fields
+// say otherwise the page is a draft whose slug carries the run marker
+// (parent pages given by the caller must carry it too). It returns the
+// exchange and the new key ("" when the create failed).
+func (t *Target) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
+	body := map[string]any{}
+	for k, v := range fields {
+		body[k] = v
+	}
+	if _, ok := body["type"]; !ok {
+		body["type"] = "draft"
+	}
+	if _, ok := body["slug"]; !ok {
+		body["slug"] = t.Marker(fmt.Sprintf("p%d", t.Client.Seq()+1))
+	}
+	if _, ok := body["title"]; !ok {
+		body["title"] = "Conformance run " + t.RunID
+	}
+	ex := t.Write(ctx, http.MethodPost, "/api/pages", body)
+	key := t.Adopt(ex)
+	return ex, key
+}
+
+// Adopt takes responsibility for the page a create exchange made (if any):
+// records it in the ledger and registers its deletion. Specs that create
+// pages with unusual bodies (form-encoded, ...) call it themselves.
+func (t *Target) Adopt(ex *client.Exchange) string {
+	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
+		return ""
+	}
+	key := ex.Get("data.key").String()
+	if key == "" {
+		return ""
+	}
+	t.Ledger.AddPage(key)
+	ginkgo.DeferCleanup(func(ctx context.Context) { t.DeletePage(ctx, key) })
+	return key
+}
+
+// Renamed tells the ledger that a page the run created now lives at
+// another key (after an edit changed it).
+func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
+
+// DeletePage removes a page the run created, following renames recorded
+// in the ledger; "already gone" counts as success. A failure is recorded
+// as a teardown problem, apart from rule failures, and never fails a spec.
+func (t *Target) DeletePage(ctx context.Context, key string) {
+	if t.ReadOnly {
+		return
+	}
+	if !t.ledgerHas(key) {
+		return // deleted by the spec itself, or renamed and handled there
+	}
+	ex := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
+	switch {
+	case ex.Err == nil && (ex.Status == http.StatusOK || ex.Status == http.StatusNotFound):
+		t.Ledger.RemovePage(key)
+	case ex.Err != nil:
+		t.Ledger.AddProblem(fmt.Sprintf("could not delete page %s: %v", key, ex.Err))
+	default:
+		t.Ledger.AddProblem(fmt.Sprintf("could not delete page %s: HTTP %d %s", key, ex.Status, ex.BodyExcerpt()))
+	}
+}
+
+func (t *Target) ledgerHas(key string) bool {
+	for _, k := range t.Ledger.Pages() {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// sweep deletes whatever the ledger still holds: pages whose cleanup did
+// not run (interrupt) or whose key changed. Children first, so a parent is
+// never deleted under a child.
+func (t *Target) sweep(ctx context.Context) {
+	pages := t.Ledger.Pages()
+	for i := len(pages) - 1; i >= 0; i-- {
+		t.DeletePage(ctx, pages[i])
+	}
+}

@@ -1,0 +1,277 @@
+// Package report turns a Ginkgo report into the suite's own result model,
+// grouped by rule, and writes it as JSON, JUnit XML and a console summary.
+// It makes no Ginkgo calls; it only reads types.Report.
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// Status of a rule or a spec in the suite's terms.
+type Status string
+
+// The statuses. Error means the suite or the environment broke (a panic in
+// a spec, an interrupted run), not the target.
+const (
+	Passed      Status = "passed"
+	Failed      Status = "failed"
+	NotChecked  Status = "not-checked"
+	NotTestable Status = "not-testable"
+	Errored     Status = "error"
+)
+
+// Meta describes the run.
+type Meta struct {
+	SuiteVersion string    `json:"suiteVersion"`
+	Target       string    `json:"target"`
+	RunID        string    `json:"runId"`
+	Mode         string    `json:"mode"` // read-only, writes, writes+settings
+	LabelFilter  string    `json:"labelFilter,omitempty"`
+	Focus        []string  `json:"focus,omitempty"`
+	Skip         []string  `json:"skip,omitempty"`
+	Started      time.Time `json:"started"`
+	Duration     Duration  `json:"duration"`
+	Requests     int       `json:"requests"`
+}
+
+// Duration marshals as a human-readable string ("1.234s").
+type Duration time.Duration
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) {
+	return []byte(time.Duration(d).Round(time.Millisecond).String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+// Run is the whole result of one run.
+type Run struct {
+	Meta         Meta         `json:"meta"`
+	Verdict      string       `json:"verdict"` // one sentence
+	Counts       Counts       `json:"counts"`
+	Rules        []RuleResult `json:"rules"`
+	Specs        []SpecResult `json:"specs"`
+	Cleanup      Cleanup      `json:"cleanup"`
+	Observations []string     `json:"observations,omitempty"`
+	SuiteErrors  []string     `json:"suiteErrors,omitempty"`
+}
+
+// Counts of rules by status.
+type Counts struct {
+	Passed      int `json:"passed"`
+	Failed      int `json:"failed"`
+	NotChecked  int `json:"notChecked"`
+	NotTestable int `json:"notTestable"`
+	Errored     int `json:"error"`
+}
+
+// Cleanup says what the run left on the target.
+type Cleanup struct {
+	PagesLeft []string `json:"pagesLeft,omitempty"`
+	Uploads   []string `json:"uploadsLeft,omitempty"`
+	Settings  []string `json:"settings,omitempty"`
+	Problems  []string `json:"problems,omitempty"`
+}
+
+// RuleResult is one catalogue rule's outcome.
+type RuleResult struct {
+	ID      string `json:"id"`
+	Section string `json:"section"`
+	Level   string `json:"level"`
+	Area    string `json:"area"`
+	Text    string `json:"text"`
+	Status  Status `json:"status"`
+	Reason  string `json:"reason,omitempty"` // why not checked / not testable
+	Reading string `json:"reading,omitempty"`
+	Specs   []int  `json:"specs,omitempty"` // indexes into Run.Specs
+	Checked int    `json:"responsesChecked,omitempty"`
+}
+
+// SpecResult is one Ginkgo spec's outcome.
+type SpecResult struct {
+	Name     string   `json:"name"`
+	Rules    []string `json:"rules"`
+	Area     string   `json:"area"`
+	Status   Status   `json:"status"`
+	Message  string   `json:"message,omitempty"` // failure or skip text
+	Location string   `json:"location,omitempty"`
+	Requests string   `json:"requests,omitempty"` // a failing spec's exchanges
+	Duration Duration `json:"duration"`
+}
+
+// Extras is what the harness knows beyond the Ginkgo report.
+type Extras struct {
+	Cleanup      Cleanup
+	Observations []string
+	// Checked maps a cross-cutting rule ID to the responses it judged.
+	Checked map[string]int
+}
+
+// Build groups a Ginkgo report by rule. Rules no selected spec checked are
+// "not checked"; a rule passes only if a spec checked it and none failed.
+func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run {
+	run := &Run{Meta: meta, Cleanup: extras.Cleanup, Observations: extras.Observations}
+	byRule := map[string][]int{}
+	if r != nil {
+		run.SuiteErrors = append(run.SuiteErrors, r.SpecialSuiteFailureReasons...)
+		for _, sr := range r.SpecReports {
+			if sr.LeafNodeType != types.NodeTypeIt {
+				if sr.State.Is(types.SpecStateFailureStates) {
+					run.SuiteErrors = append(run.SuiteErrors, fmt.Sprintf("%s failed: %s", sr.LeafNodeType, sr.Failure.Message))
+				}
+				continue
+			}
+			res := specResult(sr)
+			idx := len(run.Specs)
+			run.Specs = append(run.Specs, res)
+			for _, id := range res.Rules {
+				byRule[id] = append(byRule[id], idx)
+			}
+		}
+	}
+	for _, rule := range cat.Rules() {
+		rr := RuleResult{ID: rule.ID, Section: rule.Section, Level: string(rule.Level), Area: string(rule.Area),
+			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID]}
+		rr.Status, rr.Reason = ruleStatus(rule, rr.Specs, run.Specs)
+		run.Rules = append(run.Rules, rr)
+		switch rr.Status {
+		case Passed:
+			run.Counts.Passed++
+		case Failed:
+			run.Counts.Failed++
+		case NotChecked:
+			run.Counts.NotChecked++
+		case NotTestable:
+			run.Counts.NotTestable++
+		case Errored:
+			run.Counts.Errored++
+		}
+	}
+	run.Verdict = verdict(run)
+	return run
+}
+
+func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string) {
+	if !rule.Testable() {
+		return NotTestable, rule.NotTestable
+	}
+	if len(idxs) == 0 {
+		return NotChecked, "no selected spec checks this rule"
+	}
+	passed, failed, errored := 0, 0, 0
+	var reasons []string
+	for _, i := range idxs {
+		switch specs[i].Status {
+		case Passed:
+			passed++
+		case Failed:
+			failed++
+		case Errored:
+			errored++
+		default:
+			if specs[i].Message != "" {
+				reasons = append(reasons, specs[i].Message)
+			}
+		}
+	}
+	switch {
+	case failed > 0:
+		return Failed, ""
+	case errored > 0:
+		return Errored, "a spec of this rule could not run to the end (see its message)"
+	case passed > 0:
+		return Passed, ""
+	}
+	return NotChecked, strings.Join(uniq(reasons), "; ")
+}
+
+func specResult(sr types.SpecReport) SpecResult {
+	res := SpecResult{Name: sr.FullText(), Duration: Duration(sr.RunTime)}
+	for _, l := range sr.Labels() {
+		switch {
+		case strings.HasPrefix(l, "rule:"):
+			res.Rules = append(res.Rules, strings.TrimPrefix(l, "rule:"))
+		case strings.HasPrefix(l, "area:"):
+			res.Area = strings.TrimPrefix(l, "area:")
+		}
+	}
+	sort.Strings(res.Rules)
+	switch {
+	case sr.State == types.SpecStatePassed:
+		res.Status = Passed
+	case sr.State == types.SpecStateFailed:
+		res.Status = Failed
+		res.Message = sr.Failure.Message
+		res.Location = sr.Failure.Location.String()
+	case sr.State.Is(types.SpecStatePanicked | types.SpecStateInterrupted | types.SpecStateAborted | types.SpecStateTimedout):
+		res.Status = Errored
+		res.Message = fmt.Sprintf("%s: %s", sr.State, sr.Failure.Message)
+		res.Location = sr.Failure.Location.String()
+	case sr.State == types.SpecStateSkipped:
+		res.Status = NotChecked
+		res.Message = skipReason(sr)
+	default: // pending, or filtered out by labels/focus
+		res.Status = NotChecked
+		res.Message = "not selected by this run's filters"
+	}
+	for _, e := range sr.ReportEntries {
+		if e.Name == "requests" {
+			res.Requests = e.StringRepresentation()
+		}
+	}
+	return res
+}
+
+func skipReason(sr types.SpecReport) string {
+	msg := strings.TrimPrefix(sr.Failure.Message, "not checked: ")
+	if msg == "" {
+		if sr.State == types.SpecStateSkipped {
+			return "skipped (an earlier step of its container failed, or --fail-fast stopped the run)"
+		}
+	}
+	return msg
+}
+
+func verdict(run *Run) string {
+	c := run.Counts
+	switch {
+	case len(run.SuiteErrors) > 0 && c.Passed+c.Failed == 0:
+		return "The run did not complete: " + run.SuiteErrors[0]
+	case c.Failed > 0:
+		return fmt.Sprintf("FAIL: the target breaks %d rule(s) of the spec; %d passed, %d not checked.", c.Failed, c.Passed, c.NotChecked)
+	case c.Errored > 0 || len(run.SuiteErrors) > 0:
+		return fmt.Sprintf("INCOMPLETE: %d rule(s) could not be checked to the end; %d passed.", c.Errored, c.Passed)
+	case c.Passed == 0:
+		return "NOTHING CHECKED: no selected spec ran."
+	}
+	return fmt.Sprintf("PASS: the target conforms to every rule checked (%d passed, %d not checked, %d not testable).", c.Passed, c.NotChecked, c.NotTestable)
+}
+
+// Failed reports whether the run must exit non-zero.
+func (r *Run) Failed() bool {
+	return r.Counts.Failed > 0 || r.Counts.Errored > 0 || len(r.SuiteErrors) > 0
+}
+
+func uniq(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

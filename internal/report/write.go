@@ -1,0 +1,229 @@
+package report
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteJSON writes the run as indented JSON (the input of `conformance diff`
+// and --rerun-failed).
+func (r *Run) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// ReadJSON reads a report written by WriteJSON.
+func ReadJSON(rd io.Reader) (*Run, error) {
+	var r Run
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("not a conformance JSON report: %w", err)
+	}
+	return &r, nil
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     float64      `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       float64         `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name       string          `xml:"name,attr"`
+	Classname  string          `xml:"classname,attr"`
+	Time       float64         `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Failure    *junitProblem   `xml:"failure,omitempty"`
+	Error      *junitProblem   `xml:"error,omitempty"`
+	Skipped    *junitSkipped   `xml:"skipped,omitempty"`
+	SystemOut  string          `xml:"system-out,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// WriteJUnit writes one <testsuite> per area and one <testcase> per spec,
+// named with its rule ID; no setup nodes, no timelines for passed specs.
+func (r *Run) WriteJUnit(w io.Writer) error {
+	byArea := map[string][]SpecResult{}
+	for _, s := range r.Specs {
+		byArea[s.Area] = append(byArea[s.Area], s)
+	}
+	areas := make([]string, 0, len(byArea))
+	for a := range byArea {
+		areas = append(areas, a)
+	}
+	sort.Strings(areas)
+	out := junitSuites{Name: "conformance " + r.Meta.Target, Time: secs(r.Meta.Duration)}
+	for _, a := range areas {
+		suite := junitSuite{Name: a, Properties: []junitProperty{
+			{"target", r.Meta.Target}, {"mode", r.Meta.Mode}, {"suiteVersion", r.Meta.SuiteVersion}, {"runId", r.Meta.RunID}}}
+		for _, s := range byArea[a] {
+			c := junitCase{Name: s.Name, Classname: "conformance." + a, Time: secs(s.Duration)}
+			for _, id := range s.Rules {
+				c.Properties = append(c.Properties, junitProperty{"rule", id})
+			}
+			switch s.Status {
+			case Failed:
+				c.Failure = &junitProblem{Message: firstLine(s.Message), Type: "rule failed", Text: s.Message + "\n\n" + s.Requests}
+				suite.Failures++
+			case Errored:
+				c.Error = &junitProblem{Message: firstLine(s.Message), Type: "error", Text: s.Message}
+				suite.Errors++
+			case NotChecked:
+				c.Skipped = &junitSkipped{Message: "not checked: " + s.Message}
+				suite.Skipped++
+			}
+			suite.Tests++
+			suite.Time += secs(s.Duration)
+			suite.Cases = append(suite.Cases, c)
+		}
+		out.Tests += suite.Tests
+		out.Failures += suite.Failures
+		out.Errors += suite.Errors
+		out.Skipped += suite.Skipped
+		out.Suites = append(out.Suites, suite)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// WriteSummary writes the end-of-run console summary: the verdict, per area
+// and per rule passed / failed / not checked, requests made, wall time.
+func (r *Run) WriteSummary(w io.Writer) {
+	fmt.Fprintf(w, "\nConformance of %s (suite %s, %s mode, run %s)\n", r.Meta.Target, r.Meta.SuiteVersion, r.Meta.Mode, r.Meta.RunID)
+	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
+	perArea := map[string]*Counts{}
+	var order []string
+	for _, rr := range r.Rules {
+		c := perArea[rr.Area]
+		if c == nil {
+			c = &Counts{}
+			perArea[rr.Area] = c
+			order = append(order, rr.Area)
+		}
+		switch rr.Status {
+		case Passed:
+			c.Passed++
+		case Failed:
+			c.Failed++
+		case NotChecked:
+			c.NotChecked++
+		case NotTestable:
+			c.NotTestable++
+		case Errored:
+			c.Errored++
+		}
+	}
+	for _, a := range order {
+		c := perArea[a]
+		fmt.Fprintf(w, "%-10s %7d %7d %12d %13d\n", a, c.Passed, c.Failed+c.Errored, c.NotChecked, c.NotTestable)
+	}
+	var failed, notChecked []RuleResult
+	for _, rr := range r.Rules {
+		switch rr.Status {
+		case Failed, Errored:
+			failed = append(failed, rr)
+		case NotChecked:
+			notChecked = append(notChecked, rr)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\nFailed rules:\n")
+		for _, rr := range failed {
+			fmt.Fprintf(w, "  ✗ %-34s §%-8s %s\n", rr.ID, rr.Section, rr.Text)
+			for _, i := range rr.Specs {
+				if s := r.Specs[i]; s.Status == Failed || s.Status == Errored {
+					fmt.Fprintf(w, "      %s\n", indent(firstLines(s.Message, 3), "      "))
+				}
+			}
+		}
+	}
+	if len(notChecked) > 0 {
+		fmt.Fprintf(w, "\nNot checked:\n")
+		for _, rr := range notChecked {
+			fmt.Fprintf(w, "  - %-34s %s\n", rr.ID, rr.Reason)
+		}
+	}
+	if cl := r.Cleanup; len(cl.PagesLeft)+len(cl.Uploads)+len(cl.Problems)+len(cl.Settings) > 0 {
+		fmt.Fprintf(w, "\nLeft on the target:\n")
+		for _, p := range cl.PagesLeft {
+			fmt.Fprintf(w, "  - page %s (could not be deleted; `conformance cleanup` retries)\n", p)
+		}
+		for _, u := range cl.Uploads {
+			fmt.Fprintf(w, "  - upload %s (the API cannot delete uploads)\n", u)
+		}
+		for _, s := range cl.Settings {
+			fmt.Fprintf(w, "  - settings: %s\n", s)
+		}
+		for _, p := range cl.Problems {
+			fmt.Fprintf(w, "  - teardown problem: %s\n", p)
+		}
+	}
+	for _, e := range r.SuiteErrors {
+		fmt.Fprintf(w, "\nSuite error: %s\n", firstLines(e, 5))
+	}
+	fmt.Fprintf(w, "\n%d requests in %s.\n%s\n", r.Meta.Requests, r.Meta.Duration.String(), r.Verdict)
+}
+
+// String renders the duration.
+func (d Duration) String() string { b, _ := d.MarshalText(); return string(b) }
+
+func secs(d Duration) float64 { return float64(d) / 1e9 }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s, pad string) string { return strings.ReplaceAll(s, "\n", "\n"+pad) }

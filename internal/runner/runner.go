@@ -1,0 +1,258 @@
+// Package runner runs the suites in-process against one target: preflight,
+// Ginkgo's RunSpecs, then the reports and the exit code.
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/preflight"
+	"github.com/conformance-suite/conformance/internal/redact"
+	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/suites"
+)
+
+// Exit codes of a run.
+const (
+	ExitPass     = 0 // every selected rule passed
+	ExitFail     = 1 // at least one rule failed, or the run did not complete
+	ExitUsage    = 2 // bad flags or configuration
+	ExitUnusable = 3 // the target cannot be checked (preflight)
+)
+
+// Config is everything a run needs; the CLI fills it from flags and env.
+type Config struct {
+	BaseURL        string
+	Token          string
+	AuthToken      string
+	ReadOnly       bool
+	SettingsWrites bool
+
+	JUnitReport string
+	JSONReport  string
+
+	LabelFilter string
+	Focus       []string
+	Skip        []string
+	FailFast    bool
+
+	Timeout        time.Duration
+	RequestTimeout time.Duration
+	RPS            float64
+	Retries        int
+	MaxBody        int64
+	CACert         string
+	Insecure       bool
+
+	Verbose bool
+	NoColor bool
+
+	SuiteVersion string
+	RunID        string
+}
+
+// Mode names the run's write permissions for reports.
+func (c Config) Mode() string {
+	switch {
+	case c.ReadOnly || c.AuthToken == "":
+		return "read-only"
+	case c.SettingsWrites:
+		return "writes+settings"
+	}
+	return "writes"
+}
+
+// Validate reports every configuration problem at once.
+func (c Config) Validate() []string {
+	var problems []string
+	if c.BaseURL == "" {
+		problems = append(problems, "--base-url (or CONFORMANCE_BASE_URL) is required")
+	} else if _, err := client.ParseBaseURL(c.BaseURL); err != nil {
+		problems = append(problems, err.Error())
+	}
+	if c.Token == "" {
+		problems = append(problems, "--token (or CONFORMANCE_TOKEN, or --token-file) is required")
+	}
+	if c.LabelFilter != "" {
+		if _, err := types.ParseLabelFilter(c.LabelFilter); err != nil {
+			problems = append(problems, fmt.Sprintf("--label-filter %q: %v", c.LabelFilter, err))
+		}
+	}
+	for _, f := range append(append([]string{}, c.Focus...), c.Skip...) {
+		if _, err := regexp.Compile(f); err != nil {
+			problems = append(problems, fmt.Sprintf("--focus/--skip %q is not a regular expression: %v", f, err))
+		}
+	}
+	if c.SettingsWrites && (c.ReadOnly || c.AuthToken == "") {
+		problems = append(problems, "--allow-settings-write needs --auth-token and no --read-only")
+	}
+	if c.Timeout < 0 || c.RequestTimeout < 0 || c.RPS < 0 || c.Retries < 0 {
+		problems = append(problems, "timeouts, --rps and --retries must not be negative")
+	}
+	return problems
+}
+
+// Result of a run, for callers that go on (demo, tests).
+type Result struct {
+	Exit   int
+	Report *report.Run
+}
+
+// Run checks the target; it writes progress and the summary to stdout and
+// returns the exit code. It calls ginkgo.RunSpecs, which may run only once
+// per process.
+func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
+	started := time.Now()
+	if problems := cfg.Validate(); len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(stdout, "conformance: "+p)
+		}
+		return Result{Exit: ExitUsage}
+	}
+	c, err := client.New(client.Config{
+		BaseURL: cfg.BaseURL, Token: cfg.Token, AuthToken: cfg.AuthToken,
+		RequestTimeout: cfg.RequestTimeout, MaxBody: cfg.MaxBody, CACert: cfg.CACert, Insecure: cfg.Insecure,
+		ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", RPS: cfg.RPS, Retries: cfg.Retries,
+	})
+	if err != nil {
+		fmt.Fprintln(stdout, "conformance: "+err.Error())
+		return Result{Exit: ExitUsage}
+	}
+	red := c.Redactor()
+	out := red.Writer(stdout)
+	defer out.Flush()
+
+	fmt.Fprintf(out, "conformance %s: checking %s (%s mode)\n", cfg.SuiteVersion, c.BaseURL(), cfg.Mode())
+	pctx := ctx
+	if cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		defer cancel()
+	}
+	if p := preflight.Check(pctx, c); p != nil {
+		fmt.Fprintf(out, "\nThe target cannot be checked: %s\n", p.Sentence)
+		if cfg.Verbose && p.Exchange != nil {
+			fmt.Fprintf(out, "\n%s", p.Exchange.String())
+		}
+		return Result{Exit: ExitUnusable}
+	}
+
+	target := harness.New(c, harness.Options{ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	harness.Install(target)
+	suites.Register(target)
+	if bugs := target.Bugs(); len(bugs) > 0 {
+		for _, b := range bugs {
+			fmt.Fprintln(out, "conformance: suite bug: "+b)
+		}
+		return Result{Exit: ExitFail}
+	}
+
+	suiteConfig, reporterConfig := ginkgoConfig(cfg)
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	restore := redirectConsole(red)
+	ginkgo.RunSpecs(&failRecorder{}, "Content Management API conformance", suiteConfig, reporterConfig)
+	restore()
+
+	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
+		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, Started: started,
+		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
+	run := report.Build(target.Report(), target.Catalogue, meta, extras(target))
+	if err := writeReports(run, cfg, red); err != nil {
+		fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
+	}
+	run.WriteSummary(out)
+	if run.Failed() || run.Counts.Passed == 0 {
+		return Result{Exit: ExitFail, Report: run}
+	}
+	return Result{Exit: ExitPass, Report: run}
+}
+
+func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
+	sc := types.NewDefaultSuiteConfig()
+	rc := types.NewDefaultReporterConfig()
+	sc.LabelFilter = cfg.LabelFilter
+	sc.FocusStrings = cfg.Focus
+	sc.SkipStrings = cfg.Skip
+	sc.FailFast = cfg.FailFast
+	if cfg.Timeout > 0 {
+		sc.Timeout = cfg.Timeout
+	}
+	rc.Verbose = cfg.Verbose
+	rc.NoColor = cfg.NoColor || !isTerminal(os.Stdout)
+	if rc.NoColor {
+		formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
+	}
+	rc.Succinct = !cfg.Verbose
+	return sc, rc
+}
+
+func extras(t *harness.Target) report.Extras {
+	checked := map[string]int{}
+	for _, c := range harness.ProtocolChecks {
+		checked[c.Rule] = t.Protocol.Tally(c.Rule).Checked
+	}
+	return report.Extras{
+		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(),
+			Settings: t.Ledger.Settings(), Problems: t.Ledger.Problems()},
+		Observations: t.Observations(),
+		Checked:      checked,
+	}
+}
+
+// writeReports writes each requested file through the redactor: tokens
+// never reach a report, whatever field carried them.
+func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
+	var firstErr error
+	write := func(path string, render func(io.Writer) error) {
+		if path == "" {
+			return
+		}
+		if dir := filepath.Dir(path); dir != "" {
+			_ = os.MkdirAll(dir, 0o755)
+		}
+		f, err := os.Create(path)
+		if err == nil {
+			w := red.Writer(f)
+			err = render(w)
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil && firstErr == nil {
+			firstErr = fmt.Errorf("could not write report %s: %v", path, err)
+		}
+	}
+	write(cfg.JSONReport, run.WriteJSON)
+	write(cfg.JUnitReport, run.WriteJUnit)
+	return firstErr
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// failRecorder is the GinkgoTestingT of an in-process run; the verdict
+// comes from the report, not from it.
+type failRecorder struct{ failed bool }
+
+func (f *failRecorder) Fail() { f.failed = true }
+
+// Catalogue is exposed for the rules command.
+func Catalogue() *spec.Catalogue { return spec.All() }

@@ -1,0 +1,25 @@
+// Package suites lists the suite packages, one per area of the spec. A
+// runner calls Register once, after harness.Install, before RunSpecs.
+package suites
+
+import (
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/suites/auth"
+	"github.com/conformance-suite/conformance/suites/files"
+	"github.com/conformance-suite/conformance/suites/pages"
+	"github.com/conformance-suite/conformance/suites/protocol"
+	"github.com/conformance-suite/conformance/suites/settings"
+	"github.com/conformance-suite/conformance/suites/taxonomy"
+	"github.com/conformance-suite/conformance/suites/users"
+)
+
+// Register adds every area's specs for target t.
+func Register(t *harness.Target) {
+	protocol.Register(t)
+	auth.Register(t)
+	pages.Register(t)
+	taxonomy.Register(t)
+	users.Register(t)
+	settings.Register(t)
+	files.Register(t)
+}
