@@ -1,0 +1,78 @@
+// Package reference is an in-memory reference implementation of the Content
+// Management HTTP API specification (shared spec, sections 1, 2, 4, 5, 7
+// and 8), seeded from the fixtures package. It is an http.Handler:
+//
+//	s, err := reference.New(reference.Options{Token: reference.NewToken(), AuthToken: "..."})
+//	srv := httptest.NewServer(s)
+//
+// Each New starts from the fixtures again. Mutants (see Mutants) are
+// switches that each break one rule of the rule catalogue (internal/spec)
+// in a way a client can observe, so that the conformance suite can be shown
+// to catch the break; benign mutants change only what the spec leaves open,
+// and a correct suite must still pass against them.
+//
+// # Order of checks
+//
+// Like the previous release (3.21.1): an unreadable body (invalid JSON, a
+// JSON array, a bad multipart body, over 10 MB) is 400 {"message":"Missing
+// method inputs."}; then a missing API token is 400 {"message":"Missing API
+// token."}; a wrong one 401 {"message":"Invalid API token."}; then an
+// unknown endpoint or method, or a write endpoint (or GET /api/settings)
+// without an administrator's authentication token, is 401 {"message":"Access
+// denied or invalid endpoint."}; then the handler runs. Handler failures are
+// {"status":"1","message":...} with 400 or 404. Every response carries
+// Content-Type application/json, Access-Control-Allow-Origin * and the
+// no-cache headers. Paths outside /api get a JSON 404.
+//
+// # Where the spec is silent
+//
+// These follow the previous release unless said otherwise:
+//
+//   - Tokens: GET, DELETE and other methods read the query string (a JSON
+//     body fills in what the query lacks); POST and PUT read the body only
+//     (JSON whatever the Content-Type, form, or multipart), never the query.
+//   - List filters: only the string "true" (or JSON true) is true. A
+//     decimal numberOfItems or pageNumber is truncated ("2.5" is 2); a
+//     non-numeric one uses the default. numberOfItems=-1 reports -1 in both
+//     numberOfItems and meta.pageSize, and meta.pageNumber 1.
+//   - Order: pages newest first (date, then creation order); tag and
+//     category lists sorted by key; a tag's or category's list and pages
+//     newest first; files newest upload first (a monotonic counter, so
+//     uploads within one second keep their order).
+//   - Tag and category lists name published, static and sticky pages only.
+//     A tag exists while some page (of any type) uses it; categories exist
+//     on their own.
+//   - Keys: the slug is derived from the HTML-encoded title (lowercase, runs
+//     of non-letters/digits become '-', non-ASCII letters kept; "" gives
+//     "empty"); a taken key gets -0, -1...; an explicit slug is slugified
+//     the same way and is accepted on edit too. Tag keys are derived from the
+//     encoded tag name the same way ("a&b" gives a-amp-b).
+//   - Edit: a title change re-derives the key (spec section 3 allows it);
+//     children move with their parent. PUT and DELETE act on the full key
+//     (the previous release acted on the parent: the spec does not allow
+//     that). Hierarchy is two levels: a parent must be a top-level page, and
+//     a page with children cannot become a child. Deleting a parent keeps
+//     its children as top-level pages.
+//   - Validation (400): type outside the five values, unknown category,
+//     missing parent, date not "YYYY-MM-DD HH:MM:SS", non-integer position,
+//     arrays or objects where a string is expected. An empty date, type or
+//     slug counts as not sent. The previous release validated nothing.
+//   - A published page with a future date is stored as scheduled.
+//   - Every text value (title, description, template, tag names, string
+//     settings) is HTML-encoded once (& < > "), from JSON and forms alike;
+//     content is stored as sent, contentRaw is its encoded form, and content
+//     its Markdown rendering (raw HTML kept). customFields is stored as sent.
+//   - Settings PUT: unknown fields are ignored; values must fit the stored
+//     type (integer, boolean, string) and customFields must be a string of
+//     valid JSON, else 400 and nothing changes.
+//   - Files: GET of a page that does not exist is 200 with []. A key with
+//     ".." or NUL (raw or decoded) is 400 {"status":"1","message":"Invalid
+//     page key."}, for page keys too. POST /api/files/{key} takes the part
+//     "file" (404 for a missing page); the stored name is the whole name
+//     slugified, case kept, plus the extension ("test.txt" is
+//     "test-txt.txt"). POST /api/images takes the part "image" and an
+//     optional page "uuid"; the name is kept (stem slugified). Both add
+//     _0, _1... on a name collision and refuse other extensions with 400.
+//     The response shapes are the previous release's.
+//   - Users: every profile value is a string, "" when empty.
+package reference

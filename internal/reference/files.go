@@ -1,0 +1,254 @@
+package reference
+
+import (
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var imageExts = map[string]bool{"png": true, "jpg": true, "jpeg": true, "gif": true, "webp": true, "svg": true}
+
+var fileExts = map[string]bool{
+	"txt": true, "md": true, "csv": true, "json": true, "xml": true, "pdf": true, "zip": true, "gz": true,
+	"doc": true, "docx": true, "xls": true, "xlsx": true, "ppt": true, "pptx": true, "odt": true, "ods": true,
+	"png": true, "jpg": true, "jpeg": true, "gif": true, "webp": true, "svg": true,
+	"mp3": true, "mp4": true, "ogg": true, "webm": true,
+}
+
+var mimeTypes = map[string]string{
+	"txt": "text/plain", "md": "text/markdown", "csv": "text/csv", "json": "application/json",
+	"xml": "application/xml", "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+	"doc": "application/msword", "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+	"xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	"ppt": "application/vnd.ms-powerpoint", "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+	"odt": "application/vnd.oasis.opendocument.text", "ods": "application/vnd.oasis.opendocument.spreadsheet",
+	"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
+	"svg": "image/svg+xml", "mp3": "audio/mpeg", "mp4": "video/mp4", "ogg": "audio/ogg", "webm": "video/webm",
+}
+
+// extension returns the lowercase extension of a file name, "" when none.
+// A dotfile (".hidden.txt") has no acceptable extension.
+func extension(name string) string {
+	if strings.HasPrefix(name, ".") {
+		return ""
+	}
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 {
+		return ""
+	}
+	return strings.ToLower(name[i+1:])
+}
+
+func (s *Server) pageByUUID(uuid string) *page {
+	for _, p := range s.pages {
+		if p.uuid == uuid {
+			return p
+		}
+	}
+	return nil
+}
+
+// storeName picks a free name in dir: name, then stem_0.ext, stem_1.ext...
+func storeName(name string, taken func(string) bool) string {
+	if !taken(name) {
+		return name
+	}
+	stem, ext := name, ""
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		stem, ext = name[:i], name[i:]
+	}
+	for i := 0; ; i++ {
+		n := stem + "_" + strconv.Itoa(i) + ext
+		if !taken(n) {
+			return n
+		}
+	}
+}
+
+func (s *Server) pageFileTaken(uuid string) func(string) bool {
+	return func(n string) bool {
+		for _, f := range s.files[uuid] {
+			if f.filename == n {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// listFilesH answers GET /api/files/{key} (spec 4.11): the page's files,
+// newest upload first. A page that does not exist has no files (200, empty
+// list), like the previous release.
+func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) response {
+	if !validKey(rt) && !s.mutated("traversal-allowed") {
+		return s.invalidFilesKey()
+	}
+	var recs []*fileRec
+	if p := s.pages[rt.key]; p != nil {
+		recs = append(recs, s.files[p.uuid]...)
+		sort.Slice(recs, func(i, j int) bool { return recs[i].seq > recs[j].seq })
+		if s.mutated("files-unsorted") {
+			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
+		}
+		data := make([]any, 0, len(recs))
+		dir := serverRoot + "/bl-content/uploads/pages/" + p.uuid + "/"
+		for _, f := range recs {
+			thumb := ""
+			if f.thumb {
+				thumb = dir + "thumbnails/" + f.filename
+			}
+			var size any = f.size
+			if s.mutated("file-size-as-string") {
+				size = strconv.FormatInt(f.size, 10)
+			}
+			var thumbnail any = thumb
+			if thumb == "" && s.mutated("file-thumbnail-false") {
+				thumbnail = false
+			}
+			data = append(data, obj{
+				{"file", dir + f.filename},
+				{"filename", f.filename},
+				{"mime", f.mime},
+				{"size", size},
+				{"thumbnail", thumbnail},
+			})
+		}
+		return success(http.StatusOK, "Files for the page key: "+rt.key, kv{"data", data})
+	}
+	if s.mutated("benign-files-missing-page-404") {
+		return failure(http.StatusNotFound, "Page not found.")
+	}
+	return success(http.StatusOK, "Files for the page key: "+rt.key, kv{"data", []any{}})
+}
+
+// invalidFilesKey answers a files key holding .. or NUL.
+func (s *Server) invalidFilesKey() response {
+	if s.mutated("benign-traversal-early-body") {
+		return early(http.StatusBadRequest, "Invalid page key.")
+	}
+	return failure(http.StatusBadRequest, "Invalid page key.")
+}
+
+// refuseUpload answers an upload refused for its extension.
+func (s *Server) refuseUpload(msg string) response {
+	if s.mutated("upload-refused-200") {
+		return failure(http.StatusOK, msg)
+	}
+	return failure(http.StatusBadRequest, msg)
+}
+
+// uploadFileH answers POST /api/files/{key}: multipart with the file part
+// "file". The stored name is the whole name slugified (case kept) with the
+// extension appended again ("test.txt" becomes "test-txt.txt"), like the
+// previous release; a name already used on the page gets _0, _1...
+func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) response {
+	if !validKey(rt) && !s.mutated("traversal-allowed") {
+		return s.invalidFilesKey()
+	}
+	p := s.pages[rt.key]
+	if p == nil {
+		return failure(http.StatusNotFound, "Page not found.")
+	}
+	up := in.files["file"]
+	if up == nil {
+		return failure(http.StatusBadRequest, "File not sent.")
+	}
+	ext := extension(up.name)
+	if !fileExts[ext] && !s.mutated("benign-any-upload-extension") {
+		return s.refuseUpload("File type not allowed.")
+	}
+	stem := slugify(up.name, true)
+	if stem == "" {
+		stem = "file"
+	}
+	name := stem
+	if ext != "" {
+		name += "." + ext
+	}
+	name = storeName(name, s.pageFileTaken(p.uuid))
+	if !s.mutated("upload-not-listed") {
+		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{
+			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextSeq(),
+		})
+	}
+	rel := "/bl-content/uploads/pages/" + p.uuid + "/" + name
+	return success(http.StatusOK, "File uploaded.",
+		kv{"filename", name},
+		kv{"absolutePath", serverRoot + rel},
+		kv{"absoluteURL", baseURL(r) + rel},
+	)
+}
+
+func mimeOf(ext string) string {
+	if m, ok := mimeTypes[ext]; ok {
+		return m
+	}
+	return "application/octet-stream"
+}
+
+// uploadImageH answers POST /api/images: multipart with the file part
+// "image" and an optional page "uuid". Without uuid the image is stored
+// site-wide; with the uuid of a page it joins that page's files (with a
+// thumbnail). A name already used gets _0, _1... like the previous release.
+func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) response {
+	up := in.files["image"]
+	if up == nil {
+		return failure(http.StatusBadRequest, "No image sent.")
+	}
+	uuid, _, valid := in.str("uuid")
+	uuid = strings.TrimSpace(uuid)
+	if !valid || !safeUUID(uuid) {
+		return failure(http.StatusBadRequest, "Invalid UUID.")
+	}
+	ext := extension(up.name)
+	if !imageExts[ext] && !s.mutated("benign-any-upload-extension") {
+		return s.refuseUpload("Image extension not allowed.")
+	}
+	// The name is kept, with its stem slugified (case kept) so that it is
+	// safe in a URL: "tiny.png" stays "tiny.png", "My Photo.png" becomes
+	// "My-Photo.png".
+	base := path.Base(strings.ReplaceAll(up.name, "\\", "/"))
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	stem := slugify(base, true)
+	if stem == "" {
+		stem = "image"
+	}
+	name := stem + "." + ext
+	dir := "/bl-content/uploads/"
+	var target *page
+	if uuid != "" {
+		dir += "pages/" + uuid + "/"
+		target = s.pageByUUID(uuid)
+	}
+	taken := func(n string) bool { return s.images[dir+n] }
+	if target != nil {
+		pageTaken := s.pageFileTaken(target.uuid)
+		taken = func(n string) bool { return s.images[dir+n] || pageTaken(n) }
+	}
+	name = storeName(name, taken)
+	s.images[dir+name] = true
+	if target != nil {
+		s.files[target.uuid] = append(s.files[target.uuid], &fileRec{
+			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), thumb: true, seq: s.nextSeq(),
+		})
+	}
+	url := baseURL(r)
+	return success(http.StatusOK, "Image uploaded.",
+		kv{"image", url + dir + name},
+		kv{"thumbnail", url + dir + "thumbnails/" + name},
+	)
+}
+
+// safeUUID accepts "" or letters, digits, '-' and '_'.
+func safeUUID(u string) bool {
+	for _, r := range u {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return len(u) <= 128
+}

@@ -1,0 +1,341 @@
+package reference
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/conformance-suite/conformance/fixtures"
+)
+
+// Options configures a Server.
+type Options struct {
+	// Token is the API token (parameter "token"); required.
+	Token string
+	// AuthToken is the administrator's authentication token (parameter
+	// "authentication"); required.
+	AuthToken string
+	// Mutants names the mutants to enable (see Mutants); an unknown name
+	// makes New fail.
+	Mutants []string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// Server is the in-memory reference server. It is safe for concurrent use.
+type Server struct {
+	mu      sync.Mutex
+	opts    Options
+	now     func() time.Time
+	mutants map[string]bool
+
+	pages    map[string]*page
+	tags     map[string]*term
+	cats     map[string]*term
+	users    []fixtures.User
+	settings dict
+	files    map[string][]*fileRec // by page uuid
+	images   map[string]bool       // stored image paths under the uploads folder
+	seq      int64                 // monotonic counter: page creation and upload order
+}
+
+// serverRoot is the pretend install directory, used in the file paths that
+// GET /api/files/{key} reports.
+const serverRoot = "/var/www/content-api"
+
+// defaultPageSize is the plugin's page-size setting (spec section 8).
+const defaultPageSize = 15
+
+// adminUser is the user that owns Options.AuthToken.
+const adminUser = "admin"
+
+// New returns a server seeded from the fixtures, with fresh state.
+func New(opts Options) (*Server, error) {
+	if opts.Token == "" || opts.AuthToken == "" {
+		return nil, errors.New("reference: Options.Token and Options.AuthToken are required")
+	}
+	enabled, err := resolveMutants(opts.Mutants)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := fixtures.Load()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:    opts,
+		now:     opts.Now,
+		mutants: enabled,
+		pages:   map[string]*page{},
+		tags:    map[string]*term{},
+		cats:    map[string]*term{},
+		files:   map[string][]*fileRec{},
+		images:  map[string]bool{},
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if err := s.load(seed); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// mutated reports whether the named mutant is enabled.
+func (s *Server) mutated(name string) bool { return s.mutants[name] }
+
+// response is what a handler answers.
+type response struct {
+	code int
+	kind kind
+	body obj // nil: no body
+	// raw, when not nil, replaces the JSON body (mutants that send non-JSON).
+	raw []byte
+	// authed is set when the request carried a valid admin authentication
+	// token.
+	authed bool
+}
+
+type kind int
+
+const (
+	kindSuccess kind = iota
+	kindHandlerError
+	kindEarlyError
+)
+
+func success(code int, msg string, extra ...kv) response {
+	body := obj{{"status", "0"}, {"message", msg}}
+	return response{code: code, kind: kindSuccess, body: append(body, extra...)}
+}
+
+func failure(code int, msg string) response {
+	return response{code: code, kind: kindHandlerError, body: obj{{"status", "1"}, {"message", msg}}}
+}
+
+func early(code int, msg string) response {
+	return response{code: code, kind: kindEarlyError, body: obj{{"message", msg}}}
+}
+
+const (
+	msgMissingInputs = "Missing method inputs."
+	msgMissingToken  = "Missing API token."
+	msgInvalidToken  = "Invalid API token."
+	msgAccessDenied  = "Access denied or invalid endpoint."
+)
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var resp response
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				resp = failure(http.StatusInternalServerError, "Internal server error.")
+			}
+		}()
+		resp = s.handle(w, r)
+	}()
+	s.write(w, r, resp)
+}
+
+// route is a request matched to an endpoint.
+type route struct {
+	endpoint string // "pages", "tags", ...
+	key      string // decoded key after the endpoint, "" when none
+	rawKey   string // the same, as sent (still percent-encoded)
+	method   string
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) {
+	// authOK is whether the request carried a valid admin authentication
+	// token; the response records it (see the nocache-only-with-auth mutant).
+	authOK := false
+	defer func() { resp.authed = authOK }()
+	path := r.URL.Path
+	prefix := "/api"
+	if s.mutated("api-under-v1") {
+		prefix = "/api/v1"
+	}
+	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
+		// Outside the API: a JSON 404 (the real host answers with its HTML
+		// "page not found" page).
+		return early(http.StatusNotFound, "Not found.")
+	}
+	ct := strings.ToLower(r.Header.Get("Content-Type"))
+	if s.mutated("json-body-rejected") && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
+		strings.HasPrefix(ct, "application/json") {
+		return early(http.StatusBadRequest, msgMissingInputs)
+	}
+	if s.mutated("form-put-rejected") && r.Method == http.MethodPut &&
+		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
+		return early(http.StatusBadRequest, msgMissingInputs)
+	}
+	in, err := readInput(r, w)
+	if err != nil {
+		return early(http.StatusBadRequest, msgMissingInputs)
+	}
+	if s.mutated("body-tokens-json-only") && in.form {
+		delete(in.vals, "token")
+		delete(in.vals, "authentication")
+	}
+	if r.Method == http.MethodDelete && (s.mutated("delete-json-body-ignored") || s.mutated("delete-ignores-query-tokens")) {
+		q := r.URL.Query()
+		for _, k := range []string{"token", "authentication"} {
+			inQuery := q.Get(k) != ""
+			if (inQuery && s.mutated("delete-ignores-query-tokens")) || (!inQuery && s.mutated("delete-json-body-ignored")) {
+				delete(in.vals, k)
+			}
+		}
+	}
+
+	// Token checks come before the endpoint is resolved, like the previous
+	// release: an unknown endpoint without a token is "Missing API token.".
+	tok := in.token("token")
+	if tok == "" {
+		if s.mutated("missing-token-401") {
+			return early(http.StatusUnauthorized, msgMissingToken)
+		}
+		return early(http.StatusBadRequest, msgMissingToken)
+	}
+	if !equal(tok, s.opts.Token) && !s.mutated("invalid-token-accepted") {
+		return early(http.StatusUnauthorized, msgInvalidToken)
+	}
+	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
+
+	rt := route{method: r.Method}
+	rest := strings.TrimPrefix(strings.TrimPrefix(path, prefix), "/")
+	rt.endpoint, rt.key, _ = strings.Cut(rest, "/")
+	rawRest := r.URL.EscapedPath()
+	if strings.HasPrefix(rawRest, prefix+"/") {
+		_, rt.rawKey, _ = strings.Cut(rawRest[len(prefix)+1:], "/")
+	}
+
+	h, needsAuth := s.lookup(rt)
+	if h == nil {
+		if s.mutated("unknown-endpoint-404") {
+			return early(http.StatusNotFound, msgAccessDenied)
+		}
+		if s.mutated("wrong-method-405") && s.knownEndpoint(rt.endpoint) {
+			return early(http.StatusMethodNotAllowed, msgAccessDenied)
+		}
+		return early(http.StatusUnauthorized, msgAccessDenied)
+	}
+	if s.mutated("user-reads-need-auth") && rt.endpoint == "users" {
+		needsAuth = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if needsAuth && !authOK {
+		if s.mutated("refused-write-applies") && rt.method != http.MethodGet {
+			h(r, rt, in, adminUser) // applied, then refused
+		}
+		return early(http.StatusUnauthorized, msgAccessDenied)
+	}
+	return h(r, rt, in, author)
+}
+
+type handlerFunc func(r *http.Request, rt route, in *input, author string) response
+
+// lookup finds the handler of a route and whether it needs the
+// authentication token; nil when the endpoint or method is unknown.
+func (s *Server) lookup(rt route) (handlerFunc, bool) {
+	hasKey := rt.key != ""
+	m := rt.method
+	switch rt.endpoint {
+	case "pages":
+		switch {
+		case !hasKey && m == http.MethodGet:
+			return s.listPagesH, false
+		case !hasKey && m == http.MethodPost:
+			return s.createPageH, !s.mutated("create-without-auth")
+		case hasKey && m == http.MethodGet:
+			return s.getPageH, false
+		case hasKey && m == http.MethodPut:
+			return s.editPageH, true
+		case hasKey && m == http.MethodDelete:
+			return s.deletePageH, !s.mutated("delete-without-auth")
+		}
+	case "tags", "categories":
+		if m == http.MethodGet {
+			if hasKey {
+				return s.getTermH, false
+			}
+			return s.listTermsH, false
+		}
+	case "users":
+		if m == http.MethodGet {
+			if hasKey {
+				return s.getUserH, false
+			}
+			return s.listUsersH, false
+		}
+	case "settings":
+		switch {
+		case !hasKey && m == http.MethodGet:
+			return s.getSettingsH, !s.mutated("settings-readable-without-auth")
+		case !hasKey && m == http.MethodPut:
+			return s.editSettingsH, true
+		}
+	case "images":
+		if !hasKey && m == http.MethodPost {
+			return s.uploadImageH, true
+		}
+	case "files":
+		switch {
+		case hasKey && m == http.MethodGet:
+			return s.listFilesH, false
+		case hasKey && m == http.MethodPost:
+			return s.uploadFileH, true
+		}
+	}
+	return nil, false
+}
+
+func (s *Server) knownEndpoint(endpoint string) bool {
+	switch endpoint {
+	case "pages", "tags", "categories", "users", "settings", "images", "files":
+		return true
+	}
+	return false
+}
+
+// authenticate checks the authentication token: it must belong to an
+// administrator. It returns the administrator's username. write tells
+// whether the request is not a GET.
+func (s *Server) authenticate(in *input, write bool) (string, bool) {
+	name := "authentication"
+	if write && s.mutated("auth-param-renamed-on-writes") {
+		name = "auth"
+	}
+	a := in.token(name)
+	if a == "" {
+		return "", false
+	}
+	if equal(a, s.opts.AuthToken) || s.mutated("any-auth-accepted") {
+		return adminUser, true
+	}
+	for _, u := range s.users {
+		if u.Role == "admin" && u.TokenAuth != "" && equal(a, u.TokenAuth) {
+			return u.Username, true
+		}
+	}
+	return "", false
+}
+
+func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// baseURL is {protocol}://{domain} of the request.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	host := r.Host
+	if host == "" {
+		host = "localhost"
+	}
+	return scheme + "://" + host
+}

@@ -1,0 +1,131 @@
+package reference
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// getSettingsH answers GET /api/settings (spec 4.9): the flat settings map.
+func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) response {
+	data := append(dict(nil), s.settings...)
+	for i := range data {
+		v, ok := data[i].v.(string)
+		if data[i].k != "customFields" || !ok {
+			continue
+		}
+		switch {
+		case s.mutated("settings-customfields-escaped"):
+			data[i].v = sanitise(v)
+		case s.mutated("settings-customfields-object"):
+			var decoded any
+			if json.Unmarshal([]byte(v), &decoded) == nil {
+				data[i].v = toOrdered(decoded)
+			}
+		}
+	}
+	return success(http.StatusOK, "Settings.", kv{"data", data})
+}
+
+// toOrdered converts a decoded JSON value into encoder values.
+func toOrdered(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = toOrdered(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = toOrdered(e)
+		}
+		return out
+	}
+	return v
+}
+
+// editSettingsH answers PUT /api/settings (spec 4.10). Only the fields sent
+// change; unknown fields are ignored. Values are checked against the type
+// of the stored value (integer, boolean or string) and customFields must be
+// valid JSON text; any invalid value refuses the whole update (400) and
+// nothing changes. String values are HTML-encoded once, like every input.
+func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) response {
+	updated := append(dict(nil), s.settings...)
+	for i := range updated {
+		name := updated[i].k
+		if !in.has(name) {
+			continue
+		}
+		v, err := s.coerceSetting(name, updated[i].v, in)
+		if err != "" {
+			if s.mutated("customfields-invalid-accepted") && name == "customFields" {
+				str, _, _ := in.str(name)
+				updated[i].v = str
+				continue
+			}
+			code := http.StatusBadRequest
+			if s.mutated("settings-invalid-200") {
+				code = http.StatusOK
+			}
+			return failure(code, "Error trying to edit the settings: "+string(err))
+		}
+		updated[i].v = v
+	}
+	if s.mutated("settings-put-resets-homepage") {
+		for i := range updated {
+			switch updated[i].k {
+			case "homepage", "pageNotFound", "uriBlog":
+				if !in.has(updated[i].k) {
+					updated[i].v = ""
+				}
+			}
+		}
+	}
+	if s.mutated("settings-put-ignored") {
+		updated = s.settings
+	}
+	s.settings = updated
+	if s.mutated("settings-edit-returns-data") {
+		return success(http.StatusOK, "Settings edited.", kv{"data", append(dict(nil), s.settings...)})
+	}
+	return success(http.StatusOK, "Settings edited.")
+}
+
+func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldError) {
+	str, _, valid := in.str(name)
+	if !valid {
+		return nil, fieldError(name + " must be a scalar value")
+	}
+	if name == "customFields" {
+		if _, isStr := in.vals[name].(string); !isStr || !json.Valid([]byte(str)) {
+			return nil, fieldError("customFields must be valid JSON text")
+		}
+		return str, ""
+	}
+	switch current.(type) {
+	case int64:
+		n, err := strconv.ParseInt(strings.TrimSpace(str), 10, 64)
+		if err != nil {
+			return nil, fieldError(name + " must be an integer")
+		}
+		return n, ""
+	case float64:
+		f, err := strconv.ParseFloat(strings.TrimSpace(str), 64)
+		if err != nil {
+			return nil, fieldError(name + " must be a number")
+		}
+		return f, ""
+	case bool:
+		switch strings.ToLower(strings.TrimSpace(str)) {
+		case "true", "1":
+			return true, ""
+		case "false", "0", "":
+			return false, ""
+		}
+		return nil, fieldError(name + " must be a boolean")
+	}
+	return sanitise(str), ""
+}

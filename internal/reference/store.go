@@ -1,0 +1,293 @@
+package reference
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conformance-suite/conformance/fixtures"
+)
+
+const dateLayout = "2006-01-02 15:04:05"
+
+// page is a stored page.
+type page struct {
+	key         string
+	uuid        string
+	title       string // HTML-encoded once
+	description string // HTML-encoded once
+	typ         string
+	content     string // Markdown source as sent
+	date        string // raw publish date, dateLayout, site timezone
+	username    string
+	category    string
+	tags        []string // tag keys, in the order given
+	coverImage  string   // filename, absolute URL, or ""
+	position    int
+	template    string
+	noindex     bool
+	nofollow    bool
+	noarchive   bool
+	seq         int64 // creation order
+}
+
+func (p *page) clone() *page {
+	c := *p
+	c.tags = append([]string(nil), p.tags...)
+	return &c
+}
+
+// term is a tag or a category.
+type term struct {
+	key, name, description, template string
+}
+
+// fileRec is a file attached to a page.
+type fileRec struct {
+	filename string
+	mime     string
+	size     int64
+	thumb    bool
+	seq      int64 // upload order
+}
+
+var pageTypes = map[string]bool{"published": true, "draft": true, "static": true, "sticky": true, "scheduled": true}
+
+// indexed reports whether tag and category lists name the page: only
+// published, static and sticky pages, like the previous release.
+func indexed(p *page) bool {
+	return p.typ == "published" || p.typ == "static" || p.typ == "sticky"
+}
+
+func (s *Server) load(seed *fixtures.Seed) error {
+	for _, t := range seed.Tags {
+		s.tags[t.Key] = &term{t.Key, t.Name, t.Description, t.Template}
+	}
+	for _, c := range seed.Categories {
+		s.cats[c.Key] = &term{c.Key, c.Name, c.Description, c.Template}
+	}
+	s.users = append(s.users, seed.Users...)
+	keys := make([]string, 0, len(seed.Settings))
+	for k := range seed.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := seed.Settings[k]
+		if n, ok := v.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				v = i
+			} else if f, err := n.Float64(); err == nil {
+				v = f
+			}
+		}
+		s.settings = append(s.settings, kv{k, v})
+	}
+	for _, fp := range seed.Pages {
+		if _, err := time.Parse(dateLayout, fp.Date); err != nil {
+			return fmt.Errorf("reference: fixture page %q: %w", fp.Key, err)
+		}
+		s.pages[fp.Key] = &page{
+			key: fp.Key, uuid: fp.UUID, title: fp.Title, description: fp.Description, typ: fp.Type,
+			content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
+			tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
+			template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
+			seq: s.nextSeq(),
+		}
+	}
+	for _, f := range seed.Files {
+		p := s.pages[f.Page]
+		if p == nil {
+			return fmt.Errorf("reference: fixture file %q: no page %q", f.Filename, f.Page)
+		}
+		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{f.Filename, f.Mime, f.Size, f.Thumbnail, s.nextSeq()})
+	}
+	return nil
+}
+
+// location is the site timezone.
+func (s *Server) location() *time.Location {
+	if v, ok := s.setting("timezone").(string); ok && v != "" {
+		if loc, err := time.LoadLocation(v); err == nil {
+			return loc
+		}
+	}
+	return time.UTC
+}
+
+func (s *Server) setting(name string) any {
+	for _, m := range s.settings {
+		if m.k == name {
+			return m.v
+		}
+	}
+	return nil
+}
+
+// sortedPages returns the pages that keep passes, newest first (date, then
+// creation order, then key).
+func (s *Server) sortedPages(keep func(*page) bool) []*page {
+	var out []*page
+	for _, p := range s.pages {
+		if keep(p) {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.date != b.date {
+			return a.date > b.date
+		}
+		if a.seq != b.seq {
+			return a.seq > b.seq
+		}
+		return a.key < b.key
+	})
+	return out
+}
+
+// uniqueKey returns key, or key-0, key-1, ... whichever no page other than
+// self has.
+func (s *Server) uniqueKey(key string, self *page) string {
+	free := func(k string) bool {
+		p, ok := s.pages[k]
+		return !ok || p == self
+	}
+	if free(key) {
+		return key
+	}
+	for i := 0; ; i++ {
+		k := key + "-" + strconv.Itoa(i)
+		if free(k) {
+			return k
+		}
+	}
+}
+
+// children returns the direct children of key, sorted by key.
+func (s *Server) children(key string) []*page {
+	var out []*page
+	for k, p := range s.pages {
+		if parentOf(k) == key {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+// pruneTags removes tags that no page uses any more.
+func (s *Server) pruneTags() {
+	used := map[string]bool{}
+	for _, p := range s.pages {
+		for _, t := range p.tags {
+			used[t] = true
+		}
+	}
+	for k := range s.tags {
+		if !used[k] {
+			delete(s.tags, k)
+		}
+	}
+}
+
+// pageObj renders the 17-field page object of spec section 2.1.
+func (s *Server) pageObj(p *page, base string) obj {
+	loc := s.location()
+	dateUTC := p.date
+	if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
+		dateUTC = t.UTC().Format(dateLayout)
+	}
+	display := p.date
+	if s.mutated("date-display-format") {
+		if t, err := time.Parse(dateLayout, p.date); err == nil {
+			display = t.Format("January 2, 2006")
+		}
+	}
+	var tags any
+	names := make([]string, 0, len(p.tags))
+	tagMap := dict{}
+	for _, k := range p.tags {
+		name := k
+		if t := s.tags[k]; t != nil {
+			name = t.name
+		}
+		names = append(names, name)
+		if s.mutated("tags-map-values-are-keys") {
+			name = k
+		}
+		tagMap = append(tagMap, kv{k, name})
+	}
+	tags = tagMap
+	if s.mutated("tags-as-string") {
+		tags = strings.Join(names, ",")
+	}
+	var cover, coverFile any = false, false
+	if p.coverImage != "" {
+		if isURL(p.coverImage) {
+			cover = p.coverImage
+			coverFile = lastSegment(strings.SplitN(strings.SplitN(p.coverImage, "?", 2)[0], "#", 2)[0])
+		} else {
+			cover = base + "/bl-content/uploads/pages/" + p.uuid + "/" + p.coverImage
+			coverFile = p.coverImage
+		}
+	}
+	if cover == false && s.mutated("cover-image-null") {
+		cover, coverFile = nil, nil
+	}
+	var category any = p.category
+	if p.category == "" && s.mutated("category-false-when-none") {
+		category = false
+	}
+	slug := lastSegment(p.key)
+	if s.mutated("slug-is-full-key") {
+		slug = p.key
+	}
+	permalink := base + "/" + p.key
+	if s.mutated("relative-permalink") {
+		permalink = "/" + p.key
+	}
+	content := renderMarkdown(p.content)
+	if s.mutated("content-not-rendered") {
+		content = p.content
+	}
+	o := obj{
+		{"key", p.key},
+		{"title", p.title},
+		{"content", content},
+		{"contentRaw", sanitise(p.content)},
+		{"description", p.description},
+		{"type", p.typ},
+		{"slug", slug},
+		{"date", display},
+		{"dateRaw", p.date},
+		{"tags", tags},
+		{"username", p.username},
+		{"category", category},
+		{"uuid", p.uuid},
+		{"dateUTC", dateUTC},
+		{"permalink", permalink},
+		{"coverImage", cover},
+		{"coverImageFilename", coverFile},
+	}
+	if s.mutated("title-not-encoded") {
+		o = o.set("title", unsanitise(p.title))
+	}
+	return o
+}
+
+func (s *Server) pageObjs(ps []*page, base string) []any {
+	out := make([]any, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, s.pageObj(p, base))
+	}
+	return out
+}
+
+func isURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}

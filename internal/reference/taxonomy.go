@@ -1,0 +1,124 @@
+package reference
+
+import (
+	"net/http"
+	"sort"
+)
+
+// terms returns the tag or category store of an endpoint.
+func (s *Server) terms(endpoint string) map[string]*term {
+	if endpoint == "tags" {
+		return s.tags
+	}
+	return s.cats
+}
+
+// termMutated reports whether the tag or category variant of a mutant is
+// enabled:
+// termMutated("tags", "pages-mismatch") checks "tag-pages-mismatch".
+func (s *Server) termMutated(endpoint, suffix string) bool {
+	if endpoint == "tags" {
+		return s.mutated("tag-" + suffix)
+	}
+	return s.mutated("category-" + suffix)
+}
+
+func hasTerm(endpoint string, p *page, key string) bool {
+	if endpoint == "tags" {
+		for _, t := range p.tags {
+			if t == key {
+				return true
+			}
+		}
+		return false
+	}
+	return p.category == key
+}
+
+// termPages returns the pages listed under a tag or category, newest
+// first. Only published, static and sticky pages are listed, like the
+// previous release.
+func (s *Server) termPages(endpoint, key string) []*page {
+	ps := s.sortedPages(func(p *page) bool {
+		if !indexed(p) && !s.mutated("benign-term-lists-all-types") {
+			return false
+		}
+		return hasTerm(endpoint, p, key)
+	})
+	if s.termMutated(endpoint, "list-stale") {
+		// Add the newest published page that does not have the term.
+		others := s.sortedPages(func(p *page) bool { return p.typ == "published" && !hasTerm(endpoint, p, key) })
+		if len(others) > 0 {
+			ps = append(ps, others[0])
+		}
+	}
+	return ps
+}
+
+func (s *Server) termObj(t *term, ps []*page) obj {
+	list := make([]string, 0, len(ps))
+	for _, p := range ps {
+		list = append(list, p.key)
+	}
+	return obj{
+		{"key", t.key},
+		{"name", t.name},
+		{"description", t.description},
+		{"template", t.template},
+		{"list", list},
+	}
+}
+
+// listTermsH answers GET /api/tags and GET /api/categories (spec 4.6, 4.7):
+// every tag or category, sorted by key, without pages.
+func (s *Server) listTermsH(_ *http.Request, rt route, _ *input, _ string) response {
+	store := s.terms(rt.endpoint)
+	keys := make([]string, 0, len(store))
+	for k := range store {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	data := make([]any, 0, len(keys))
+	for _, k := range keys {
+		o := s.termObj(store[k], s.termPages(rt.endpoint, k))
+		if s.termMutated(rt.endpoint, "list-without-description") {
+			o = o.without("description", "template")
+		}
+		if s.termMutated(rt.endpoint, "list-without-template") {
+			o = o.without("template")
+		}
+		data = append(data, o)
+	}
+	msg := "List of tags."
+	if rt.endpoint == "categories" {
+		msg = "List of categories."
+	}
+	return success(http.StatusOK, msg, kv{"data", data})
+}
+
+// getTermH answers GET /api/tags/{key} and GET /api/categories/{key}: the
+// tag or category with its list and its pages expanded.
+func (s *Server) getTermH(r *http.Request, rt route, _ *input, _ string) response {
+	t := s.terms(rt.endpoint)[rt.key]
+	what, msg := "Tag", "Information about the tag and pages related."
+	if rt.endpoint == "categories" {
+		what, msg = "Category", "Information about the category and pages related."
+	}
+	if t == nil {
+		code := http.StatusNotFound
+		if s.termMutated(rt.endpoint, "missing-200") {
+			code = http.StatusOK
+		}
+		return failure(code, what+" not found by the key: "+rt.key)
+	}
+	ps := s.termPages(rt.endpoint, t.key)
+	o := s.termObj(t, ps)
+	if s.termMutated(rt.endpoint, "single-without-list") {
+		o = o.without("list")
+	}
+	if s.termMutated(rt.endpoint, "pages-mismatch") && len(ps) > 0 {
+		ps = ps[1:]
+	}
+	o = append(o, kv{"pages", s.pageObjs(ps, baseURL(r))})
+	return success(http.StatusOK, msg, kv{"data", o})
+}

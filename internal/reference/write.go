@@ -1,0 +1,98 @@
+package reference
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// write sends a response. Every response, success or error, carries the
+// JSON content type, the CORS header and the no-cache headers.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
+	if resp.kind == kindHandlerError && s.mutated("handler-errors-200") {
+		resp.code = http.StatusOK
+	}
+	if resp.code == http.StatusUnauthorized && s.mutated("403-instead-of-401") {
+		resp.code = http.StatusForbidden
+	}
+	isErr := resp.code >= 400
+	body := s.shapeBody(resp)
+
+	h := w.Header()
+	ct := "application/json"
+	if s.mutated("benign-charset") {
+		ct = "application/json; charset=utf-8"
+	}
+	if s.mutated("text-html-on-errors") && isErr {
+		ct = "text/html; charset=UTF-8"
+	}
+	h.Set("Content-Type", ct)
+	if !(isErr && s.mutated("no-cors-on-errors")) {
+		h.Set("Access-Control-Allow-Origin", "*")
+	}
+	if !(isErr && s.mutated("nocache-only-on-success")) && !(!resp.authed && s.mutated("nocache-only-with-auth")) {
+		h.Set("Cache-Control", "no-store, no-cache, must-revalidate")
+		h.Set("Pragma", "no-cache")
+		h.Set("Expires", "Thu, 19 Nov 1981 08:52:00 GMT")
+	}
+	if s.mutated("benign-extra-headers") {
+		h.Set("X-Powered-By", "content-api-reference")
+		h.Set("X-Request-Id", randomHex(8))
+		h.Set("Vary", "Origin")
+		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
+		h.Set("X-Content-Type-Options", "nosniff")
+	}
+
+	var out []byte
+	switch {
+	case resp.raw != nil:
+		out = resp.raw
+	case body != nil:
+		enc := &encoder{
+			reverse:    s.mutated("benign-key-order"),
+			extra:      s.mutated("benign-extra-fields"),
+			escSlashes: s.mutated("benign-escaped-slashes"),
+		}
+		out = append(enc.encode(body), '\n')
+	}
+	h.Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(resp.code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(out)
+	}
+}
+
+// shapeBody applies the envelope-level mutants.
+func (s *Server) shapeBody(resp response) obj {
+	body := resp.body
+	if body == nil {
+		return nil
+	}
+	switch resp.kind {
+	case kindEarlyError:
+		if s.mutated("status-field-on-early-errors") {
+			body = append(obj{{"status", "1"}}, body...)
+		}
+	case kindHandlerError:
+		if s.mutated("status-zero-on-errors") {
+			body = body.set("status", "0")
+		}
+		if s.mutated("handler-errors-without-status") {
+			body = body.without("status")
+		}
+	case kindSuccess:
+		if s.mutated("status-as-number") {
+			body = body.set("status", 0)
+		}
+		if s.mutated("message-null-on-success") {
+			body = body.set("message", nil)
+		}
+	}
+	return body
+}
+
+// nextSeq returns the next value of the monotonic counter; the caller holds
+// the lock.
+func (s *Server) nextSeq() int64 {
+	s.seq++
+	return s.seq
+}
