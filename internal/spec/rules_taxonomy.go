@@ -3,25 +3,37 @@ package spec
 // taxonomyRules: spec sections 2.2, 2.3, 4.6 and 4.7 (tags and categories).
 var taxonomyRules = []Rule{
 	{ID: "TAG-LIST-SHAPE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags},
-		Text: "GET /api/tags answers 200 with data, an array of tags (key, name, description, template strings; list an array of page keys)."},
+		Text:    "GET /api/tags answers 200 with data, an array of tags (key, name, description, template strings; list an array of page keys), without pages.",
+		Reading: "4.6 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed."},
 	{ID: "TAG-GET-SHAPE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
-		Text: "GET /api/tags/{key} answers 200 with the tag, its list of page keys and pages, an array of page objects."},
+		Text:    "GET /api/tags/{key} answers 200 with the tag, its list of page keys and pages, an array of page objects.",
+		Reading: "Checked on up to 10 tags the list names, those naming pages first; each item of pages is validated as a full page object."},
 	{ID: "TAG-PAGES-MATCH-LIST", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
-		Text:    "A single tag's pages are exactly the pages its list names, expanded into full page objects.",
-		Reading: "Compared as sets of keys; order is not asserted."},
+		Text: "A single tag's pages are exactly the pages its list names, expanded into full page objects.",
+		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a TAG-GET-SHAPE failure), " +
+			"the list GET /api/tags gives is used."},
 	{ID: "TAG-LIST-CONSISTENT", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag, GetPage},
-		Text: "Every page a tag's list names uses the tag: the page's tags object has the tag's key."},
+		Text: "Every page a tag's list names uses the tag: the page's tags object has the tag's key.",
+		Reading: "Checked on the pages a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags, 20 pages each), each read " +
+			"with GET /api/pages/{key}. Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
+			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
-		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys)."},
+		Text:    "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",
+		Reading: "4.7 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed."},
 	{ID: "CAT-GET-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
-		Text: "GET /api/categories/{key} answers 200 with the category, its list of page keys and pages, an array of page objects."},
+		Text:    "GET /api/categories/{key} answers 200 with the category, its list of page keys and pages, an array of page objects.",
+		Reading: "Checked on up to 10 categories the list names, those naming pages first; each item of pages is validated as a full page object."},
 	{ID: "CAT-PAGES-MATCH-LIST", Section: "2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
-		Text:    "A single category's pages are exactly the pages its list names, expanded into full page objects.",
-		Reading: "Compared as sets of keys; order is not asserted."},
+		Text: "A single category's pages are exactly the pages its list names, expanded into full page objects.",
+		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a CAT-GET-SHAPE failure), " +
+			"the list GET /api/categories gives is used."},
 	{ID: "CAT-LIST-CONSISTENT", Section: "2.1, 2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory, GetPage},
-		Text: "Every page a category's list names has that category's key as its category."},
+		Text: "Every page a category's list names has that category's key as its category.",
+		Reading: "Checked on the pages a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 categories, " +
+			"20 pages each), each read with GET /api/pages/{key}. Which page types a category lists is not asserted. When no category " +
+			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked."},
 	{ID: "CAT-GET-404", Section: "4.7, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET of a category key that does not exist answers 404 with a handler-error body."},
 }

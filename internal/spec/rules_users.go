@@ -10,11 +10,13 @@ var usersRules = []Rule{
 		Text:    "List profiles carry the list subset only: codepen, xing, telegram and vk are not in the list.",
 		Reading: "The spec's table marks these four fields \"no\" for the list; other extra fields are not asserted."},
 	{ID: "USER-GET-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
-		Text: "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username."},
+		Text:    "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username.",
+		Reading: "Checked on up to 10 usernames taken from the list's profiles (or, when the list gives none, from page authors)."},
 	{ID: "USER-NO-SENSITIVE-FIELDS", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
 		Text: "No profile ever carries email, role, password hash or authentication token.",
 		Reading: "Checked by field name (email, role, password, passwordHash, salt, token, tokenAuth, authentication, " +
-			"tokenRemember) and by value: the run's own tokens never appear in a profile."},
+			"tokenRemember, case-insensitive) in the list and in each single profile read, and by value: neither of the run's own " +
+			"tokens appears anywhere in a users response body."},
 	{ID: "USER-GET-404", Section: "4.8, 7", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
 		Text: "GET of a username that does not exist answers 404 with a handler-error body."},
 }

@@ -1,7 +1,127 @@
-// Package settings holds the specs of the settings area of the spec.
+// Package settings checks spec sections 2.6, 4.9 and 4.10: reading the site
+// settings and changing them.
+//
+// Every spec that changes a setting follows one protocol: read the whole
+// settings map, register its restore (DeferCleanup) before sending
+// anything, change one harmless field, judge, and let the restore put back
+// every field that differs and verify the whole map with a GET. A restore
+// that fails is recorded as a teardown problem (and in the run summary), so
+// a broken target is never left changed silently.
 package settings
 
-import "github.com/conformance-suite/conformance/internal/harness"
+import (
+	"encoding/json"
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
 
 // Register adds the settings specs for target t.
-func Register(t *harness.Target) {}
+func Register(t *harness.Target) {
+	Describe("4.9 GET /api/settings", Label(spec.GetSettings.Label()), func() {
+		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
+			if !t.Client.HasAuth() {
+				harness.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
+			}
+			ex := t.ReadAuth(ctx, "/api/settings", nil)
+			Expect(ex).To(harness.BeSuccess(http.StatusOK))
+			Expect(ex).To(harness.MatchSchema("settings-response.json"))
+			if cf := ex.Get("data.customFields"); cf.Exists() {
+				Expect(json.Valid([]byte(cf.String()))).To(BeTrue(), "customFields must be JSON text (spec 2.6), got %s\n%s", cf.Raw, ex.String())
+			}
+		})
+
+		// The target's own customFields may hold no string at all ("{}"),
+		// and then reading it cannot tell JSON text from HTML-escaped text.
+		// This case sets a value with strings in it (a custom field named
+		// by the run marker) and reads it back.
+		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
+			g := protect(ctx, t, "customFields set to a value with a field of the run's own")
+			value := customFieldsProbe(g.original["customFields"], t.Marker("field"))
+			put := g.put(ctx, map[string]any{"customFields": value})
+			if put.Err != nil || put.Status != http.StatusOK {
+				harness.NotChecked("PUT of a valid customFields value was not accepted (HTTP %d), so it could not be read back (see SETTINGS-EDIT-OK)", put.Status)
+			}
+			ex := t.ReadAuth(ctx, "/api/settings", nil)
+			Expect(ex).To(harness.BeSuccess(http.StatusOK))
+			Expect(ex).To(harness.MatchSchema("settings-response.json"))
+			cf := ex.Get("data.customFields")
+			Expect(json.Valid([]byte(cf.String()))).To(BeTrue(),
+				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, describe(cf), ex.String())
+			var sent, got any
+			_ = json.Unmarshal([]byte(value), &sent)
+			if json.Unmarshal([]byte(cf.String()), &got) == nil && !equal(sent, got) {
+				t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
+			}
+		}, harness.Case("customFields set by the run reads back as JSON text"), harness.SettingsWrites, Serial)
+	})
+
+	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), Serial, func() {
+		t.It("SETTINGS-EDIT-OK", func(ctx SpecContext) {
+			g := protect(ctx, t, "slogan changed")
+			needField(g, "slogan")
+			ex := g.put(ctx, map[string]any{"slogan": t.Marker("slogan")})
+			Expect(ex).To(harness.BeSuccess(http.StatusOK))
+			Expect(ex).To(harness.MatchSchema("settings-edit-response.json"))
+		})
+
+		t.It("SETTINGS-EDIT-PARTIAL", func(ctx SpecContext) {
+			g := protect(ctx, t, "slogan changed")
+			needField(g, "slogan")
+			value := t.Marker("slogan")
+			put := g.put(ctx, map[string]any{"slogan": value})
+			Expect(put).To(harness.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
+			ex, after, problem := readSettings(ctx, t)
+			Expect(problem).To(BeEmpty(), "GET /api/settings after the change\n%s", ex.String())
+			Expect(after["slogan"]).To(Equal(value), "the slogan sent must show in the next GET\n%s", ex.String())
+			Expect(diff(g.original, after, "slogan")).To(BeEmpty(),
+				"a PUT changes only the fields present: every other field must keep its value\n%s", ex.String())
+		})
+
+		t.It("SETTINGS-CUSTOMFIELDS-400", func(ctx SpecContext) {
+			g := protect(ctx, t, "customFields sent as invalid JSON")
+			put := g.put(ctx, map[string]any{"customFields": "{not json"})
+			Expect(put).To(harness.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
+			ex, after, problem := readSettings(ctx, t)
+			Expect(problem).To(BeEmpty(), "GET /api/settings after the refused update\n%s", ex.String())
+			Expect(diff(g.original, after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
+		})
+	})
+}
+
+// needField stops a spec that changes a named field the target does not
+// have (the set of fields depends on the host version, spec 2.6).
+func needField(g *guard, name string) {
+	if _, ok := g.original[name]; !ok {
+		harness.NotChecked("the target's settings have no %s field to change", name)
+	}
+}
+
+// customFieldsProbe returns current customFields (an object, JSON text or
+// HTML-escaped JSON text; anything else counts as empty) with one more
+// field, a text field named name.
+func customFieldsProbe(current any, name string) string {
+	fields := map[string]any{}
+	switch v := current.(type) {
+	case map[string]any:
+		fields = v
+	case string:
+		if json.Unmarshal([]byte(v), &fields) != nil {
+			fields = map[string]any{}
+			if json.Unmarshal([]byte(unescape(v)), &fields) != nil {
+				fields = map[string]any{}
+			}
+		}
+	}
+	probe := map[string]any{}
+	for k, v := range fields {
+		probe[k] = v
+	}
+	probe[name] = map[string]any{"type": "string", "label": "Conformance suite probe"}
+	b, _ := json.Marshal(probe)
+	return string(b)
+}

@@ -1,7 +1,93 @@
-// Package taxonomy holds the specs of the taxonomy area of the spec.
+// Package taxonomy checks spec sections 2.2, 2.3, 4.6 and 4.7: tags and
+// categories, their lists and single views, and that what they list agrees
+// with the pages themselves.
 package taxonomy
 
-import "github.com/conformance-suite/conformance/internal/harness"
+import (
+	"github.com/onsi/ginkgo/v2"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// Bounds on how much of a big site one run reads: the specs check a sample
+// of terms and, per term, of the pages it names. Terms that name pages are
+// sampled first, so the sample is never needlessly empty.
+const (
+	maxTerms        = 10
+	maxPagesPerTerm = 20
+)
+
+// kind is what tags and categories differ in; every rule exists once for
+// each (TAG-* and CAT-*), and one set of specs serves both.
+type kind struct {
+	endpoint string // path segment: "tags" or "categories"
+	rule     string // rule ID prefix: "TAG" or "CAT"
+	noun     string // "tag" or "category"
+	section  string // spec section of the endpoints
+	list     spec.Endpoint
+	get      spec.Endpoint
+	// listSchema and getSchema validate the two responses.
+	listSchema, getSchema string
+	// uses reports whether a page object (data of GET /api/pages/{key})
+	// carries the term, and if not, what it carries instead.
+	uses func(page gjson.Result, key string) (ok bool, got string)
+}
+
+var kinds = []kind{
+	{
+		endpoint: "tags", rule: "TAG", noun: "tag", section: "4.6",
+		list: spec.ListTags, get: spec.GetTag,
+		listSchema: "tag-list-response.json", getSchema: "tag-response.json",
+		uses: func(page gjson.Result, key string) (bool, string) {
+			tags := page.Get("tags")
+			if !tags.IsObject() {
+				return false, "tags is " + describe(tags) + ", not an object"
+			}
+			if _, ok := tags.Map()[key]; ok {
+				return true, ""
+			}
+			return false, "tags is " + tags.Raw
+		},
+	},
+	{
+		endpoint: "categories", rule: "CAT", noun: "category", section: "4.7",
+		list: spec.ListCategories, get: spec.GetCategory,
+		listSchema: "category-list-response.json", getSchema: "category-response.json",
+		uses: func(page gjson.Result, key string) (bool, string) {
+			cat := page.Get("category")
+			if cat.Type == gjson.String && cat.Str == key {
+				return true, ""
+			}
+			return false, "category is " + describe(cat)
+		},
+	},
+}
 
 // Register adds the taxonomy specs for target t.
-func Register(t *harness.Target) {}
+func Register(t *harness.Target) {
+	for _, k := range kinds {
+		registerKind(t, k)
+	}
+}
+
+func registerKind(t *harness.Target, k kind) {
+	ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
+		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListShape(ctx, t, k) })
+	})
+	ginkgo.Describe(k.section+" GET /api/"+k.endpoint+"/{key}", ginkgo.Label(k.get.Label()), func() {
+		t.It(k.rule+"-GET-SHAPE", func(ctx ginkgo.SpecContext) { checkGetShape(ctx, t, k) })
+		t.It(k.rule+"-PAGES-MATCH-LIST", func(ctx ginkgo.SpecContext) { checkPagesMatchList(ctx, t, k) })
+		t.It(k.rule+"-LIST-CONSISTENT", func(ctx ginkgo.SpecContext) { checkListConsistent(ctx, t, k) })
+		t.It(k.rule+"-GET-404", func(ctx ginkgo.SpecContext) { checkGet404(ctx, t, k) })
+	})
+}
+
+// describe renders a JSON value for a message: its raw text, or "missing".
+func describe(r gjson.Result) string {
+	if !r.Exists() {
+		return "missing"
+	}
+	return r.Raw
+}

@@ -2,29 +2,225 @@
 package users
 
 import (
+	"bytes"
+	"fmt"
+	"net/http"
 	"net/url"
+	"sort"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/harness"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
+// maxUsers bounds how many single profiles one run reads.
+const maxUsers = 10
+
+// singleOnly are the profile fields the spec's table (2.4) marks "no" for
+// the list.
+var singleOnly = []string{"codepen", "xing", "telegram", "vk"}
+
+// sensitive are field names that would carry what 2.4 says is never
+// returned: email, role, password hash, authentication token (the rule's
+// Reading lists them). Compared case-insensitively.
+var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "token", "tokenauth", "authentication", "tokenremember"}
+
 // Register adds the users specs for target t.
 func Register(t *harness.Target) {
 	Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
 		t.It("USER-LIST-SHAPE", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(harness.BeSuccess(200))
+			Expect(ex).To(harness.BeSuccess(http.StatusOK))
 			Expect(ex).To(harness.MatchSchema("user-list-response.json"))
+			if len(ex.Get("data").Map()) == 0 {
+				t.Observe("GET /api/users lists no profile: only the envelope could be checked")
+			}
+		})
+
+		t.It("USER-LIST-KEYED-BY-USERNAME", func(ctx SpecContext) {
+			ex := t.Read(ctx, "/api/users", nil)
+			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			data := ex.Get("data")
+			Expect(data.IsObject()).To(BeTrue(), "data must be an object keyed by username, got %s\n%s", kindOf(data), ex.String())
+			profiles := data.Map()
+			if len(profiles) == 0 {
+				harness.NotChecked("GET /api/users lists no profile")
+			}
+			var wrong []string
+			for _, key := range sortedKeys(profiles) {
+				if u := profiles[key].Get("username"); u.Type != gjson.String || u.Str != key {
+					wrong = append(wrong, fmt.Sprintf("key %q holds the profile of username %s", key, describe(u)))
+				}
+			}
+			Expect(wrong).To(BeEmpty(), "each key of data must be the username of its profile\n%s", ex.String())
+		})
+
+		t.It("USER-LIST-SUBSET", func(ctx SpecContext) {
+			ex := t.Read(ctx, "/api/users", nil)
+			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			profiles := listProfiles(ex)
+			if len(profiles) == 0 {
+				harness.NotChecked("GET /api/users lists no profile")
+			}
+			var extra []string
+			for _, p := range profiles {
+				for _, f := range singleOnly {
+					if p.Get(f).Exists() {
+						extra = append(extra, fmt.Sprintf("profile %s carries %s", describe(p.Get("username")), f))
+					}
+				}
+			}
+			Expect(extra).To(BeEmpty(), "list profiles must not carry %s (spec 2.4: single profile only)\n%s",
+				strings.Join(singleOnly, ", "), ex.String())
 		})
 	})
+
 	Describe("4.8 GET /api/users/{username}", Label(spec.GetUser.Label()), func() {
+		t.It("USER-GET-SHAPE", func(ctx SpecContext) {
+			for _, name := range usernames(ctx, t) {
+				ex := t.Read(ctx, client.KeyPath("users", name), nil)
+				Expect(ex).To(harness.BeSuccess(http.StatusOK), "username %q was found on the target", name)
+				Expect(ex).To(harness.MatchSchema("user-response.json"))
+				Expect(ex.Get("data.username").Value()).To(Equal(name), "data.username must be the username asked for\n%s", ex.String())
+			}
+		})
+
 		t.It("USER-GET-404", func(ctx SpecContext) {
 			ex := t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{})
-			Expect(ex).To(harness.BeHandlerError(404))
+			Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
 		})
 	})
+
+	Describe("2.4 User public profile", func() {
+		t.It("USER-NO-SENSITIVE-FIELDS", func(ctx SpecContext) {
+			exs := []*client.Exchange{t.Read(ctx, "/api/users", nil)}
+			for _, name := range usernames(ctx, t) {
+				exs = append(exs, t.Read(ctx, client.KeyPath("users", name), nil))
+			}
+			// By value: the run's own tokens must appear in no users
+			// response, whatever the field. Only the fact is reported; the
+			// client redacts the values from every printed exchange.
+			secrets := map[string]string{"the API token": t.Client.Token(), "the authentication token": t.Client.AuthToken()}
+			profiles := 0
+			for _, ex := range exs {
+				for what, secret := range secrets {
+					if secret != "" {
+						Expect(bytes.Contains(ex.Body(), []byte(secret))).To(BeFalse(),
+							"the response body contains %s (value not shown)\n%s", what, ex.String())
+					}
+				}
+				// By name: in every profile the response holds.
+				var found []string
+				for _, p := range profilesOf(ex) {
+					profiles++
+					for name := range p.Map() {
+						for _, s := range sensitive {
+							if strings.EqualFold(name, s) {
+								found = append(found, fmt.Sprintf("profile %s carries %s", describe(p.Get("username")), name))
+							}
+						}
+					}
+				}
+				sort.Strings(found)
+				Expect(found).To(BeEmpty(), "profiles never carry email, role, password hash or tokens (spec 2.4)\n%s", ex.String())
+			}
+			if profiles == 0 {
+				harness.NotChecked("no users response held a profile to look at")
+			}
+		})
+	})
+}
+
+// listProfiles returns the profiles of a users list response: the values
+// of data, whether data is (rightly) an object or (wrongly) an array, so
+// that other rules are still judged when the list's shape is wrong.
+func listProfiles(ex *client.Exchange) []gjson.Result {
+	data := ex.Get("data")
+	if data.IsObject() {
+		m := data.Map()
+		out := make([]gjson.Result, 0, len(m))
+		for _, k := range sortedKeys(m) {
+			out = append(out, m[k])
+		}
+		return out
+	}
+	return data.Array()
+}
+
+// profilesOf returns the profiles of a list or single response.
+func profilesOf(ex *client.Exchange) []gjson.Result {
+	if u := ex.Get("data.username"); u.Exists() {
+		return []gjson.Result{ex.Get("data")}
+	}
+	return listProfiles(ex)
+}
+
+// usernames finds up to maxUsers usernames: from the users list, or, when
+// it gives none, from the authors of listed pages.
+func usernames(ctx SpecContext, t *harness.Target) []string {
+	var names []string
+	list := t.Read(ctx, "/api/users", nil)
+	if list.Err == nil && list.Status == http.StatusOK {
+		// The profiles' own username fields, not the keys of data: a list
+		// keyed wrongly is USER-LIST-KEYED-BY-USERNAME's failure, not a
+		// reason for this spec to ask for users that do not exist.
+		for _, p := range listProfiles(list) {
+			if u := p.Get("username"); u.Type == gjson.String && u.Str != "" {
+				names = append(names, u.Str)
+			}
+		}
+		if data := list.Get("data"); len(names) == 0 && data.IsObject() {
+			names = sortedKeys(data.Map())
+		}
+	}
+	if len(names) == 0 {
+		pages := t.Read(ctx, "/api/pages", url.Values{"static": {"true"}, "sticky": {"true"}})
+		seen := map[string]bool{}
+		for _, p := range pages.Get("data").Array() {
+			if u := p.Get("username"); u.Type == gjson.String && u.Str != "" && !seen[u.Str] {
+				seen[u.Str] = true
+				names = append(names, u.Str)
+			}
+		}
+	}
+	if len(names) == 0 {
+		harness.NotChecked("no username found: GET /api/users lists none and no listed page names an author")
+	}
+	if len(names) > maxUsers {
+		names = names[:maxUsers]
+	}
+	return names
+}
+
+func sortedKeys(m map[string]gjson.Result) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func kindOf(r gjson.Result) string {
+	switch {
+	case !r.Exists():
+		return "nothing"
+	case r.IsArray():
+		return "an array"
+	case r.IsObject():
+		return "an object"
+	}
+	return r.Raw
+}
+
+func describe(r gjson.Result) string {
+	if !r.Exists() {
+		return "(missing)"
+	}
+	return r.Raw
 }

@@ -1,0 +1,280 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// uploadGap separates the two uploads FILES-NEWEST-FIRST compares: a server
+// may order files by modification time with one-second resolution, and two
+// uploads within one second would then tie.
+const uploadGap = 1100 * time.Millisecond
+
+// upload is one file the run sends to its page, and what came of it.
+type upload struct {
+	name    string
+	content []byte
+	ex      *client.Exchange // the POST
+	listing *client.Exchange // GET /api/files/{key} right after it
+	record  gjson.Result     // the one record the listing gained
+	missing string           // why no such record was found ("" when found)
+}
+
+// accepted reports whether the server took the upload: 2xx without a
+// failure status (a refusal answered 200 with status "1" is not).
+func accepted(ex *client.Exchange) bool {
+	return ex.Err == nil && ex.Status >= 200 && ex.Status < 300 && ex.Get("status").String() != "1"
+}
+
+// uploadRun is the two uploads FILES-UPLOAD-ROUNDTRIP and FILES-NEWEST-FIRST
+// judge, made once by whichever of them runs first, so the run uploads as
+// little as it can (the API cannot delete uploads).
+type uploadRun struct {
+	before  *client.Exchange // listing before the first upload
+	uploads []*upload        // in upload order; the second only if the first was accepted
+}
+
+func registerUploads(t *harness.Target) {
+	Describe("4.13 POST /api/files/{key}", Label(spec.UploadFile.Label()), Ordered, ContinueOnFailure, func() {
+		// The draft page every upload of the run goes to, created once;
+		// CreatePage registers its deletion, which runs after the last spec
+		// of this container. Uploaded files cannot be deleted through the
+		// API: each one is recorded in the ledger for the run summary.
+		var pageEx *client.Exchange
+		var pageKey, pageUUID string
+		var run *uploadRun
+		BeforeAll(func(ctx SpecContext) {
+			if !t.CanWrite() {
+				return // every spec here is skipped as not checked
+			}
+			pageEx, pageKey = t.CreatePage(ctx, map[string]any{"title": "Conformance uploads " + t.RunID})
+			pageUUID = pageEx.Get("data.uuid").String()
+		})
+		needPage := func() {
+			if pageKey == "" {
+				harness.NotChecked("the draft page to upload to could not be created (%s)", outcome(pageEx))
+			}
+		}
+		uploads := func(ctx SpecContext) *uploadRun {
+			needPage()
+			if run == nil {
+				run = uploadTwo(ctx, t, pageKey)
+			}
+			return run
+		}
+
+		t.It("FILES-UPLOAD-ROUNDTRIP", func(ctx SpecContext) {
+			r := uploads(ctx)
+			Expect(r.before).To(harness.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
+			for i, u := range r.uploads {
+				if !accepted(u.ex) && u.ex.Err == nil && (u.ex.Status == http.StatusBadRequest || u.ex.Get("status").String() == "1") {
+					harness.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
+				}
+				Expect(u.ex).To(harness.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, pageKey)
+				Expect(u.listing).To(harness.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", pageKey, u.name)
+				Expect(u.missing).To(BeEmpty(), "after uploading %s, GET /api/files/{key} must list exactly one new record\n%s", u.name, u.listing.String())
+				size := u.record.Get("size")
+				Expect(size.Type == gjson.Number && size.Num == float64(len(u.content))).To(BeTrue(),
+					"the record of %s must have size %d (the bytes uploaded), got %s\n%s", u.name, len(u.content), describe(size), u.listing.String())
+				Expect(mediaType(u.record.Get("mime").String())).To(Equal("text/plain"),
+					"the record of %s must have mime text/plain (parameters such as charset are allowed), got %s\n%s",
+					u.name, describe(u.record.Get("mime")), u.listing.String())
+				if got := u.record.Get("filename").String(); got != u.name && i == 0 {
+					t.Observe("POST /api/files/{key} stores a file under another name than sent, e.g. %q as %q (the spec does not say how names are kept)", u.name, got)
+				}
+			}
+		})
+
+		t.It("FILES-NEWEST-FIRST", func(ctx SpecContext) {
+			r := uploads(ctx)
+			if len(r.uploads) < 2 || !accepted(r.uploads[0].ex) || !accepted(r.uploads[1].ex) ||
+				r.uploads[0].missing != "" || r.uploads[1].missing != "" {
+				harness.NotChecked("the run's two uploads could not both be found in the file list (see FILES-UPLOAD-ROUNDTRIP)")
+			}
+			older, newer := r.uploads[0], r.uploads[1]
+			final := newer.listing
+			iOld, iNew := indexOf(final, older.record), indexOf(final, newer.record)
+			Expect(iOld).To(BeNumerically(">=", 0), "the older upload %s must still be listed\n%s", older.name, final.String())
+			Expect(iNew).To(BeNumerically("<", iOld),
+				"files are listed most recent first (spec 4.11): %s (uploaded %s later) must come before %s\n%s",
+				newer.name, uploadGap, older.name, final.String())
+		})
+
+		t.It("FILES-UPLOAD-REFUSED-400", func(ctx SpecContext) {
+			needPage()
+			name := t.Marker("probe") + ".php"
+			ex := t.Client.Do(ctx, client.Request{
+				Method: http.MethodPost, Path: client.KeyPath("files", pageKey), Credentials: client.BothTokens,
+				Files: []client.File{{Field: "file", Name: name, MIMEType: "text/plain", Content: []byte(probeText)}},
+			})
+			judgeRefusal(t, ex, fmt.Sprintf("file %s on page %s (POST /api/files/%s)", name, pageKey, pageKey))
+		}, harness.Case("file .php"))
+
+		t.It("FILES-UPLOAD-REFUSED-400", func(ctx SpecContext) {
+			needPage()
+			name := t.Marker("probe") + ".txt"
+			// uuid (de-facto, not in the spec) asks to keep the image with
+			// the run's page rather than site-wide, should it be accepted.
+			var form url.Values
+			if pageUUID != "" {
+				form = url.Values{"uuid": {pageUUID}}
+			}
+			ex := t.Client.Do(ctx, client.Request{
+				Method: http.MethodPost, Path: "/api/images", Credentials: client.BothTokens, Form: form,
+				Files: []client.File{{Field: "image", Name: name, MIMEType: "text/plain", Content: []byte(probeText)}},
+			})
+			judgeRefusal(t, ex, fmt.Sprintf("image %s for page %s (POST /api/images)", name, pageKey))
+		}, harness.Case("image .txt"), spec.UploadImage)
+	})
+}
+
+// probeText is what the refused-extension probes carry: plain text, so
+// that a server which accepts a .php file stores nothing executable.
+const probeText = "conformance suite probe: plain text, not code\n"
+
+// judgeRefusal: an upload the server takes passes (the allowed extensions
+// are not shown) and is recorded; one it refuses must be a 400 with a
+// handler-error body (spec 7: invalid file extension).
+func judgeRefusal(t *harness.Target, ex *client.Exchange, desc string) {
+	if accepted(ex) {
+		t.Ledger.AddUpload(desc)
+		t.Observe("the target accepted the upload of %s; the allowed extensions are not shown in the spec", desc)
+		return
+	}
+	Expect(ex).To(harness.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")
+}
+
+// uploadTwo uploads two small text files to the page, one after the other,
+// and finds each one's record by comparing the file list before and after
+// it: the server may store a file under another name.
+func uploadTwo(ctx SpecContext, t *harness.Target, key string) *uploadRun {
+	path := client.KeyPath("files", key)
+	r := &uploadRun{before: t.Read(ctx, path, nil)}
+	prev := r.before
+	for i, label := range []string{"1-older", "2-newer"} {
+		if i > 0 {
+			pause(ctx, uploadGap)
+		}
+		name := t.Marker(label) + ".txt"
+		u := &upload{name: name, content: []byte(fmt.Sprintf("conformance suite upload %s\n%s\n", label, strings.Repeat("x", 10*(i+1))))}
+		u.ex = t.Client.Do(ctx, client.Request{
+			Method: http.MethodPost, Path: path, Credentials: client.BothTokens,
+			Files: []client.File{{Field: "file", Name: name, MIMEType: "text/plain", Content: u.content}},
+		})
+		r.uploads = append(r.uploads, u)
+		if maybeStored(u.ex) {
+			t.Ledger.AddUpload(fmt.Sprintf("file %s on page %s (POST /api/files/%s)", name, key, key))
+		}
+		if !accepted(u.ex) {
+			break
+		}
+		u.listing = t.Read(ctx, path, nil)
+		added := newRecords(prev, u.listing)
+		switch len(added) {
+		case 1:
+			u.record = added[0]
+		case 0:
+			u.missing = "the list gained no record"
+		default:
+			u.missing = fmt.Sprintf("the list gained %d records", len(added))
+		}
+		prev = u.listing
+	}
+	return r
+}
+
+// maybeStored reports whether an upload may have left a file: anything but
+// a clear refusal (4xx, or 2xx with status "1").
+func maybeStored(ex *client.Exchange) bool {
+	if ex.Err == nil && ex.Status >= 400 && ex.Status < 500 {
+		return false
+	}
+	return ex.Err != nil || ex.Status >= 500 || accepted(ex)
+}
+
+// identity tells file records apart across listings.
+func identity(rec gjson.Result) string {
+	if f, n := rec.Get("file"), rec.Get("filename"); f.Exists() || n.Exists() {
+		return f.String() + "\x00" + n.String()
+	}
+	return rec.Raw
+}
+
+// newRecords returns the records of after that before does not have.
+func newRecords(before, after *client.Exchange) []gjson.Result {
+	seen := map[string]int{}
+	for _, rec := range before.Get("data").Array() {
+		seen[identity(rec)]++
+	}
+	var out []gjson.Result
+	for _, rec := range after.Get("data").Array() {
+		id := identity(rec)
+		if seen[id] > 0 {
+			seen[id]--
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// indexOf is the position of a record in a listing, -1 when absent.
+func indexOf(listing *client.Exchange, rec gjson.Result) int {
+	want := identity(rec)
+	for i, r := range listing.Get("data").Array() {
+		if identity(r) == want {
+			return i
+		}
+	}
+	return -1
+}
+
+// mediaType is a MIME type without parameters, lowercased.
+func mediaType(s string) string {
+	if mt, _, err := mime.ParseMediaType(s); err == nil {
+		return mt
+	}
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+func pause(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+func describe(r gjson.Result) string {
+	if !r.Exists() {
+		return "(missing)"
+	}
+	return r.Raw
+}
+
+// outcome summarises an exchange in a few words for a not-checked reason.
+func outcome(ex *client.Exchange) string {
+	switch {
+	case ex == nil:
+		return "no request was sent"
+	case ex.Err != nil:
+		return "request failed: " + ex.Err.Error()
+	}
+	body := ex.BodyExcerpt()
+	if len(body) > 200 {
+		body = body[:200] + "…"
+	}
+	return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ex.Status, body))
+}

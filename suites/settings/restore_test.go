@@ -1,0 +1,132 @@
+package settings
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/reference"
+)
+
+// referenceTarget serves a fresh reference server with the given mutants
+// and returns a writing target on it.
+func referenceTarget(t *testing.T, mutants ...string) *harness.Target {
+	t.Helper()
+	tok, auth := reference.NewToken(), reference.NewToken()
+	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: mutants})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return harness.New(c, harness.Options{SettingsWrites: true})
+}
+
+// settingsBody returns the raw body of GET /api/settings.
+func settingsBody(t *testing.T, tg *harness.Target) []byte {
+	t.Helper()
+	ex := tg.ReadAuth(context.Background(), "/api/settings", nil)
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		t.Fatalf("GET /api/settings: %s", outcome(ex))
+	}
+	return append([]byte(nil), ex.Body()...)
+}
+
+func put(t *testing.T, tg *harness.Target, fields map[string]any) {
+	t.Helper()
+	if ex := tg.Write(context.Background(), http.MethodPut, "/api/settings", fields); ex.Err != nil {
+		t.Fatal(ex.Err)
+	}
+}
+
+// TestRestoreUndoesBrokenServers changes settings the way the specs do on
+// servers that break the spec (a PUT that also resets other fields, an
+// invalid value accepted) or that encode what they store, and checks that
+// restoreSettings leaves them byte-for-byte as before.
+func TestRestoreUndoesBrokenServers(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		mutants []string
+		setup   map[string]any // applied before the "original" snapshot
+		change  map[string]any
+	}{
+		{"PUT resets homepage, pageNotFound and uriBlog", []string{"settings-put-resets-homepage"}, nil,
+			map[string]any{"slogan": "changed"}},
+		{"invalid customFields accepted", []string{"customfields-invalid-accepted"}, nil,
+			map[string]any{"customFields": "{not json"}},
+		{"stored text comes back HTML-encoded", nil, map[string]any{"slogan": `Salt & Pepper <b>"q"</b>`},
+			map[string]any{"slogan": "changed"}},
+		{"customFields read back as an object", []string{"settings-customfields-object"}, nil,
+			map[string]any{"customFields": `{"a":{"type":"string"}}`}},
+		{"several fields changed", nil, nil,
+			map[string]any{"slogan": "changed", "itemsPerPage": 3, "extremeFriendly": false, "customFields": `{"a":{"type":"string"}}`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tg := referenceTarget(t, c.mutants...)
+			if c.setup != nil {
+				put(t, tg, c.setup)
+			}
+			before := settingsBody(t, tg)
+			_, original, problem := readSettings(ctx, tg)
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			put(t, tg, c.change)
+			if bytes.Equal(before, settingsBody(t, tg)) {
+				t.Fatal("the change did not change the settings: the test proves nothing")
+			}
+			if problem := restoreSettings(ctx, tg, original); problem != "" {
+				t.Fatalf("restore reported: %s", problem)
+			}
+			if after := settingsBody(t, tg); !bytes.Equal(before, after) {
+				t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
+			}
+		})
+	}
+}
+
+// TestRestoreReportsWhatItCannotUndo: a field the server will not take back
+// is named in the problem, never reported as restored.
+func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t)
+	_, original, problem := readSettings(ctx, tg)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	// A field the server does not have: PUT ignores it, so it can never
+	// read back as "before".
+	original["conformanceNoSuchField"] = "x"
+	problem = restoreSettings(ctx, tg, original)
+	if !strings.Contains(problem, "conformanceNoSuchField") {
+		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
+	}
+}
+
+func TestCustomFieldsProbe(t *testing.T) {
+	for _, c := range []struct {
+		current any
+		want    string
+	}{
+		{nil, `{"f":{"label":"Conformance suite probe","type":"string"}}`},
+		{"{}", `{"f":{"label":"Conformance suite probe","type":"string"}}`},
+		{`{"sub":{"type":"bool"}}`, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":{"type":"bool"}}`},
+		{`{&quot;sub&quot;:{&quot;type&quot;:&quot;bool&quot;}}`, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":{"type":"bool"}}`},
+		{map[string]any{"sub": "x"}, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":"x"}`},
+		{"not json", `{"f":{"label":"Conformance suite probe","type":"string"}}`},
+	} {
+		if got := customFieldsProbe(c.current, "f"); got != c.want {
+			t.Errorf("customFieldsProbe(%v) = %s, want %s", c.current, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,265 @@
+package taxonomy
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness"
+)
+
+// checkListShape: TAG-LIST-SHAPE / CAT-LIST-SHAPE (spec 2.2, 2.3, 4.6, 4.7).
+func checkListShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+	ex := t.Read(ctx, "/api/"+k.endpoint, nil)
+	Expect(ex).To(harness.BeSuccess(http.StatusOK))
+	Expect(ex).To(harness.MatchSchema(k.listSchema))
+	// 4.6 and 4.7: list items come "without pages" (only the single view
+	// expands them).
+	var withPages []string
+	for i, item := range ex.Get("data").Array() {
+		if item.Get("pages").Exists() {
+			withPages = append(withPages, fmt.Sprintf("data[%d] (key %s)", i, describe(item.Get("key"))))
+		}
+	}
+	Expect(withPages).To(BeEmpty(), "list items must not carry pages (spec %s: the list comes without pages)\n%s", k.section, ex.String())
+	if len(ex.Get("data").Array()) == 0 {
+		t.Observe("GET /api/%s lists no %s: only the envelope could be checked", k.endpoint, k.noun)
+	}
+}
+
+// checkGetShape: TAG-GET-SHAPE / CAT-GET-SHAPE.
+func checkGetShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+	for _, tm := range ensureTerms(ctx, t, k, false) {
+		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
+		Expect(ex).To(harness.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
+		Expect(ex).To(harness.MatchSchema(k.getSchema))
+		Expect(ex.Get("data.key").String()).To(Equal(tm.key), "data.key must be the %s asked for\n%s", k.noun, ex.String())
+	}
+}
+
+// checkPagesMatchList: TAG-PAGES-MATCH-LIST / CAT-PAGES-MATCH-LIST. The
+// single view's pages, as a multiset of keys, equal its list (order is not
+// asserted: see the rule's Reading).
+func checkPagesMatchList(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+	compared, named := 0, 0
+	for _, tm := range ensureTerms(ctx, t, k, true) {
+		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
+		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
+			continue // judged by the GET-SHAPE rule
+		}
+		list, source := ex.Get("data.list"), "its list"
+		var listKeys []string
+		if list.IsArray() {
+			listKeys = strs(list)
+		} else {
+			// A single view without list breaks GET-SHAPE; compare with
+			// the list the list endpoint gave, so this rule is still judged.
+			listKeys, source = tm.list, fmt.Sprintf("its list in GET /api/%s (the single view has no list)", k.endpoint)
+		}
+		pages := ex.Get("data.pages")
+		Expect(pages.IsArray()).To(BeTrue(), "data.pages must be an array of page objects\n%s", ex.String())
+		var pageKeys []string
+		for _, p := range pages.Array() {
+			pageKeys = append(pageKeys, p.Get("key").String())
+		}
+		Expect(pageKeys).To(ConsistOf(listKeys),
+			"%s %q: the keys of data.pages must be exactly the page keys %s names\n%s", k.noun, tm.key, source, ex.String())
+		compared++
+		named += len(listKeys) + len(pageKeys)
+	}
+	if compared == 0 {
+		harness.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
+	}
+	if named == 0 {
+		harness.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)
+	}
+}
+
+// checkListConsistent: TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT. Every
+// page a term names, in the list endpoint or in its single view, is read
+// with GET /api/pages/{key} and must carry the term.
+func checkListConsistent(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+	pagesRead := map[string]*client.Exchange{}
+	var problems []string
+	var evidence *client.Exchange
+	checked := 0
+	for _, tm := range ensureTerms(ctx, t, k, true) {
+		keys := append([]string(nil), tm.list...)
+		if ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil); ex.Err == nil && ex.Status == http.StatusOK {
+			keys = append(keys, strs(ex.Get("data.list"))...)
+		}
+		keys = dedupe(keys)
+		if len(keys) > maxPagesPerTerm {
+			t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names", k.rule, maxPagesPerTerm, len(keys), k.noun)
+			keys = keys[:maxPagesPerTerm]
+		}
+		for _, key := range keys {
+			ex, ok := pagesRead[key]
+			if !ok {
+				ex = t.Read(ctx, client.KeyPath("pages", key), nil)
+				pagesRead[key] = ex
+			}
+			checked++
+			problem := ""
+			if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
+				problem = fmt.Sprintf("%s %q names page %q, but GET /api/pages/{key} did not return it (%s)", k.noun, tm.key, key, outcome(ex))
+			} else if uses, got := k.uses(ex.Get("data"), tm.key); !uses {
+				problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
+			}
+			if problem != "" {
+				problems = append(problems, problem)
+				if evidence == nil {
+					evidence = ex
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		harness.NotChecked("no %s the target lists names any page", k.noun)
+	}
+	if len(problems) > 0 {
+		Expect(problems).To(BeEmpty(), "every page a %s names must carry it (%d pages read); the first offending read:\n%s",
+			k.noun, checked, evidence.String())
+	}
+}
+
+// checkGet404: TAG-GET-404 / CAT-GET-404.
+func checkGet404(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+	ex := t.Read(ctx, client.KeyPath(k.endpoint, t.Marker("no-such-"+k.noun)), nil)
+	Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
+}
+
+// term is one tag or category as the list endpoint gives it.
+type term struct {
+	key  string
+	list []string // page keys
+}
+
+// listTerms reads the list endpoint; a list that cannot be read stops the
+// spec as not checked (the LIST-SHAPE rule judges that response).
+func listTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind) []term {
+	ex := t.Read(ctx, "/api/"+k.endpoint, nil)
+	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
+		harness.NotChecked("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)", k.endpoint, outcome(ex), k.rule)
+	}
+	var out []term
+	for _, item := range ex.Get("data").Array() {
+		key := item.Get("key")
+		if key.Type != gjson.String || key.Str == "" {
+			continue
+		}
+		out = append(out, term{key: key.Str, list: strs(item.Get("list"))})
+	}
+	return out
+}
+
+// ensureTerms returns the sample of terms a spec checks. When the target
+// has none (or, with needPages, none that names a page) and the run may
+// write, it creates a draft page with a tag of the run's own, or in an
+// existing category, and looks again. The spec does not say whether a
+// draft is listed under its terms (the previous release listed only
+// published, static and sticky pages), so when the draft does not show,
+// the rule is reported as not checked rather than failed.
+func ensureTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind, needPages bool) []term {
+	terms := listTerms(ctx, t, k)
+	if usable(terms, needPages) {
+		return sample(terms)
+	}
+	what := "no " + k.noun
+	if len(terms) > 0 {
+		what = fmt.Sprintf("no %s that names a page", k.noun)
+	}
+	// This read rule writes only in this fallback, and only when writes are
+	// allowed: read-only runs still check whatever the target has.
+	if !t.CanWrite() {
+		harness.NotChecked("the target lists %s, and a read-only run cannot create one", what)
+	}
+	fields := map[string]any{"title": "Conformance taxonomy " + t.RunID}
+	var made string
+	if k.endpoint == "tags" {
+		made = t.Marker("tag")
+		fields["tags"] = made
+	} else {
+		if len(terms) == 0 {
+			harness.NotChecked("the target lists no category, and the API cannot create one")
+		}
+		made = terms[0].key
+		fields["category"] = made
+	}
+	ex, key := t.CreatePage(ctx, fields)
+	if key == "" {
+		harness.NotChecked("the target lists %s, and creating a draft page with %s %q failed (%s)", what, k.noun, made, outcome(ex))
+	}
+	terms = listTerms(ctx, t, k)
+	if !usable(terms, needPages) {
+		harness.NotChecked("the target lists %s; a draft page the run created with %s %q did not change that "+
+			"(the spec does not say whether drafts are listed)", what, k.noun, made)
+	}
+	return sample(terms)
+}
+
+func usable(terms []term, needPages bool) bool {
+	if !needPages {
+		return len(terms) > 0
+	}
+	for _, tm := range terms {
+		if len(tm.list) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sample keeps at most maxTerms terms, those naming pages first.
+func sample(terms []term) []term {
+	out := append([]term(nil), terms...)
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].list) > 0 && len(out[j].list) == 0 })
+	if len(out) > maxTerms {
+		out = out[:maxTerms]
+	}
+	return out
+}
+
+// strs returns the string items of a JSON array (nil for anything else).
+func strs(r gjson.Result) []string {
+	if !r.IsArray() {
+		return nil
+	}
+	var out []string
+	for _, v := range r.Array() {
+		if v.Type == gjson.String {
+			out = append(out, v.Str)
+		}
+	}
+	return out
+}
+
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// outcome summarises an exchange in a few words for a not-checked reason.
+func outcome(ex *client.Exchange) string {
+	if ex.Err != nil {
+		return "request failed: " + ex.Err.Error()
+	}
+	body := ex.BodyExcerpt()
+	if len(body) > 200 {
+		body = body[:200] + "…"
+	}
+	return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ex.Status, body))
+}
