@@ -22,7 +22,9 @@ var pagesRules = []Rule{
 		Text: "GET /api/pages answers 200 with numberOfItems (integer), meta (total, pageNumber, pageSize integers, " +
 			"hasMore boolean) and data, an array of page objects."},
 	{ID: "PAGE-LIST-DEFAULT-FILTER", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "Without type filters the list holds published pages only."},
+		Text: "Without type filters the list holds published pages only.",
+		Reading: "Checked on the first page of a request without any parameter and on the whole default listing, which must " +
+			"hold exactly the published pages of the every-type listing. Needs a page of another type on the target."},
 	{ID: "PAGE-LIST-TYPE-FILTERS", Section: "4.1, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Each type filter (published, static, sticky, draft, scheduled) set to true includes exactly the pages of that type.",
 		Reading: "Checked per type with every other filter false; booleans are sent as the string true. " +
@@ -36,32 +38,48 @@ var pagesRules = []Rule{
 		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
 			"matching pages are accepted."},
 	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size."},
+		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size.",
+		Reading: "Checked with 0 and -5: the answer equals that of the same request without numberOfItems " +
+			"(the same pages in the same order, the same numberOfItems and meta)."},
 	{ID: "PAGE-LIST-PAGENUMBER-BELOW-1", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1."},
+		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1.",
+		Reading: "Checked with 0 and -1 at numberOfItems=2: the answer equals that of pageNumber=1 (the same pages in the " +
+			"same order, the same numberOfItems and meta, so meta.pageNumber is 1)."},
 	{ID: "PAGE-LIST-PAST-END", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false."},
 	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta agrees with the request and with data on every page: pageNumber is the page served, pageSize equals " +
-			"numberOfItems, hasMore is true exactly when later pages hold pages, and data holds the expected count."},
+			"numberOfItems, hasMore is true exactly when later pages hold pages, and data holds the expected count.",
+		Reading: "Checked on every page of two walks over every type: one with a small numberOfItems (several pages, the last " +
+			"partly filled when the count allows) and one with the default page size (at most 12 pages visited)."},
 	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all."},
+		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all.",
+		Reading: "Walked over every type with a small numberOfItems; where meta.total is missing the number of pages of " +
+			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). Sort order is not asserted."},
 	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination."},
+		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination.",
+		Reading: "On every page of a walk, the answer with untagged=true holds exactly the untagged pages of the same page " +
+			"without it, in the same order. Reported not checked when the target's pages make filtering before and after " +
+			"pagination give the same slices (no tagged page listed before an untagged one)."},
 	{ID: "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta.total counts pages matching the type filters only; untagged does not change it."},
 	{ID: "PAGE-LIST-BAD-PAGING-NO-CRASH", Section: "9.3", Level: Should, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "Non-numeric or empty numberOfItems and pageNumber do not crash the server: the answer is 200 or 400 with a JSON body, never 5xx.",
-		Reading: "The spec says odd paging values no longer crash but does not say what non-numeric values give; " +
-			"200 (defaults used) and 400 (validation) are both accepted."},
+		Text: "Non-numeric, fractional or empty numberOfItems and pageNumber do not crash the server: the answer is 200 " +
+			"(the page list) or 400 with a JSON body, never 5xx.",
+		Reading: "The spec says odd paging values no longer crash (they give a list or fall back to defaults) but does not " +
+			"say what non-numeric values give; 200 (a success envelope with a data array: defaults used, or a fraction " +
+			"truncated) and 400 (validation) are both accepted. abc, the empty string and 2.5 are probed."},
 
 	// 4.2 single
 	{ID: "PAGE-GET-OK", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
-		Text: "GET /api/pages/{key} answers 200 with the page object whose key is the one requested."},
+		Text: "GET /api/pages/{key} answers 200 with the page object whose key is the one requested.",
+		Reading: "Read for a page of each type found (drafts and scheduled pages too: the spec answers 404 only when no page " +
+			"has the key), a child page and a key with non-ASCII characters when the target has them."},
 	{ID: "PAGE-GET-HIERARCHICAL", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
 		Text: "A hierarchical key parent/child reads the child page itself."},
 	{ID: "PAGE-GET-404", Section: "4.2, 7", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
-		Text: "GET of a key no page has answers 404 with a handler-error body."},
+		Text:    "GET of a key no page has answers 404 with a handler-error body.",
+		Reading: "Probed with a run-marked top-level key and with a run-marked child key under an existing page."},
 
 	// 4.3 create
 	{ID: "PAGE-CREATE-201", Section: "4.3, 9.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
