@@ -9,8 +9,9 @@ var protocolRules = []Rule{
 		Reading: "Media type parameters such as charset=utf-8 are allowed; only the media type is compared."},
 	{ID: "GEN-BODY-JSON", Section: "1, 7", Level: Must, Area: AreaProtocol, CrossCutting: true,
 		Text: "Every response body, success or failure, is a JSON document.",
-		Reading: "Checked on every exchange the run records; a 500 counts too. An empty body is not JSON. " +
-			"Responses to HEAD are not sent by the suite."},
+		Reading: "Checked on every exchange the run records under {base_url}/api/, whatever its status (early " +
+			"errors, 404s and 500s included). An empty body is not JSON. A body longer than the client's read limit " +
+			"is not judged. Responses to HEAD are not judged (they have no body)."},
 	{ID: "GEN-CORS-ANY-ORIGIN", Section: "5.9", Level: Must, Area: AreaProtocol, CrossCutting: true,
 		Text:    "Every response allows cross-origin access from any origin.",
 		Reading: "Access-Control-Allow-Origin is * or echoes the request's Origin header."},
@@ -24,14 +25,25 @@ var protocolRules = []Rule{
 	{ID: "ENV-MESSAGE-STRING", Section: "1, 7", Level: Must, Area: AreaProtocol, CrossCutting: true,
 		Text: "Every JSON response object carries message as a string."},
 	{ID: "ENV-SUCCESS-SHAPE", Section: "1", Level: Must, Area: AreaProtocol,
-		Text: "A successful response is an object with status \"0\", a message string and the endpoint's data."},
+		Text: "A successful response is an object with status \"0\", a message string and the endpoint's data.",
+		Reading: "Checked (schema envelope-success.json) on a success of each GET endpoint, with data present, and " +
+			"of page create, edit and delete when writes are allowed (a delete omits data). A request that does not " +
+			"succeed is not judged here: its status code is the endpoint's rule."},
 	{ID: "ENV-HANDLER-ERROR-SHAPE", Section: "7", Level: Must, Area: AreaProtocol,
-		Text: "A handler error (404 not found, 400 validation) is an object with status \"1\" and a message string."},
+		Text: "A handler error (404 not found, 400 validation) is an object with status \"1\" and a message string.",
+		Reading: "Checked (schema error-handler.json) on the 404 of a missing key on each single-resource endpoint " +
+			"(page, tag, category, user; page edit and delete when writes are allowed). An answer other than 404 " +
+			"is not judged here: its status code is the endpoint's rule. The 400s of the validation rules are " +
+			"checked by their own specs."},
 	{ID: "ENV-EARLY-ERROR-SHAPE", Section: "7", Level: Must, Area: AreaProtocol,
-		Text:    "An early error (missing or invalid API token, unknown endpoint) is an object with only message: no status field.",
-		Reading: "\"Only message\" is read as \"message and no status\"; other extra fields are not asserted."},
+		Text: "An early error (missing or invalid API token, unknown endpoint) is an object with only message: no status field.",
+		Reading: "\"Only message\" is read as \"message and no status\"; other extra fields are not asserted " +
+			"(schema error-early.json). An endpoint is a method and path of section 4's table, so a known path with " +
+			"another method is an unknown endpoint. Checked on any 4xx answer to each kind of early error; which " +
+			"4xx is the auth rules' concern."},
 	{ID: "GEN-URL-SHAPE", Section: "1, 9.1", Level: Must, Area: AreaProtocol,
-		Text: "The API answers under {base_url}/api/{endpoint}, with no version segment."},
+		Text:    "The API answers under {base_url}/api/{endpoint}, with no version segment.",
+		Reading: "GET {base_url}/api/pages with the API token answers 200 with the page list (data an array)."},
 	{ID: "GEN-JSON-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage, EditSettings},
 		Text:      "POST and PUT accept a JSON body (Content-Type: application/json)."},

@@ -1,0 +1,169 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// registerAuthToken: spec 5.2 and 5.5. Write endpoints and GET
+// /api/settings answer 401 without a valid authentication token, and a
+// refused write changes nothing.
+func registerAuthToken(t *harness.Target) {
+	Describe("5.2, 5.5 The authentication token on write endpoints", func() {
+		for _, ep := range spec.Endpoints() {
+			if !ep.Writes() {
+				continue
+			}
+			none := newProbe(t, ep, "no-auth-"+epName(ep))
+			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
+				r := none.request()
+				r.Credentials = client.APIToken
+				Expect(none.send(ctx, t, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
+			}, append([]any{harness.Case(string(ep))}, none.decorators()...)...)
+
+			wrong := newProbe(t, ep, "bad-auth-"+epName(ep))
+			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
+				r := wrong.request()
+				r.Credentials, r.AuthValue = client.BothTokens, wrongValue(t.Client.AuthToken())
+				Expect(wrong.send(ctx, t, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
+			}, append([]any{harness.Case(string(ep))}, wrong.decorators()...)...)
+		}
+	})
+
+	Describe("4.9, 5.2 GET /api/settings needs the authentication token", Label(spec.GetSettings.Label()), func() {
+		t.It("AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx SpecContext) {
+			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.APIToken})
+			Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
+		}, harness.Case("no authentication"))
+		t.It("AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx SpecContext) {
+			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings",
+				Credentials: client.BothTokens, AuthValue: wrongValue(t.Client.AuthToken())})
+			Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
+		}, harness.Case("invalid authentication"))
+	})
+
+	Describe("5.5 A refused write changes nothing", func() {
+		create := newProbe(t, spec.CreatePage, "no-effect")
+		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
+			r := create.request()
+			r.Credentials = client.APIToken
+			refused := create.send(ctx, t, r) // removes the page if it was made after all
+			key := create.slug
+			if k := refused.Get("data.key").String(); refused.Status/100 == 2 && k != "" {
+				key = k
+			}
+			// The page exists when reading its key succeeds with it; how a
+			// missing page is answered is PAGE-GET-404's rule.
+			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
+			exists := after.Err == nil && after.Status == http.StatusOK && after.Get("data.key").String() == key
+			Expect(exists).To(BeFalse(),
+				"the create sent without the authentication token made page %s anyway; the create was:\n\n%s\nand reading the key gave:\n\n%s",
+				key, refused.String(), after.String())
+		}, harness.Case(string(spec.CreatePage)), spec.CreatePage)
+
+		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
+			key := createPage(ctx, t, "before the refused edit")
+			before := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
+			Expect(before).To(harness.HaveHTTPStatus(http.StatusOK))
+			// description and content only: a title change could move the
+			// page to a key without the run marker.
+			refused := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key),
+				JSON: map[string]any{"description": "changed by a refused edit", "content": "changed by a refused edit"}})
+			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
+			Expect(after).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(after.Get("data").Value()).To(Equal(before.Get("data").Value()),
+				"the page changed after an edit sent without the authentication token; the edit was:\n\n%s\nbefore:\n%s\nafter:\n%s",
+				refused.String(), before.String(), after.String())
+		}, harness.Case(string(spec.EditPage)), spec.EditPage)
+
+		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
+			key := createPage(ctx, t, "target of a refused delete")
+			refused := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key)})
+			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
+			Expect(after).To(harness.HaveHTTPStatus(http.StatusOK),
+				"the page is gone after a delete sent without the authentication token; the delete was:\n\n%s", refused.String())
+			Expect(after.Get("data.key").String()).To(Equal(key), after.String)
+		}, harness.Case(string(spec.DeletePage)), spec.DeletePage)
+
+		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
+			was := readSettings(ctx, t)
+			if was == nil {
+				harness.NotChecked("GET /api/settings gave no settings object to compare with")
+			}
+			field := ""
+			for _, f := range []string{"slogan", "description", "title"} {
+				if _, ok := was[f].(string); ok {
+					field = f
+					break
+				}
+			}
+			if field == "" {
+				harness.NotChecked("the settings have none of slogan, description, title as a string to try to change")
+			}
+			// A real change is attempted, so that a server carrying the
+			// refused request out shows it; such a change is undone below.
+			refused := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
+				JSON: map[string]any{field: "conformance " + t.RunID}})
+			now := readSettings(ctx, t)
+			Expect(now).NotTo(BeNil(), "GET /api/settings gave no settings object after the refused PUT")
+			if !reflect.DeepEqual(was, now) {
+				restoreSettings(ctx, t, was, now)
+			}
+			Expect(now).To(Equal(was),
+				"the settings changed after a PUT sent without the authentication token; the PUT was:\n\n%s", refused.String())
+		}, harness.Case(string(spec.EditSettings)), spec.EditSettings, harness.SettingsWrites)
+	})
+}
+
+// createPage makes a run-marked draft for a spec that needs a real page.
+func createPage(ctx context.Context, t *harness.Target, description string) string {
+	ex, key := t.CreatePage(ctx, map[string]any{"description": description})
+	if key == "" {
+		harness.NotChecked("could not create a page to work on: HTTP %d %s", ex.Status, ex.BodyExcerpt())
+	}
+	return key
+}
+
+// restoreSettings puts back the settings a refused PUT changed after all,
+// checks that it worked and records the outcome for the run summary.
+func restoreSettings(ctx context.Context, t *harness.Target, was, now map[string]any) {
+	body := map[string]any{}
+	var names []string
+	for k, v := range was {
+		if !reflect.DeepEqual(now[k], v) {
+			body[k] = v
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	if len(body) == 0 {
+		var added []string
+		for k := range now {
+			if _, ok := was[k]; !ok {
+				added = append(added, k)
+			}
+		}
+		sort.Strings(added)
+		t.Ledger.AddProblem(fmt.Sprintf("a refused settings PUT added settings %v, which the API cannot remove", added))
+		return
+	}
+	t.Write(ctx, http.MethodPut, "/api/settings", body)
+	check := t.ReadAuth(ctx, "/api/settings", nil)
+	for _, k := range names {
+		if !reflect.DeepEqual(check.Get("data."+k).Value(), was[k]) {
+			t.Ledger.AddProblem(fmt.Sprintf("settings %v were changed by a refused PUT and could not be restored", names))
+			return
+		}
+	}
+	t.Ledger.SettingsChanged(fmt.Sprintf("settings %v were changed by a PUT without the authentication token; restored and verified", names))
+}
