@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 
@@ -31,8 +32,10 @@ func (t *Target) Write(ctx context.Context, method, path string, body map[string
 // its deletion with DeferCleanup on the next line, so it is removed even
 // when the spec fails, times out or the run is interrupted. Unless fields
 // say otherwise the page is a draft whose slug carries the run marker
-// (parent pages given by the caller must carry it too). It returns the
-// exchange and the new key ("" when the create failed).
+// (parent pages given by the caller must carry it too). A field whose value
+// is nil is left out of the body: {"slug": nil} lets the server derive the
+// slug (the title must then carry the marker). It returns the exchange and
+// the new key ("" when the create failed).
 func (t *Target) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
 	body := map[string]any{}
 	for k, v := range fields {
@@ -46,6 +49,11 @@ func (t *Target) CreatePage(ctx context.Context, fields map[string]any) (*client
 	}
 	if _, ok := body["title"]; !ok {
 		body["title"] = "Conformance run " + t.RunID
+	}
+	for k, v := range body {
+		if v == nil {
+			delete(body, k)
+		}
 	}
 	ex := t.Write(ctx, http.MethodPost, "/api/pages", body)
 	key := t.Adopt(ex)
@@ -63,9 +71,16 @@ func (t *Target) Adopt(ex *client.Exchange) string {
 	if key == "" {
 		return ""
 	}
+	t.AdoptKey(key)
+	return key
+}
+
+// AdoptKey takes responsibility for a page the run made that no successful
+// create exchange names: for example a create the server refused with an
+// error status yet carried out, found afterwards by reading its key.
+func (t *Target) AdoptKey(key string) {
 	t.Ledger.AddPage(key)
 	ginkgo.DeferCleanup(func(ctx context.Context) { t.DeletePage(ctx, key) })
-	return key
 }
 
 // Renamed tells the ledger that a page the run created now lives at
@@ -75,6 +90,13 @@ func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
 // DeletePage removes a page the run created, following renames recorded
 // in the ledger; "already gone" counts as success. A failure is recorded
 // as a teardown problem, apart from rule failures, and never fails a spec.
+//
+// Child pages the ledger holds under key are deleted first, whatever order
+// the cleanups run in: a server may keep the children of a deleted parent
+// under new keys (the reference server makes them top-level pages), which
+// the ledger could not follow. A hierarchical key is read back after its
+// delete, because the previous release deletes the parent on DELETE
+// parent/child and leaves the child behind.
 func (t *Target) DeletePage(ctx context.Context, key string) {
 	if t.ReadOnly {
 		return
@@ -82,10 +104,23 @@ func (t *Target) DeletePage(ctx context.Context, key string) {
 	if !t.ledgerHas(key) {
 		return // deleted by the spec itself, or renamed and handled there
 	}
+	pages := t.Ledger.Pages()
+	for i := len(pages) - 1; i >= 0; i-- { // sorted: deeper keys come later
+		if strings.HasPrefix(pages[i], key+"/") {
+			t.DeletePage(ctx, pages[i])
+		}
+	}
 	ex := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
 	switch {
 	case ex.Err == nil && (ex.Status == http.StatusOK || ex.Status == http.StatusNotFound):
 		t.Ledger.RemovePage(key)
+		if ex.Status == http.StatusOK && strings.Contains(key, "/") {
+			if after := t.Read(ctx, client.KeyPath("pages", key), nil); after.Err == nil && after.Status == http.StatusOK &&
+				after.Get("data.key").String() == key {
+				t.Ledger.AddProblem(fmt.Sprintf("page %s is still readable after its DELETE answered 200 "+
+					"(the server may have deleted its parent instead)", key))
+			}
+		}
 	case ex.Err != nil:
 		t.Ledger.AddProblem(fmt.Sprintf("could not delete page %s: %v", key, ex.Err))
 	default:

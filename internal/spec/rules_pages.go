@@ -86,8 +86,12 @@ var pagesRules = []Rule{
 		Text: "POST /api/pages answers 201 with the full page object; data.key is always present."},
 	{ID: "PAGE-CREATE-FIELDS", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
-		Reading: "title and contentRaw are compared after HTML-encoding the sent text once; content is compared as rendered " +
-			"HTML containing the text; tags as the set of names."},
+		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw are compared " +
+			"after HTML-encoding the sent text once; content is compared as rendered HTML containing the text; tags as " +
+			"the set of names; date and dateRaw must both equal the date sent (the spec gives both the same form and " +
+			"neither is said to be converted; dateUTC is not compared, the site timezone being unknown); slug as sent. " +
+			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
+			"is encoded. category is sent, and compared, only when GET /api/categories names one."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "Without slug, the slug is derived from the title.",
 		Reading: "The derivation rule is not shown: the suite checks that the slug is non-empty, that it is the last key " +
@@ -97,9 +101,14 @@ var pagesRules = []Rule{
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
 		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
-			"except for scheduled."},
+			"except for scheduled. The type is read back with GET (and compared in the write response when it carries " +
+			"one). On edit each type is reached from another one: draft from scheduled, the others from draft."},
 	{ID: "PAGE-TITLE-ENCODED", Section: "2.1, 1.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body."},
+		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body.",
+		Reading: "Salt & Pepper <b> must read back as Salt &amp; Pepper &lt;b&gt; (never &amp;amp;): in the page read " +
+			"back with GET, and in the create response when it carries title. The text holds no quote, so how quotes " +
+			"are encoded is not relied on. When the server refuses the form-encoded create, the form case is not " +
+			"checked (GEN-FORM-BODY judges that)."},
 	{ID: "PAGE-CONTENT-MARKDOWN", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text:    "content is the Markdown rendered to HTML and contentRaw the Markdown source.",
 		Reading: "**bold** must render as <strong>bold</strong> or <b>bold</b>; contentRaw must contain the source text."},
@@ -120,17 +129,26 @@ var pagesRules = []Rule{
 	{ID: "PAGE-EDIT-OK", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "PUT /api/pages/{key} answers 200 with the full updated page object."},
 	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it)."},
+		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it).",
+		Reading: "A page created with title, description, content, tags, date and (when the target has one) category is " +
+			"edited with description alone; every other field of the page object read back with GET before and after " +
+			"the edit must be equal, and description must be the new value."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text:    "When an edit changes the key, data.key is the new key and the page reads under it.",
-		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is."},
+		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
+		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
+			"(GET data.key answers the edited page). Checked with a title-only edit and with a title and slug edit; slug " +
+			"is not listed for edit, so a server may ignore it."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "uuid does not change when the page is renamed."},
+		Text: "uuid does not change when the page is renamed.",
+		Reading: "The page is renamed by an edit sending a new title and slug. The uuid read back after the edit must " +
+			"equal the one before; if the server keeps the key, no rename happened and the rule is reported not checked."},
 	{ID: "PAGE-EDIT-404", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text:    "PUT of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
 	{ID: "PAGE-EDIT-INVALID-400", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is unchanged."},
+		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is unchanged.",
+		Reading: "The refused edit also sends a new description; unchanged means every field of the page object read back " +
+			"with GET is as before the edit (a 400 means the edit failed, so no part of it applies)."},
 
 	// 4.5 delete
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},

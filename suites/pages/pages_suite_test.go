@@ -12,11 +12,16 @@ import (
 )
 
 // TestPages runs this area's specs against the reference server (or the
-// target named by CONFORMANCE_BASE_URL).
+// target named by CONFORMANCE_BASE_URL), then checks that the run, writes
+// included, left the target's content exactly as it found it
+// (leave_no_trace_test.go). RunSpecs runs once per process, so the
+// snapshots are taken here, around it.
 func TestPages(t *testing.T) {
 	RegisterFailHandler(Fail)
-	target := harnesstest.Target(t)
+	target, snapshot := harnesstest.TargetAndSnapshot(t)
+	before := takeSnapshot(t, snapshot, "before")
 	harness.Install(target)
 	pages.Register(target)
 	RunSpecs(t, "pages")
+	checkNoTrace(t, before, snapshot)
 }

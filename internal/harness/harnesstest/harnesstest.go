@@ -4,8 +4,16 @@
 package harnesstest
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -16,6 +24,27 @@ import (
 // Target returns a target for tb, with writes and settings writes allowed
 // against the reference server (fresh state per call).
 func Target(tb testing.TB) *harness.Target {
+	tb.Helper()
+	t, _ := build(tb)
+	return t
+}
+
+// TargetAndSnapshot returns Target(tb) and a function that snapshots the
+// content of the same server (see Snapshot) through a read-only client of
+// its own, so that the run's exchanges, reports and cross-cutting checks
+// see nothing of it. A leave-no-trace test takes one snapshot before
+// RunSpecs and one after, and compares them.
+func TargetAndSnapshot(tb testing.TB) (*harness.Target, func(context.Context) (Snapshot, error)) {
+	tb.Helper()
+	t, cfg := build(tb)
+	c, err := client.New(client.Config{BaseURL: cfg.BaseURL, Token: cfg.Token, ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t, func(ctx context.Context) (Snapshot, error) { return TakeSnapshot(ctx, c) }
+}
+
+func build(tb testing.TB) (*harness.Target, client.Config) {
 	tb.Helper()
 	cfg := client.Config{BaseURL: os.Getenv("CONFORMANCE_BASE_URL"), Token: os.Getenv("CONFORMANCE_TOKEN"), AuthToken: os.Getenv("CONFORMANCE_AUTH_TOKEN")}
 	opts := harness.Options{}
@@ -36,5 +65,104 @@ func Target(tb testing.TB) *harness.Target {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return harness.New(c, opts)
+	return harness.New(c, opts), cfg
+}
+
+// Snapshot is the content of a target as its read endpoints show it: each
+// entry names a request, or one item of a list response ("GET /api/tags
+// item news"), and holds that data as canonical JSON (object members
+// sorted), so that a difference names the page, tag or category it is in.
+type Snapshot map[string]string
+
+// TakeSnapshot reads every page (the list with all five type filters and
+// numberOfItems=-1, then GET of each key), and the tag and category lists.
+func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
+	s := Snapshot{}
+	canon := func(v any) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(v) // maps encode with sorted keys
+		return strings.TrimSpace(b.String())
+	}
+	get := func(path string, q url.Values) (any, error) {
+		ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: q})
+		if ex.Err != nil {
+			return nil, ex.Err
+		}
+		if ex.Status != http.StatusOK || !ex.IsJSON() || ex.Truncated {
+			return nil, fmt.Errorf("GET %s answered HTTP %d: %s", path, ex.Status, ex.BodyExcerpt())
+		}
+		var body struct {
+			Data any `json:"data"`
+		}
+		if err := json.Unmarshal(ex.Body(), &body); err != nil {
+			return nil, fmt.Errorf("GET %s: %w", path, err)
+		}
+		return body.Data, nil
+	}
+	// list snapshots a list response item by item, keyed by each item's
+	// key, plus the order of the keys; it returns the keys.
+	list := func(path string, q url.Values) ([]string, error) {
+		data, err := get(path, q)
+		if err != nil {
+			return nil, err
+		}
+		items, ok := data.([]any)
+		if !ok {
+			return nil, fmt.Errorf("GET %s: data is not an array", path)
+		}
+		var keys []string
+		for i, it := range items {
+			key, _ := it.(map[string]any)["key"].(string)
+			if key == "" {
+				key = fmt.Sprintf("#%d", i)
+			}
+			keys = append(keys, key)
+			s["GET "+path+" item "+key] = canon(it)
+		}
+		s["GET "+path+" keys"] = canon(keys)
+		return keys, nil
+	}
+	all := url.Values{"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"},
+		"scheduled": {"true"}, "numberOfItems": {"-1"}}
+	keys, err := list("/api/pages", all)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		path := client.KeyPath("pages", k)
+		data, err := get(path, nil)
+		if err != nil {
+			return nil, err
+		}
+		s["GET "+path] = canon(data)
+	}
+	for _, path := range []string{"/api/tags", "/api/categories"} {
+		if _, err := list(path, nil); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Diff lists how after differs from s: requests only one of them has, and
+// data that changed.
+func (s Snapshot) Diff(after Snapshot) []string {
+	var out []string
+	for k, v := range s {
+		switch w, ok := after[k]; {
+		case !ok:
+			out = append(out, fmt.Sprintf("gone: %s (was %s)", k, v))
+		case w != v:
+			out = append(out, fmt.Sprintf("changed: %s\n    before: %s\n    after:  %s", k, v, w))
+		}
+	}
+	for k, w := range after {
+		if _, ok := s[k]; !ok {
+			out = append(out, fmt.Sprintf("new: %s (%s)", k, w))
+		}
+	}
+	sort.Strings(out)
+	return out
 }
