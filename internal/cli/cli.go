@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"syscall"
 
@@ -82,6 +83,11 @@ token refused).`,
 			if problems := setup(cmd, &tf); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
+			// Validate here, not only in runner.Run, so configuration
+			// errors go to stderr with the usage hint, like flag errors.
+			if problems := tf.cfg.Validate(); len(problems) > 0 {
+				return usage(stderr, problems)
+			}
 			tf.cfg.SuiteVersion = Version()
 			res := runner.Run(cmd.Context(), tf.cfg, stdout)
 			return codeErr(res.Exit)
@@ -93,7 +99,7 @@ token refused).`,
 	tf.register(root.Flags())
 	tf.registerRun(root.Flags())
 	root.AddCommand(newRulesCmd(stdout, stderr), newVersionCmd(stdout), newDemoCmd(stdout, stderr),
-		newServeReferenceCmd(stdout, stderr), newCleanupCmd(stdout, stderr), newSchemasCmd(stdout, stderr))
+		newServeReferenceCmd(stdout, stderr), newCleanupCmd(stdout, stderr), newSchemasCmd(stdout, stderr), newDiffCmd(stdout, stderr))
 	return root
 }
 
@@ -103,9 +109,13 @@ func setup(cmd *cobra.Command, tf *targetFlags) []string {
 	return append(problems, tf.resolve(cmd.Flags())...)
 }
 
+// ansiEscape matches colour codes, which Ginkgo puts in its label-filter
+// syntax errors whatever the output is.
+var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 func usage(stderr io.Writer, problems []string) error {
 	for _, p := range problems {
-		fmt.Fprintln(stderr, "conformance: "+p)
+		fmt.Fprintln(stderr, "conformance: "+ansiEscape.ReplaceAllString(p, ""))
 	}
 	fmt.Fprintln(stderr, "Run 'conformance --help' for usage.")
 	return exitError{runner.ExitUsage}

@@ -49,6 +49,9 @@ writes conformance-reports/demo.json and conformance-reports/demo-junit.xml.
 			if !cmd.Flags().Changed("junit-report") && tf.cfg.JUnitReport == "" {
 				tf.cfg.JUnitReport = "conformance-reports/demo-junit.xml"
 			}
+			if problems := tf.cfg.Validate(); len(problems) > 0 {
+				return usage(stderr, problems)
+			}
 			res := runner.Run(cmd.Context(), tf.cfg, stdout)
 			fmt.Fprintf(stdout, "Reports: %s, %s\n", tf.cfg.JSONReport, tf.cfg.JUnitReport)
 			return codeErr(res.Exit)

@@ -19,9 +19,11 @@ import (
 	"net/textproto"
 	"net/url"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -59,6 +61,10 @@ type Config struct {
 	MaxRetryWait time.Duration
 	// ExtraSecrets are further values to redact (e.g. a rejected token).
 	ExtraSecrets []string
+	// Deadline, when set, is the end of the whole run (--timeout): a request
+	// still waiting then is cut, and none is sent after it, so the run's
+	// time limit holds whatever the target does.
+	Deadline time.Time
 }
 
 // Client sends requests to one target.
@@ -75,6 +81,7 @@ type Client struct {
 	observers []func(*Exchange)
 	scope     string
 	compacted int // exchanges[:compacted] hold excerpts only
+	retries   int // retries of reads answered 429/503, over the run
 }
 
 // DefaultMaxBody is the default bound on one response body: far above any
@@ -83,6 +90,10 @@ const DefaultMaxBody = 4 << 20
 
 // ErrReadOnly is returned for a request that would write in a read-only run.
 var ErrReadOnly = errors.New("refused: the run is read-only and this request could change the target")
+
+// ErrRunDeadline is returned for a request not sent because the run's time
+// limit (Config.Deadline) had passed.
+var ErrRunDeadline = errors.New("not sent: the run's time limit (--timeout) was reached")
 
 // New validates cfg and builds a client.
 func New(cfg Config) (*Client, error) {
@@ -148,17 +159,31 @@ func ParseBaseURL(raw string) (*url.URL, error) {
 }
 
 // maxRedirects bounds same-host redirects; cross-host ones are never followed
-// because the query string may carry the tokens.
+// because the query string or body may carry the tokens.
 const maxRedirects = 3
 
+// redirectNoteKey carries a *string through a request's context, so that
+// checkRedirect can say why it stopped following.
+type redirectNoteKey struct{}
+
+// checkRedirect follows at most maxRedirects redirects on the base URL's
+// scheme and host. Otherwise it stops and the redirect response itself is
+// recorded (http.ErrUseLastResponse), with a note saying why: a spec then
+// sees the 3xx, and nothing is ever sent to another host.
 func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
-	if req.URL.Host != c.base.Host || req.URL.Scheme != c.base.Scheme {
-		return fmt.Errorf("refused to follow a redirect to another host (%s://%s): the tokens would go there", req.URL.Scheme, req.URL.Host)
+	note := ""
+	switch {
+	case req.URL.Host != c.base.Host || req.URL.Scheme != c.base.Scheme:
+		note = fmt.Sprintf("redirect to another host (%s://%s) not followed: the tokens are never sent anywhere but --base-url", req.URL.Scheme, req.URL.Host)
+	case len(via) > maxRedirects:
+		note = fmt.Sprintf("redirected more than %d times; not followed further", maxRedirects)
+	default:
+		return nil
 	}
-	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	if p, ok := req.Context().Value(redirectNoteKey{}).(*string); ok {
+		*p = note
 	}
-	return nil
+	return http.ErrUseLastResponse
 }
 
 // Redactor returns the redactor that hides this client's tokens.
@@ -169,6 +194,12 @@ func (c *Client) BaseURL() string { return c.base.String() }
 
 // HasAuth reports whether an authentication token was configured.
 func (c *Client) HasAuth() bool { return c.cfg.AuthToken != "" }
+
+// MaxBody is the bound on one response body, in bytes.
+func (c *Client) MaxBody() int64 { return c.cfg.MaxBody }
+
+// RetryLimit is how often a read answered 429/503 is retried.
+func (c *Client) RetryLimit() int { return c.cfg.Retries }
 
 // ReadOnly reports whether the client refuses writes.
 func (c *Client) ReadOnly() bool { return c.cfg.ReadOnly }
@@ -226,6 +257,14 @@ func (c *Client) Seq() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.seq
+}
+
+// Retries returns how many times reads answered 429 or 503 were retried
+// over the run (each retry is also listed on its exchange).
+func (c *Client) Retries() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.retries
 }
 
 // Credentials says which tokens a request carries.
@@ -300,11 +339,15 @@ func KeyPath(endpoint, key string) string {
 }
 
 // Do sends r and returns the recorded exchange; it never returns nil.
-// Transport failures are in Exchange.Err.
+// Transport failures are in Exchange.Err (a *TransportError when the
+// request left the client).
 func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	ex := &Exchange{Method: r.Method, Started: time.Now(), red: c.redactor}
-	req, reqBody, err := c.build(ctx, r)
-	if err == nil && c.cfg.ReadOnly && r.Method != http.MethodGet && !r.Probe {
+	if ex.Method == "" {
+		ex.Method = http.MethodGet
+	}
+	req, reqBody, bodyTokens, err := c.build(ctx, r)
+	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && !r.Probe {
 		err = ErrReadOnly
 	}
 	if req != nil {
@@ -312,9 +355,17 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 		ex.RequestHeader = redactHeader(c.redactor, req.Header)
 		ex.RequestBody = excerpt(c.redactor.Bytes(reqBody), requestExcerpt)
 		ex.RequestBodySize = len(reqBody)
-		ex.curl = c.curl(req, r, reqBody)
+		ex.curl = c.curl(req, r, reqBody, bodyTokens)
+	}
+	if err == nil && !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline) {
+		err = ErrRunDeadline
 	}
 	if err == nil {
+		if !c.cfg.Deadline.IsZero() {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
+			defer cancel()
+		}
 		c.send(ctx, req, reqBody, r, ex)
 	} else {
 		ex.Err = err
@@ -326,52 +377,82 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 
 func (c *Client) send(ctx context.Context, req *http.Request, body []byte, r Request, ex *Exchange) {
 	for attempt := 0; ; attempt++ {
-		if c.limiter != nil {
-			if err := c.limiter.Wait(ctx); err != nil {
+		if err := c.waitTurn(ctx); err != nil {
+			if attempt == 0 {
 				ex.Err = err
-				return
 			}
+			// On a retry the last answer (the 429/503) stands.
+			return
 		}
-		attemptCtx, cancel := context.WithTimeout(ctx, c.cfg.RequestTimeout)
+		ex.Sent = true
+		note := ""
+		attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
 		areq := req.Clone(attemptCtx)
 		areq.Body = io.NopCloser(bytes.NewReader(body))
 		resp, err := c.http.Do(areq)
 		if err != nil {
+			ex.Err = c.transportError(ctx, attemptCtx, err, phaseHeaders)
 			cancel()
-			ex.Err = describeTransportError(err, c.cfg.RequestTimeout)
 			return
 		}
-		c.readResponse(resp, ex)
+		ex.Redirect = note
+		if resp.Request != nil && resp.Request.URL.String() != req.URL.String() {
+			ex.FinalURL = c.redactor.String(resp.Request.URL.String())
+		}
+		if rerr := c.readResponse(resp, ex); rerr != nil {
+			ex.Err = c.transportError(ctx, attemptCtx, rerr, phaseBody)
+		}
 		resp.Body.Close()
 		cancel()
 		if ex.Err != nil {
 			return
 		}
-		wait, retry := c.retryAfter(r, ex, attempt)
+		wait, retry := c.retryAfter(ctx, r, ex, attempt)
 		if !retry {
 			return
 		}
-		ex.Retries = append(ex.Retries, fmt.Sprintf("%d after %s", ex.Status, wait))
+		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
-			ex.Err = ctx.Err()
-			return
-		case <-time.After(wait):
+			timer.Stop()
+			return // interrupted: the 429/503 answer stands
+		case <-timer.C:
 		}
+		ex.Retries = append(ex.Retries, fmt.Sprintf("%d %s (Retry-After %q), retried after %s",
+			ex.Status, http.StatusText(ex.Status), ex.Header.Get("Retry-After"), wait))
+		c.mu.Lock()
+		c.retries++
+		c.mu.Unlock()
 	}
 }
 
+// waitTurn waits for the --rps limiter and checks that the request may
+// still go out; its error means nothing was sent.
+func (c *Client) waitTurn(ctx context.Context) error {
+	if c.limiter != nil {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return c.transportError(ctx, nil, fmt.Errorf("waiting for the --rps rate limit: %w", err), phaseLimit)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return c.transportError(ctx, nil, err, phaseLimit)
+	}
+	return nil
+}
+
 // retryAfter decides whether an idempotent read answered 429/503 is tried
-// again. Writes are never retried: they might have happened.
-func (c *Client) retryAfter(r Request, ex *Exchange, attempt int) (time.Duration, bool) {
-	if r.Method != http.MethodGet || attempt >= c.cfg.Retries {
+// again, and after how long. Writes are never retried: they might have
+// happened. A wait that would pass the caller's deadline is not started: the
+// 429/503 answer is kept instead of a timeout.
+func (c *Client) retryAfter(ctx context.Context, r Request, ex *Exchange, attempt int) (time.Duration, bool) {
+	if ex.Method != http.MethodGet || attempt >= c.cfg.Retries {
 		return 0, false
 	}
 	if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable {
 		return 0, false
 	}
 	wait := time.Second
-	if s := ex.Header.Get("Retry-After"); s != "" {
+	if s := strings.TrimSpace(ex.Header.Get("Retry-After")); s != "" {
 		if n, err := strconv.Atoi(s); err == nil && n >= 0 {
 			wait = time.Duration(n) * time.Second
 		} else if t, err := http.ParseTime(s); err == nil {
@@ -384,32 +465,189 @@ func (c *Client) retryAfter(r Request, ex *Exchange, attempt int) (time.Duration
 	if wait < 0 {
 		wait = 0
 	}
+	if d, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(d) {
+		return 0, false
+	}
 	return wait, true
 }
 
-func (c *Client) readResponse(resp *http.Response, ex *Exchange) {
+// readResponse reads at most MaxBody bytes of the body. The rest is never
+// read: closing the body then closes the connection, so a 50 MB answer costs
+// about MaxBody of memory and no more time than MaxBody takes to arrive.
+func (c *Client) readResponse(resp *http.Response, ex *Exchange) error {
 	ex.Status = resp.StatusCode
 	ex.Header = redactHeader(c.redactor, resp.Header)
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxBody+1))
-	if int64(len(body)) > c.cfg.MaxBody {
-		body = body[:c.cfg.MaxBody]
-		ex.Truncated = true
-	}
-	if err != nil && !ex.Truncated {
-		ex.Err = describeTransportError(err, c.cfg.RequestTimeout)
-	}
-	ex.body = body
-}
-
-func describeTransportError(err error, timeout time.Duration) error {
-	var netErr net.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &netErr) && netErr.Timeout()):
-		return fmt.Errorf("no answer within the request timeout (%s): %w", timeout, err)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("the run was cancelled: %w", err)
+	body, truncated, err := readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
+	ex.Truncated = truncated
+	ex.setBody(body)
+	if truncated {
+		// A cut body is no JSON document: nothing but its excerpt is of
+		// use, so the MaxBody buffer is not kept until the spec ends.
+		ex.mu.Lock()
+		ex.body = append([]byte(nil), body[:min(len(body), responseExcerpt+redactSlack)]...)
+		ex.mu.Unlock()
 	}
 	return err
+}
+
+// readBounded reads r up to limit bytes; truncated says there was more.
+// The buffer starts at the announced length (capped by limit) and doubles
+// up to limit, so at most about twice limit is ever allocated, whatever the
+// server announces or sends.
+func readBounded(r io.Reader, limit, announced int64) (body []byte, truncated bool, err error) {
+	size := int64(4096)
+	if announced >= 0 {
+		size = announced + 1 // +1: see EOF without growing
+	}
+	buf := make([]byte, 0, min(size, limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return buf[:limit:limit], true, nil
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf))+512, limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, rerr := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return buf[:limit:limit], true, nil
+		}
+		if rerr == io.EOF {
+			return buf, false, nil
+		}
+		if rerr != nil {
+			return buf, false, rerr
+		}
+	}
+}
+
+// Transport error kinds, for sentences that name the cause.
+const (
+	KindRefused     = "refused"      // nothing listens on the port
+	KindTimeout     = "timeout"      // no (complete) answer within --request-timeout
+	KindRunDeadline = "run-deadline" // the run's --timeout cut the request
+	KindCancelled   = "cancelled"    // the run was interrupted (Ctrl-C, suite timeout)
+	KindTLS         = "tls"          // certificate not trusted, handshake failed
+	KindDNS         = "dns"          // the host name does not resolve
+	KindClosed      = "closed"       // the connection closed or reset before a complete answer
+	KindProtocol    = "protocol"     // the answer is not HTTP
+	KindOther       = "other"
+)
+
+// TransportError is a request that got no (complete) answer. Its message
+// is redacted and never carries the request URL (url.Error would print the
+// query string, tokens included).
+type TransportError struct {
+	Kind  string
+	Cause string // one phrase, e.g. "no answer within the request timeout (10s)"
+	Err   error  // the underlying error; its message is redacted in Error()
+	msg   string
+}
+
+func (e *TransportError) Error() string { return e.msg }
+
+// Unwrap gives errors.Is/As access to the underlying error.
+func (e *TransportError) Unwrap() error { return e.Err }
+
+// Cause returns the one-phrase cause of a request failure: the Cause of a
+// TransportError, else the error's message.
+func Cause(err error) string {
+	var te *TransportError
+	if errors.As(err, &te) {
+		return te.Cause
+	}
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// FailureKind returns the Kind of a TransportError ("" for other errors).
+func FailureKind(err error) string {
+	var te *TransportError
+	if errors.As(err, &te) {
+		return te.Kind
+	}
+	return ""
+}
+
+type phase int
+
+const (
+	phaseLimit   phase = iota // before sending (rate limit, retry wait)
+	phaseHeaders              // sending, waiting for the status line and headers
+	phaseBody                 // reading the body
+)
+
+// transportError names why a request failed. runCtx is the caller's
+// context bounded by the run's deadline; attemptCtx adds --request-timeout.
+func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, ph phase) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // Op and URL are in the exchange already; the URL holds tokens
+	}
+	te := &TransportError{Kind: KindOther, Err: err}
+	var netErr net.Error
+	var dnsErr *net.DNSError
+	msg := err.Error()
+	runDeadline := !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline)
+	switch {
+	case ph == phaseLimit && runCtx.Err() == nil:
+		te.Kind, te.Cause = KindRunDeadline, "not sent: waiting for the --rps rate limit would pass the time limit"
+	case ph == phaseLimit && runDeadline:
+		te.Kind, te.Cause = KindRunDeadline, "not sent: the run's time limit (--timeout) was reached"
+	case ph == phaseLimit && errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		te.Kind, te.Cause = KindRunDeadline, "not sent: the spec's or run's time limit was reached"
+	case ph == phaseLimit:
+		te.Kind, te.Cause = KindCancelled, "not sent: the run was interrupted"
+	case runCtx.Err() != nil && runDeadline:
+		te.Kind, te.Cause = KindRunDeadline, "the run's time limit (--timeout) was reached before the target answered"
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
+		te.Kind, te.Cause = KindRunDeadline, "the spec's or run's time limit was reached before the target answered"
+	case runCtx.Err() != nil:
+		te.Kind, te.Cause = KindCancelled, "the run was interrupted before the target answered"
+	case attemptCtx != nil && attemptCtx.Err() != nil, errors.As(err, &netErr) && netErr.Timeout():
+		te.Kind = KindTimeout
+		if ph == phaseBody {
+			te.Cause = fmt.Sprintf("the response body did not arrive in full within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
+		} else {
+			te.Cause = fmt.Sprintf("no answer within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
+		}
+	case errors.Is(err, syscall.ECONNREFUSED):
+		te.Kind, te.Cause = KindRefused, "the connection was refused"
+	case errors.As(err, &dnsErr):
+		te.Kind, te.Cause = KindDNS, fmt.Sprintf("the host name %q does not resolve", dnsErr.Name)
+	case strings.Contains(msg, "x509:") || strings.Contains(msg, "tls:") || strings.Contains(msg, "certificate"):
+		te.Kind, te.Cause = KindTLS, "the TLS handshake failed: "+lastPart(msg)
+	case strings.Contains(msg, "HTTP response to HTTPS client"):
+		te.Kind, te.Cause = KindTLS, "the server answers plain HTTP, not HTTPS: use an http:// --base-url"
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE), strings.Contains(msg, "server closed"), strings.Contains(msg, "connection reset"):
+		if ph == phaseBody {
+			te.Kind, te.Cause = KindClosed, "the connection closed before the whole response body arrived"
+		} else {
+			te.Kind, te.Cause = KindClosed, "the connection closed without an answer"
+		}
+	case strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "malformed chunked") || strings.Contains(msg, "invalid"):
+		te.Kind, te.Cause = KindProtocol, "the answer is not valid HTTP: "+lastPart(msg)
+	case strings.Contains(msg, "transport connection broken"):
+		// net/http's wording when the server sent bytes nobody asked for.
+		te.Kind, te.Cause = KindProtocol, "the connection broke before a valid HTTP answer arrived"
+	default:
+		te.Cause = lastPart(msg)
+	}
+	te.msg = c.redactor.String(te.Cause + " (" + msg + ")")
+	return te
+}
+
+// lastPart is the innermost part of a wrapped error message.
+func lastPart(msg string) string {
+	if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
+		return msg[i+2:]
+	}
+	return msg
 }
 
 func (c *Client) record(ex *Exchange) {
@@ -425,13 +663,22 @@ func (c *Client) record(ex *Exchange) {
 	}
 }
 
-func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, error) {
+// build makes the HTTP request of r. It returns the request, its body and
+// the tokens that went into the body (for the curl line).
+func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [][2]string, error) {
 	if r.Method == "" {
 		r.Method = http.MethodGet
 	}
 	u := *c.base
-	u.Path = c.base.Path + r.Path
-	u.RawPath = c.base.EscapedPath() + r.Path
+	// Path is the decoded form and RawPath the escaped one: with only an
+	// escaped Path, net/url would escape it again ("%00" sent as "%2500").
+	if p, err := url.PathUnescape(r.Path); err == nil {
+		u.Path = c.base.Path + p
+		u.RawPath = c.base.EscapedPath() + r.Path
+	} else {
+		// A deliberately malformed escape ("%zz"): send the path as given.
+		u.Opaque = "//" + c.base.Host + c.base.EscapedPath() + r.Path
+	}
 	query := url.Values{}
 	for k, vs := range r.Query {
 		query[k] = append([]string(nil), vs...)
@@ -461,8 +708,8 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, e
 		for _, t := range tokens {
 			_ = mw.WriteField(t[0], t[1])
 		}
-		for k, vs := range r.Form {
-			for _, v := range vs {
+		for _, k := range sortedFormKeys(r.Form) {
+			for _, v := range r.Form[k] {
 				_ = mw.WriteField(k, v)
 			}
 		}
@@ -474,12 +721,12 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, e
 			}
 			pw, err := mw.CreatePart(h)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			_, _ = pw.Write(f.Content)
 		}
 		if err := mw.Close(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		body, contentType = buf.Bytes(), mw.FormDataContentType()
 	case r.Form != nil:
@@ -493,6 +740,7 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, e
 		body, contentType = []byte(form.Encode()), "application/x-www-form-urlencoded"
 	case r.Raw != nil:
 		body, contentType = r.Raw, r.RawContentType
+		tokens = nil // a raw body is sent as given
 	case r.JSON != nil || len(tokens) > 0 || r.Method == http.MethodPost || r.Method == http.MethodPut:
 		obj := map[string]any{}
 		for k, v := range r.JSON {
@@ -503,15 +751,16 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, e
 		}
 		var err error
 		if body, err = json.Marshal(obj); err != nil {
-			return nil, nil, fmt.Errorf("encoding JSON body: %w", err)
+			return nil, nil, nil, fmt.Errorf("encoding JSON body: %w", err)
 		}
 		contentType = "application/json"
 	}
-	req, err := http.NewRequestWithContext(ctx, r.Method, u.String(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, r.Method, c.base.String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	req.URL = &u
+	req.Host = ""
 	for k, vs := range r.Header {
 		for _, v := range vs {
 			req.Header.Add(k, v)
@@ -520,9 +769,20 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, e
 	if contentType != "" && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	req.Header.Set("Accept", "application/json")
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
 	req.Header.Set("User-Agent", "conformance (Content Management API conformance suite)")
-	return req, body, nil
+	return req, body, tokens, nil
+}
+
+func sortedFormKeys(f url.Values) []string {
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // encodeQuery is url.Values.Encode with token first, so curl lines and

@@ -8,7 +8,7 @@ import (
 // curl renders a request as a curl command. Values are double-quoted so
 // the token placeholders expand from the environment; everything else that
 // the shell would interpret is escaped.
-func (c *Client) curl(req *http.Request, r Request, body []byte) string {
+func (c *Client) curl(req *http.Request, r Request, body []byte, bodyTokens [][2]string) string {
 	var parts []string
 	parts = append(parts, "curl", "-sS", "-i")
 	if req.Method != http.MethodGet {
@@ -17,13 +17,11 @@ func (c *Client) curl(req *http.Request, r Request, body []byte) string {
 	parts = append(parts, c.quote(req.URL.String()))
 	switch {
 	case len(r.Files) > 0:
-		for _, t := range c.tokens(r) {
-			if r.Placement != InQuery {
-				parts = append(parts, "-F", c.quote(t[0]+"="+t[1]))
-			}
+		for _, t := range bodyTokens {
+			parts = append(parts, "-F", c.quote(t[0]+"="+t[1]))
 		}
-		for k, vs := range r.Form {
-			for _, v := range vs {
+		for _, k := range sortedFormKeys(r.Form) {
+			for _, v := range r.Form[k] {
 				parts = append(parts, "-F", c.quote(k+"="+v))
 			}
 		}

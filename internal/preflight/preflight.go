@@ -6,13 +6,11 @@ package preflight
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
+	"unicode/utf8"
 
 	"github.com/conformance-suite/conformance/internal/client"
 )
@@ -30,11 +28,8 @@ func Check(ctx context.Context, c *client.Client) *Problem {
 	c.SetScope("preflight")
 	base := c.BaseURL()
 	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}})
-	if ex.Err != nil {
-		return &Problem{Sentence: transportSentence(base, ex.Err), Exchange: ex}
-	}
-	if !ex.IsJSON() {
-		return &Problem{Sentence: notJSONSentence(base, ex), Exchange: ex}
+	if s := answerProblem(c, "GET /api/pages", ex); s != "" {
+		return &Problem{Sentence: s, Exchange: ex}
 	}
 	switch {
 	case ex.Status == http.StatusUnauthorized:
@@ -43,16 +38,11 @@ func Check(ctx context.Context, c *client.Client) *Problem {
 		return &Problem{Sentence: fmt.Sprintf("The target answered 400 %q to a request carrying the API token: it does not read the token from the query string as the spec says.", ex.Get("message").String()), Exchange: ex}
 	case ex.Status >= 500:
 		return &Problem{Sentence: fmt.Sprintf("The target answered %d to GET /api/pages, the simplest request of the spec: the server is failing.", ex.Status), Exchange: ex}
-	case ex.Status >= 300 && ex.Status != http.StatusOK:
-		// Redirect loops and other oddities land here; rule specs judge 2xx variants.
-		if ex.Status >= 300 && ex.Status < 400 {
-			return &Problem{Sentence: fmt.Sprintf("GET %s/api/pages answered a redirect (%d to %s) that was not followed: point --base-url at the final address.", base, ex.Status, ex.Header.Get("Location")), Exchange: ex}
-		}
 	}
 	if c.HasAuth() {
 		ax := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
-		if ax.Err != nil {
-			return &Problem{Sentence: transportSentence(base, ax.Err), Exchange: ax}
+		if ax.Err != nil || ax.Redirect != "" || ax.Status == http.StatusTooManyRequests || ax.Status == http.StatusServiceUnavailable {
+			return &Problem{Sentence: answerProblem(c, "GET /api/settings", ax), Exchange: ax}
 		}
 		if ax.Status == http.StatusUnauthorized {
 			return &Problem{Sentence: "The authentication token was refused (GET /api/settings answered 401): it must be the token of an enabled Administrator (profile > Security); check --auth-token or CONFORMANCE_AUTH_TOKEN, or drop it for a read-only run.", Exchange: ax}
@@ -61,43 +51,139 @@ func Check(ctx context.Context, c *client.Client) *Problem {
 	return nil
 }
 
-func transportSentence(base string, err error) string {
-	var dnsErr *net.DNSError
-	msg := err.Error()
+// answerProblem says why an exchange is no answer of the API at all: no
+// answer, a redirect not followed, rate limiting, not JSON. "" when it is
+// a JSON answer (whatever its status).
+func answerProblem(c *client.Client, what string, ex *client.Exchange) string {
+	base := c.BaseURL()
 	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Sprintf("Cannot reach %s: the connection was refused (is the server running, and is the port right?).", base)
-	case errors.As(err, &dnsErr):
-		return fmt.Sprintf("Cannot reach %s: the host name %q does not resolve.", base, dnsErr.Name)
-	case strings.Contains(msg, "x509:") || strings.Contains(msg, "tls:"):
-		return fmt.Sprintf("Cannot reach %s over TLS: the certificate is not trusted (%s); pass --ca-cert FILE, or --insecure for a test site.", base, lastPart(msg))
-	case strings.Contains(msg, "request timeout"):
-		return fmt.Sprintf("Cannot reach %s: no answer within the request timeout; raise --request-timeout if the site is just slow.", base)
-	case strings.Contains(msg, "redirect"):
-		return fmt.Sprintf("Cannot check %s: %s.", base, lastPart(msg))
-	case errors.Is(err, context.Canceled):
-		return "The run was cancelled before the target answered."
+	case ex.Err != nil:
+		return transportSentence(base, what, ex.Err)
+	case ex.Redirect != "":
+		return fmt.Sprintf("%s answered a redirect (%d to %s) that was not followed (%s): point --base-url at the final address.",
+			what, ex.Status, ex.Header.Get("Location"), ex.Redirect)
+	case ex.Status == http.StatusTooManyRequests || ex.Status == http.StatusServiceUnavailable:
+		return fmt.Sprintf("%s answered %d %s%s: the target is rate-limiting or overloaded; try again later, or lower the pace with --rps.",
+			what, ex.Status, http.StatusText(ex.Status), retriedClause(c, ex))
+	case ex.Status >= 300 && ex.Status < 400:
+		return fmt.Sprintf("%s answered a redirect (%d to %q) that could not be followed: point --base-url at the final address.",
+			what, ex.Status, ex.Header.Get("Location"))
+	case !ex.IsJSON():
+		return notJSONSentence(c, what, ex)
 	}
-	return fmt.Sprintf("Cannot reach %s: %s.", base, lastPart(msg))
+	return ""
 }
 
-func notJSONSentence(base string, ex *client.Exchange) string {
+func retriedClause(c *client.Client, ex *client.Exchange) string {
+	ra := ex.Header.Get("Retry-After")
+	n := len(ex.Retries)
+	retries := fmt.Sprintf("%d retries", n)
+	if n == 1 {
+		retries = "1 retry"
+	}
+	switch {
+	case n > 0 && ra != "":
+		return fmt.Sprintf(" even after %s (Retry-After %q)", retries, ra)
+	case n > 0:
+		return " even after " + retries
+	case c.RetryLimit() == 0:
+		return " (not retried: --retries 0)"
+	}
+	return ""
+}
+
+func transportSentence(base, what string, err error) string {
+	cause := client.Cause(err)
+	switch client.FailureKind(err) {
+	case client.KindRefused:
+		return fmt.Sprintf("Cannot reach %s: the connection was refused (is the server running, and is the port right?).", base)
+	case client.KindDNS:
+		return fmt.Sprintf("Cannot reach %s: %s.", base, cause)
+	case client.KindTLS:
+		if strings.Contains(cause, "plain HTTP") {
+			return fmt.Sprintf("Cannot reach %s: %s.", base, cause)
+		}
+		return fmt.Sprintf("Cannot reach %s over TLS: the certificate is not trusted (%s); pass --ca-cert FILE, or --insecure for a test site.", base, strings.TrimPrefix(cause, "the TLS handshake failed: "))
+	case client.KindTimeout:
+		return fmt.Sprintf("Cannot check %s: %s to %s; raise --request-timeout if the site is just slow.", base, cause, what)
+	case client.KindRunDeadline:
+		return fmt.Sprintf("Cannot check %s: the run's time limit (--timeout) was reached before the target answered %s.", base, what)
+	case client.KindCancelled:
+		return "The run was cancelled before the target answered."
+	case client.KindClosed:
+		return fmt.Sprintf("Cannot check %s: %s (%s): the target drops connections.", base, cause, what)
+	case client.KindProtocol:
+		return fmt.Sprintf("Cannot check %s: %s (%s): is --base-url an HTTP server?", base, cause, what)
+	}
+	return fmt.Sprintf("Cannot reach %s: %s.", base, cause)
+}
+
+func notJSONSentence(c *client.Client, what string, ex *client.Exchange) string {
 	ct := ex.MediaType()
-	body := strings.ToLower(string(ex.Body()))
+	body := ex.Body()
+	start := strings.ToLower(string(body[:min(len(body), 1024)]))
 	switch {
 	case ex.Truncated:
-		return fmt.Sprintf("GET %s/api/pages answered a body larger than the read limit: this is not the API.", base)
-	case strings.Contains(ct, "html") || strings.Contains(body, "<html") || strings.Contains(body, "<!doctype"):
-		return fmt.Sprintf("GET %s/api/pages answered %d with an HTML page instead of JSON: the API plugin is probably not activated (admin panel: Plugins > API > Activate), or --base-url is not the site root.", base, ex.Status)
+		return fmt.Sprintf("%s answered a body larger than the read limit (%d bytes, --max-body): the API's answer to it is small, so this is not the API.", what, c.MaxBody())
+	case strings.Contains(ct, "html") || strings.Contains(start, "<html") || strings.Contains(start, "<!doctype"):
+		return fmt.Sprintf("%s answered %d with an HTML page instead of JSON: the API plugin is probably not activated (admin panel: Plugins > API > Activate), or --base-url is not the site root.", what, ex.Status)
 	case ex.BodySize() == 0:
-		return fmt.Sprintf("GET %s/api/pages answered %d with an empty body instead of JSON: is this the API's site?", base, ex.Status)
+		return fmt.Sprintf("%s answered %d with an empty body instead of JSON: is this the API's site?", what, ex.Status)
+	case !utf8.Valid(body):
+		return fmt.Sprintf("%s answered %d with a body that is not valid UTF-8, so not JSON: the target is not serving the API.", what, ex.Status)
+	case nestingDepth(body) > 1000:
+		return fmt.Sprintf("%s answered %d with JSON nested more than 1000 levels deep (a nesting bomb), not an API answer.", what, ex.Status)
+	case looksTruncated(body):
+		return fmt.Sprintf("%s answered %d with JSON that stops in the middle (truncated): the target cut its answer short.", what, ex.Status)
 	}
-	return fmt.Sprintf("GET %s/api/pages answered %d with a body that is not valid JSON (Content-Type %q): the target is not serving the API.", base, ex.Status, ex.Header.Get("Content-Type"))
+	return fmt.Sprintf("%s answered %d with a body that is not valid JSON (Content-Type %q): the target is not serving the API.", what, ex.Status, ex.Header.Get("Content-Type"))
 }
 
-func lastPart(msg string) string {
-	if i := strings.LastIndex(msg, ": "); i >= 0 && i+2 < len(msg) {
-		return msg[i+2:]
+// nestingDepth is the deepest bracket nesting in b, ignoring strings.
+func nestingDepth(b []byte) int {
+	depth, deepest, inString, escaped := 0, 0, false, false
+	for _, ch := range b {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && ch == '\\':
+			escaped = true
+		case ch == '"':
+			inString = !inString
+		case inString:
+		case ch == '[' || ch == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ch == ']' || ch == '}':
+			depth--
+		}
 	}
-	return msg
+	return deepest
+}
+
+// looksTruncated reports a body that starts like a JSON object or array
+// but leaves brackets or a string open at its end.
+func looksTruncated(b []byte) bool {
+	t := strings.TrimSpace(string(b))
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	depth, inString, escaped := 0, false, false
+	for i := 0; i < len(t); i++ {
+		ch := t[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && ch == '\\':
+			escaped = true
+		case ch == '"':
+			inString = !inString
+		case inString:
+		case ch == '[' || ch == '{':
+			depth++
+		case ch == ']' || ch == '}':
+			depth--
+		}
+	}
+	return depth > 0 || inString
 }

@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -29,16 +30,22 @@ const (
 
 // Meta describes the run.
 type Meta struct {
-	SuiteVersion string    `json:"suiteVersion"`
-	Target       string    `json:"target"`
-	RunID        string    `json:"runId"`
-	Mode         string    `json:"mode"` // read-only, writes, writes+settings
-	LabelFilter  string    `json:"labelFilter,omitempty"`
-	Focus        []string  `json:"focus,omitempty"`
-	Skip         []string  `json:"skip,omitempty"`
-	Started      time.Time `json:"started"`
-	Duration     Duration  `json:"duration"`
-	Requests     int       `json:"requests"`
+	SuiteVersion string   `json:"suiteVersion"`
+	Target       string   `json:"target"`
+	RunID        string   `json:"runId"`
+	Mode         string   `json:"mode"` // read-only, writes, writes+settings
+	LabelFilter  string   `json:"labelFilter,omitempty"`
+	Focus        []string `json:"focus,omitempty"`
+	Skip         []string `json:"skip,omitempty"`
+	// RerunOf names the earlier report whose failed rules this run checks
+	// again (--rerun-failed); LabelFilter then holds the derived filter.
+	RerunOf  string    `json:"rerunOf,omitempty"`
+	Started  time.Time `json:"started"`
+	Duration Duration  `json:"duration"`
+	Requests int       `json:"requests"`
+	// Retries counts reads answered 429/503 and sent again (each one is
+	// also listed in Observations).
+	Retries int `json:"retries"`
 }
 
 // Duration marshals as a human-readable string ("1.234s").
@@ -58,8 +65,11 @@ func (d *Duration) UnmarshalText(b []byte) error {
 
 // Run is the whole result of one run.
 type Run struct {
-	Meta         Meta         `json:"meta"`
-	Verdict      string       `json:"verdict"` // one sentence
+	Meta    Meta   `json:"meta"`
+	Verdict string `json:"verdict"` // one sentence
+	// Diagnosis, when set, says in one line what the failures have in
+	// common (see legacy.go); every report shows it first.
+	Diagnosis    *Diagnosis   `json:"diagnosis,omitempty"`
 	Counts       Counts       `json:"counts"`
 	Rules        []RuleResult `json:"rules"`
 	Specs        []SpecResult `json:"specs"`
@@ -97,6 +107,8 @@ type RuleResult struct {
 	Reading string `json:"reading,omitempty"`
 	Specs   []int  `json:"specs,omitempty"` // indexes into Run.Specs
 	Checked int    `json:"responsesChecked,omitempty"`
+	// CrossCutting rules are judged on every exchange of the run.
+	CrossCutting bool `json:"crossCutting,omitempty"`
 }
 
 // SpecResult is one Ginkgo spec's outcome.
@@ -124,12 +136,24 @@ type Extras struct {
 func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run {
 	run := &Run{Meta: meta, Cleanup: extras.Cleanup, Observations: extras.Observations}
 	byRule := map[string][]int{}
+	unselected := map[string]bool{}
 	if r != nil {
 		run.SuiteErrors = append(run.SuiteErrors, r.SpecialSuiteFailureReasons...)
+		selected := selection(meta, r.SuiteDescription)
 		for _, sr := range r.SpecReports {
 			if sr.LeafNodeType != types.NodeTypeIt {
 				if sr.State.Is(types.SpecStateFailureStates) {
 					run.SuiteErrors = append(run.SuiteErrors, fmt.Sprintf("%s failed: %s", sr.LeafNodeType, sr.Failure.Message))
+				}
+				continue
+			}
+			// A spec the filters left out says nothing about the target:
+			// it is not listed, and its rules say why they were not checked.
+			if sr.State == types.SpecStateSkipped && sr.Failure.Message == "" && !selected(sr) {
+				for _, l := range sr.Labels() {
+					if id, ok := strings.CutPrefix(l, "rule:"); ok {
+						unselected[id] = true
+					}
 				}
 				continue
 			}
@@ -143,8 +167,11 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 	}
 	for _, rule := range cat.Rules() {
 		rr := RuleResult{ID: rule.ID, Section: rule.Section, Level: string(rule.Level), Area: string(rule.Area),
-			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID]}
+			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID], CrossCutting: rule.CrossCutting}
 		rr.Status, rr.Reason = ruleStatus(rule, rr.Specs, run.Specs)
+		if rr.Status == NotChecked && len(rr.Specs) == 0 && unselected[rule.ID] {
+			rr.Reason = ReasonNotSelected
+		}
 		run.Rules = append(run.Rules, rr)
 		switch rr.Status {
 		case Passed:
@@ -160,7 +187,43 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		}
 	}
 	run.Verdict = verdict(run)
+	run.Diagnosis = Diagnose(run)
 	return run
+}
+
+// ReasonNotSelected is why a rule whose specs the run's label filter,
+// focus or skip left out was not checked.
+const ReasonNotSelected = "not selected by this run's filters"
+
+// selection tells whether the run's filters selected a spec, the way
+// Ginkgo decides it (internal/focus.go): the label filter on the spec's
+// labels, focus and skip on the suite description and the spec's text.
+// Ginkgo reports a spec it filtered out exactly like one an interrupt
+// skipped, so the report has to ask.
+func selection(m Meta, suiteDescription string) func(types.SpecReport) bool {
+	var label types.LabelFilter
+	if m.LabelFilter != "" {
+		label, _ = types.ParseLabelFilter(m.LabelFilter) // validated before the run
+	}
+	var focus, skip *regexp.Regexp
+	if len(m.Focus) > 0 {
+		focus, _ = regexp.Compile(strings.Join(m.Focus, "|"))
+	}
+	if len(m.Skip) > 0 {
+		skip, _ = regexp.Compile(strings.Join(m.Skip, "|"))
+	}
+	return func(sr types.SpecReport) bool {
+		text := suiteDescription + " " + sr.FullText()
+		switch {
+		case label != nil && !label(sr.Labels()):
+			return false
+		case focus != nil && !focus.MatchString(text):
+			return false
+		case skip != nil && skip.MatchString(text):
+			return false
+		}
+		return true
+	}
 }
 
 func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string) {
@@ -168,7 +231,7 @@ func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string)
 		return NotTestable, rule.NotTestable
 	}
 	if len(idxs) == 0 {
-		return NotChecked, "no selected spec checks this rule"
+		return NotChecked, "no spec of the suite checks this rule"
 	}
 	passed, failed, errored := 0, 0, 0
 	var reasons []string

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
 
 // WriteJSON writes the run as indented JSON (the input of `conformance diff`
@@ -28,6 +29,7 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
+	Comment  xml.Comment  `xml:",comment"`
 	Name     string       `xml:"name,attr"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
@@ -87,9 +89,14 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 	}
 	sort.Strings(areas)
 	out := junitSuites{Name: "conformance " + r.Meta.Target, Time: secs(r.Meta.Duration)}
+	if r.Diagnosis != nil {
+		// A comment at the top, for a person opening the file; CI tools
+		// read the diagnosis property.
+		out.Comment = xml.Comment(" " + strings.ReplaceAll(r.Diagnosis.Line, "--", "- -") + " ")
+	}
+	props := r.junitProperties()
 	for _, a := range areas {
-		suite := junitSuite{Name: a, Properties: []junitProperty{
-			{"target", r.Meta.Target}, {"mode", r.Meta.Mode}, {"suiteVersion", r.Meta.SuiteVersion}, {"runId", r.Meta.RunID}}}
+		suite := junitSuite{Name: a, Properties: props}
 		for _, s := range byArea[a] {
 			c := junitCase{Name: s.Name, Classname: "conformance." + a, Time: secs(s.Duration)}
 			for _, id := range s.Rules {
@@ -128,10 +135,40 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 	return err
 }
 
+// junitProperties describe the run on every <testsuite>: what was checked,
+// how, when, with which selection, and the diagnosis if any.
+func (r *Run) junitProperties() []junitProperty {
+	m := r.Meta
+	props := []junitProperty{{"target", m.Target}, {"mode", m.Mode}, {"suiteVersion", m.SuiteVersion},
+		{"runId", m.RunID}, {"date", m.Started.UTC().Format(time.RFC3339)}}
+	if m.LabelFilter != "" {
+		props = append(props, junitProperty{"labelFilter", m.LabelFilter})
+	}
+	for _, f := range m.Focus {
+		props = append(props, junitProperty{"focus", f})
+	}
+	for _, s := range m.Skip {
+		props = append(props, junitProperty{"skip", s})
+	}
+	if m.RerunOf != "" {
+		props = append(props, junitProperty{"rerunOf", m.RerunOf})
+	}
+	props = append(props, junitProperty{"verdict", r.Verdict})
+	if r.Diagnosis != nil {
+		props = append(props, junitProperty{"diagnosis", r.Diagnosis.Line})
+	}
+	return props
+}
+
 // WriteSummary writes the end-of-run console summary: the verdict, per area
 // and per rule passed / failed / not checked, requests made, wall time.
 func (r *Run) WriteSummary(w io.Writer) {
-	fmt.Fprintf(w, "\nConformance of %s (suite %s, %s mode, run %s)\n", r.Meta.Target, r.Meta.SuiteVersion, r.Meta.Mode, r.Meta.RunID)
+	fmt.Fprintln(w)
+	if r.Diagnosis != nil {
+		fmt.Fprintf(w, "%s\n\n", r.Diagnosis.Line)
+	}
+	fmt.Fprintf(w, "Conformance of %s (suite %s, %s mode, run %s, %s)\n", r.Meta.Target, r.Meta.SuiteVersion, r.Meta.Mode, r.Meta.RunID, r.Meta.Date())
+	fmt.Fprintf(w, "Filters: %s\n", strings.Join(r.Meta.Filters(), "; "))
 	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
 	perArea := map[string]*Counts{}
 	var order []string
@@ -174,7 +211,9 @@ func (r *Run) WriteSummary(w io.Writer) {
 			fmt.Fprintf(w, "  ✗ %-34s §%-8s %s\n", rr.ID, rr.Section, rr.Text)
 			for _, i := range rr.Specs {
 				if s := r.Specs[i]; s.Status == Failed || s.Status == Errored {
-					fmt.Fprintf(w, "      %s\n", indent(firstLines(s.Message, 3), "      "))
+					// The expectation, not the exchange Gomega may print first.
+					exp, _ := splitMessage(s.Message)
+					fmt.Fprintf(w, "      %s\n", indent(firstLines(exp, 3), "      "))
 				}
 			}
 		}
@@ -203,7 +242,11 @@ func (r *Run) WriteSummary(w io.Writer) {
 	for _, e := range r.SuiteErrors {
 		fmt.Fprintf(w, "\nSuite error: %s\n", firstLines(e, 5))
 	}
-	fmt.Fprintf(w, "\n%d requests in %s.\n%s\n", r.Meta.Requests, r.Meta.Duration.String(), r.Verdict)
+	retried := ""
+	if r.Meta.Retries > 0 {
+		retried = fmt.Sprintf(" (%d retried after 429/503)", r.Meta.Retries)
+	}
+	fmt.Fprintf(w, "\n%d requests%s in %s.\n%s\n", r.Meta.Requests, retried, r.Meta.Duration.String(), r.Verdict)
 }
 
 // String renders the duration.

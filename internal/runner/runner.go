@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -41,13 +42,18 @@ type Config struct {
 	ReadOnly       bool
 	SettingsWrites bool
 
-	JUnitReport string
-	JSONReport  string
+	JUnitReport    string
+	JSONReport     string
+	HTMLReport     string
+	MarkdownReport string
 
 	LabelFilter string
 	Focus       []string
 	Skip        []string
 	FailFast    bool
+	// RerunFailed is a JSON report of an earlier run: only the rules that
+	// failed in it are checked (see applyRerun).
+	RerunFailed string
 
 	Timeout        time.Duration
 	RequestTimeout time.Duration
@@ -96,6 +102,11 @@ func (c Config) Validate() []string {
 			problems = append(problems, fmt.Sprintf("--focus/--skip %q is not a regular expression: %v", f, err))
 		}
 	}
+	if c.RerunFailed != "" {
+		if _, err := report.ReadJSONFile(c.RerunFailed); err != nil {
+			problems = append(problems, fmt.Sprintf("--rerun-failed: %v", err))
+		}
+	}
 	if c.SettingsWrites && (c.ReadOnly || c.AuthToken == "") {
 		problems = append(problems, "--allow-settings-write needs --auth-token and no --read-only")
 	}
@@ -122,10 +133,18 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		}
 		return Result{Exit: ExitUsage}
 	}
+	if cfg.RerunFailed != "" {
+		var stop bool
+		var exit int
+		if cfg, exit, stop = applyRerun(cfg, stdout); stop {
+			return Result{Exit: exit}
+		}
+	}
+	k := newClock(started, cfg.Timeout)
 	c, err := client.New(client.Config{
 		BaseURL: cfg.BaseURL, Token: cfg.Token, AuthToken: cfg.AuthToken,
 		RequestTimeout: cfg.RequestTimeout, MaxBody: cfg.MaxBody, CACert: cfg.CACert, Insecure: cfg.Insecure,
-		ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", RPS: cfg.RPS, Retries: cfg.Retries,
+		ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", RPS: cfg.RPS, Retries: cfg.Retries, Deadline: k.hard,
 	})
 	if err != nil {
 		fmt.Fprintln(stdout, "conformance: "+err.Error())
@@ -147,7 +166,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		if cfg.Verbose && p.Exchange != nil {
 			fmt.Fprintf(out, "\n%s", p.Exchange.String())
 		}
-		return Result{Exit: ExitUnusable}
+		run := unusableRun(cfg, c, started, p.Sentence)
+		if err := writeReports(run, cfg, red); err != nil {
+			fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
+		}
+		return Result{Exit: ExitUnusable, Report: run}
 	}
 
 	target := harness.New(c, harness.Options{ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
@@ -161,19 +184,24 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	}
 
 	suiteConfig, reporterConfig := ginkgoConfig(cfg)
+	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	restore := redirectConsole(red)
 	ginkgo.RunSpecs(&failRecorder{}, "Content Management API conformance", suiteConfig, reporterConfig)
 	restore()
 
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
-		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, Started: started,
+		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
 		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
 	run := report.Build(target.Report(), target.Catalogue, meta, extras(target))
+	healthExit := afterSpecs(run, c, k)
 	if err := writeReports(run, cfg, red); err != nil {
 		fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
 	}
 	run.WriteSummary(out)
+	if healthExit != 0 {
+		return Result{Exit: healthExit, Report: run}
+	}
 	if run.Failed() || run.Counts.Passed == 0 {
 		return Result{Exit: ExitFail, Report: run}
 	}
@@ -240,7 +268,29 @@ func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
 	}
 	write(cfg.JSONReport, run.WriteJSON)
 	write(cfg.JUnitReport, run.WriteJUnit)
+	write(cfg.HTMLReport, run.WriteHTML)
+	write(cfg.MarkdownReport, run.WriteMarkdown)
 	return firstErr
+}
+
+// applyRerun narrows the run to the rules that failed in the report
+// cfg.RerunFailed names, joined with any --label-filter by &&. stop is
+// true, with the exit code, when there is nothing to run: the report
+// cannot be read, or no rule failed in it (a pass).
+func applyRerun(cfg Config, stdout io.Writer) (_ Config, exit int, stop bool) {
+	prev, err := report.ReadJSONFile(cfg.RerunFailed)
+	if err != nil {
+		fmt.Fprintf(stdout, "conformance: --rerun-failed: %v\n", err)
+		return cfg, ExitUsage, true
+	}
+	filter, ids, ok := report.RerunFilter(prev, cfg.LabelFilter)
+	if !ok {
+		fmt.Fprintf(stdout, "conformance: no rule failed in %s; nothing to rerun.\n", cfg.RerunFailed)
+		return cfg, ExitPass, true
+	}
+	fmt.Fprintf(stdout, "conformance: rerunning the %d rule(s) that failed in %s: %s\n", len(ids), cfg.RerunFailed, strings.Join(ids, ", "))
+	cfg.LabelFilter = filter
+	return cfg, ExitPass, false
 }
 
 func isTerminal(f *os.File) bool {
