@@ -24,15 +24,6 @@ type obj []kv
 // settings): the encoder never adds members to it.
 type dict []kv
 
-func (o obj) get(k string) (any, bool) {
-	for _, m := range o {
-		if m.k == k {
-			return m.v, true
-		}
-	}
-	return nil, false
-}
-
 // set replaces the value of k, or appends it.
 func (o obj) set(k string, v any) obj {
 	for i := range o {
