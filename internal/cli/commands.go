@@ -26,7 +26,7 @@ func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Run the whole suite against the built-in reference server (no setup)",
 		Long: `demo starts the reference server on a free loopback port and runs the whole suite
 against it with writes and settings writes enabled. Unless report flags say otherwise it
-writes conformance-reports/demo.json and conformance-reports/demo-junit.xml.
+writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 
 --mutant NAME switches on one of the reference server's deliberate bugs (see
 'conformance serve-reference --list-mutants'), to see what a failing run looks like.`,
@@ -49,11 +49,13 @@ writes conformance-reports/demo.json and conformance-reports/demo-junit.xml.
 			if !cmd.Flags().Changed("junit-report") && tf.cfg.JUnitReport == "" {
 				tf.cfg.JUnitReport = "conformance-reports/demo-junit.xml"
 			}
+			if !cmd.Flags().Changed("html-report") && tf.cfg.HTMLReport == "" {
+				tf.cfg.HTMLReport = "conformance-reports/demo.html"
+			}
 			if problems := tf.cfg.Validate(); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
 			res := runner.Run(cmd.Context(), tf.cfg, stdout)
-			fmt.Fprintf(stdout, "Reports: %s, %s\n", tf.cfg.JSONReport, tf.cfg.JUnitReport)
 			return codeErr(res.Exit)
 		},
 	}

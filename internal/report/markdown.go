@@ -135,7 +135,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(b, "\n</details>\n")
 	}
 	if len(v.LeftBehind) > 0 {
-		fmt.Fprintf(b, "\n### Left on the target\n\n")
+		fmt.Fprintf(b, "\n### What the run left or restored on the target\n\n")
 		for _, l := range v.LeftBehind {
 			fmt.Fprintf(b, "- %s\n", mdText(l))
 		}

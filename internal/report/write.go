@@ -225,7 +225,7 @@ func (r *Run) WriteSummary(w io.Writer) {
 		}
 	}
 	if cl := r.Cleanup; len(cl.PagesLeft)+len(cl.Uploads)+len(cl.Problems)+len(cl.Settings) > 0 {
-		fmt.Fprintf(w, "\nLeft on the target:\n")
+		fmt.Fprintf(w, "\nWhat the run left or restored on the target:\n")
 		for _, p := range cl.PagesLeft {
 			fmt.Fprintf(w, "  - page %s (could not be deleted; `conformance cleanup` retries)\n", p)
 		}

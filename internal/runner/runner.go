@@ -199,6 +199,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
 	}
 	run.WriteSummary(out)
+	if paths := reportPaths(cfg); len(paths) > 0 {
+		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
+	}
 	if healthExit != 0 {
 		return Result{Exit: healthExit, Report: run}
 	}
@@ -242,6 +245,17 @@ func extras(t *harness.Target) report.Extras {
 
 // writeReports writes each requested file through the redactor: tokens
 // never reach a report, whatever field carried them.
+// reportPaths lists the report files a run writes.
+func reportPaths(cfg Config) []string {
+	var out []string
+	for _, p := range []string{cfg.JSONReport, cfg.JUnitReport, cfg.HTMLReport, cfg.MarkdownReport} {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
 	var firstErr error
 	write := func(path string, render func(io.Writer) error) {
