@@ -1,0 +1,115 @@
+// Package selftest is the conformance suite's proof of itself. Its tests
+// (run by `go test ./...`) run the whole CLI against the reference server,
+// against every benign variant of it and against every mutant, and check
+// that the suite passes the first two and catches each mutant by one of the
+// rules the mutant breaks.
+//
+// Ginkgo's RunSpecs runs once per process, so every run is a subprocess:
+// the test binary re-executes itself as the CLI (see MainIfCLI). The
+// helpers here are exported for the CLI's end-to-end tests, which use the
+// same mechanism.
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/cli"
+)
+
+// EnvAsCLI, set to "1", makes a test binary whose TestMain calls MainIfCLI
+// behave as the conformance CLI.
+const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
+
+// MainIfCLI runs the CLI and exits when EnvAsCLI is set; otherwise it
+// returns. Call it first in TestMain, before m.Run parses test flags.
+func MainIfCLI() {
+	if os.Getenv(EnvAsCLI) == "1" {
+		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+}
+
+// Cmd is one CLI invocation.
+type Cmd struct {
+	Args []string
+	// Env holds extra KEY=VALUE pairs. The child never inherits the
+	// caller's CONFORMANCE_* variables, so a developer's exported target
+	// cannot leak into a test.
+	Env []string
+	// Dir is the working directory ("" = the caller's). demo writes its
+	// default reports under it.
+	Dir string
+	// Timeout bounds the run; the child gets SIGINT first (Ginkgo then
+	// still cleans up and reports), and is killed 5 s later.
+	Timeout time.Duration
+}
+
+// Result is what an invocation did.
+type Result struct {
+	Exit     int // -1 when the process did not exit by itself
+	Stdout   string
+	Stderr   string
+	Elapsed  time.Duration
+	TimedOut bool
+	Err      error // the process could not be started or waited for
+}
+
+// DefaultTimeout bounds a run whose Cmd gives none.
+const DefaultTimeout = 2 * time.Minute
+
+// Run executes the current binary (a test binary whose TestMain calls
+// MainIfCLI) as the CLI.
+func Run(ctx context.Context, c Cmd) Result {
+	exe, err := os.Executable()
+	if err != nil {
+		return Result{Exit: -1, Err: err}
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, c.Args...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Dir = c.Dir
+	cmd.Env = append(Environ(), EnvAsCLI+"=1")
+	cmd.Env = append(cmd.Env, c.Env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	res := Result{Exit: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(),
+		Elapsed: time.Since(start), TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		res.Err = err
+	}
+	return res
+}
+
+// Environ is the caller's environment without any CONFORMANCE_* variable.
+func Environ() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "CONFORMANCE_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// Tail returns the last n lines of s, for failure messages.
+func Tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
