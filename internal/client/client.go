@@ -45,19 +45,22 @@ type Config struct {
 	AuthToken      string // authentication token ("authentication"); empty in read-only runs
 	RequestTimeout time.Duration
 	// MaxBody bounds how much of a response body is read; the rest is
-	// discarded and the exchange marked truncated.
+	// never read (the connection is closed) and the exchange is marked
+	// truncated.
 	MaxBody int64
 	CACert  string // PEM file added to the system roots
 	// Insecure skips TLS verification (self-signed test sites).
 	Insecure bool
-	// ReadOnly refuses every request that could change the target (any
-	// non-GET request carrying the authentication token).
+	// ReadOnly refuses every request that could change the target: any
+	// method but GET, unless the request is marked Probe. Refused requests
+	// are recorded (Err is ErrReadOnly) and nothing is sent.
 	ReadOnly bool
 	// RPS limits requests per second; 0 means unlimited.
 	RPS float64
-	// Retries is how often an idempotent read answered 429 or 503 is retried.
+	// Retries is how often a GET answered 429 or 503 is retried (after
+	// Retry-After, or 1s without one). Other methods are never retried.
 	Retries int
-	// MaxRetryWait caps how long one Retry-After is honoured.
+	// MaxRetryWait caps how long one Retry-After is honoured (default 5s).
 	MaxRetryWait time.Duration
 	// ExtraSecrets are further values to redact (e.g. a rejected token).
 	ExtraSecrets []string

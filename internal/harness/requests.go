@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/onsi/ginkgo/v2"
 
@@ -80,7 +81,11 @@ func (t *Target) Adopt(ex *client.Exchange) string {
 // error status yet carried out, found afterwards by reading its key.
 func (t *Target) AdoptKey(key string) {
 	t.Ledger.AddPage(key)
-	ginkgo.DeferCleanup(func(ctx context.Context) { t.DeletePage(ctx, key) })
+	ginkgo.DeferCleanup(func(ctx context.Context) {
+		ctx, cancel := CleanupContext(ctx)
+		defer cancel()
+		_ = t.DeletePage(ctx, key) // the sweep retries and reports what remains
+	})
 }
 
 // Renamed tells the ledger that a page the run created now lives at
@@ -97,17 +102,17 @@ func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
 // the ledger could not follow. A hierarchical key is read back after its
 // delete, because the previous release deletes the parent on DELETE
 // parent/child and leaves the child behind.
-func (t *Target) DeletePage(ctx context.Context, key string) {
+func (t *Target) DeletePage(ctx context.Context, key string) error {
 	if t.ReadOnly {
-		return
+		return nil
 	}
 	if !t.ledgerHas(key) {
-		return // deleted by the spec itself, or renamed and handled there
+		return nil // deleted by the spec itself, or renamed and handled there
 	}
 	pages := t.Ledger.Pages()
 	for i := len(pages) - 1; i >= 0; i-- { // sorted: deeper keys come later
 		if strings.HasPrefix(pages[i], key+"/") {
-			t.DeletePage(ctx, pages[i])
+			_ = t.DeletePage(ctx, pages[i]) // the sweep reports what remains
 		}
 	}
 	ex := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
@@ -122,10 +127,13 @@ func (t *Target) DeletePage(ctx context.Context, key string) {
 			}
 		}
 	case ex.Err != nil:
-		t.Ledger.AddProblem(fmt.Sprintf("could not delete page %s: %v", key, ex.Err))
+		// The page stays in the ledger: the suite-wide sweep tries again,
+		// and reports what it could not delete (once, not per attempt).
+		return fmt.Errorf("could not delete page %s: %v", key, ex.Err)
 	default:
-		t.Ledger.AddProblem(fmt.Sprintf("could not delete page %s: HTTP %d %s", key, ex.Status, ex.BodyExcerpt()))
+		return fmt.Errorf("could not delete page %s: HTTP %d %s", key, ex.Status, ex.BodyExcerpt())
 	}
+	return nil
 }
 
 func (t *Target) ledgerHas(key string) bool {
@@ -141,8 +149,62 @@ func (t *Target) ledgerHas(key string) bool {
 // not run (interrupt) or whose key changed. Children first, so a parent is
 // never deleted under a child.
 func (t *Target) sweep(ctx context.Context) {
-	pages := t.Ledger.Pages()
-	for i := len(pages) - 1; i >= 0; i-- {
-		t.DeletePage(ctx, pages[i])
+	ctx, cancel := CleanupContext(ctx)
+	defer cancel()
+	if t.CanWrite() {
+		for _, k := range t.strays(ctx) {
+			t.Ledger.AddPage(k)
+		}
 	}
+	pages := t.Ledger.Pages()
+	failed := map[string]error{}
+	for i := len(pages) - 1; i >= 0; i-- {
+		if err := t.DeletePage(ctx, pages[i]); err != nil {
+			failed[pages[i]] = err
+		}
+	}
+	for _, k := range t.Ledger.Pages() {
+		if err := failed[k]; err != nil {
+			t.Ledger.AddProblem(err.Error())
+		} else {
+			t.Ledger.AddProblem(fmt.Sprintf("page %s was not deleted", k))
+		}
+	}
+}
+
+// strays lists pages carrying this run's marker that the ledger never
+// heard of: a create whose answer was lost (the run was interrupted or
+// timed out while the request was in flight) still made its page. It is
+// the backstop that keeps a run from leaving pages behind.
+func (t *Target) strays(ctx context.Context) []string {
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{
+		"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"}, "scheduled": {"true"},
+		"numberOfItems": {"-1"}}})
+	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
+		return nil
+	}
+	marker := t.Marker("")
+	var out []string
+	for _, p := range ex.Get("data").Array() {
+		key := p.Get("key").String()
+		for _, seg := range strings.Split(key, "/") {
+			if strings.HasPrefix(seg, marker) {
+				out = append(out, key)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cleanupTimeout bounds one cleanup action that no interrupt may cut short.
+const cleanupTimeout = 30 * time.Second
+
+// CleanupContext returns a context for undoing what a spec did: it keeps
+// ctx's values but not its cancellation, so the first Ctrl-C (which cancels
+// the running node, possibly the cleanup itself) cannot stop a delete or a
+// settings restore half-way; it has its own time limit instead. A second
+// Ctrl-C still ends the process.
+func CleanupContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 }

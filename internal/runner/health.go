@@ -109,8 +109,7 @@ const (
 // ExitUnusable: rule failures after that point say nothing about the spec.
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
-func assessHealth(exs []*client.Exchange, k clock, run *report.Run) *health {
-	deadlineHit := k.expired()
+func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
@@ -155,8 +154,8 @@ func assessHealth(exs []*client.Exchange, k clock, run *report.Run) *health {
 			verb = "stopped serving requests"
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
-			"UNUSABLE: the target %s after %d requests: the last %d %s; %d rule(s) passed and %d failed before that, the rest are not checked.",
-			verb, first, streak, what, c.Passed, c.Failed)}
+			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
+			verb, first, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(
@@ -178,10 +177,15 @@ const (
 // answers well within longWait.
 func classify(ex *client.Exchange, deadlineHit bool) int {
 	if ex.Err == nil {
-		if ex.Status == http.StatusTooManyRequests || ex.Status == http.StatusServiceUnavailable {
-			return notServing
+		if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable {
+			return answered
 		}
-		return answered
+		if ex.Method == http.MethodGet {
+			return notServing // still refused after the retries
+		}
+		// A write refused with 429/503 (never retried) says the target is
+		// up but not taking writes: the write rules fail, it is no outage.
+		return inconclusive
 	}
 	switch client.FailureKind(ex.Err) {
 	case client.KindCancelled, client.KindRunDeadline:
@@ -224,11 +228,37 @@ func retryNotes(c *client.Client) []string {
 func afterSpecs(run *report.Run, c *client.Client, k clock) int {
 	run.Meta.Retries = c.Retries()
 	run.Observations = append(run.Observations, retryNotes(c)...)
-	if h := assessHealth(c.Exchanges(), k, run); h != nil {
+	hit := timedOut(run, k)
+	if hit {
+		// Ginkgo skipped what it had no time for; say so instead of its
+		// generic "an earlier step failed" reason.
+		for i, rr := range run.Rules {
+			if rr.Status == report.NotChecked && len(rr.Specs) > 0 && strings.HasPrefix(rr.Reason, "skipped (") {
+				run.Rules[i].Reason = fmt.Sprintf("the run's time limit (--timeout %s) was reached before this rule was checked", k.timeout)
+			}
+		}
+	}
+	if h := assessHealth(c.Exchanges(), k, hit, run); h != nil {
 		run.Verdict = h.Sentence
 		return h.Exit
 	}
 	return 0
+}
+
+// timedOut reports whether the specs were cut by the run's time limit:
+// their share of the budget is spent and Ginkgo says its suite timeout
+// elapsed (a run whose specs all ended in time, and whose cleanup ran into
+// the reserve, did not time out).
+func timedOut(run *report.Run, k clock) bool {
+	if !k.expired() {
+		return false
+	}
+	for _, e := range run.SuiteErrors {
+		if strings.Contains(strings.ToLower(e), "timeout") {
+			return true
+		}
+	}
+	return false
 }
 
 // applyClock gives Ginkgo the specs' share of the run's budget.
@@ -249,8 +279,8 @@ var goroutineHeaders = []string{"Spec Goroutine", "Goroutines of Interest", "Oth
 var ansiCode = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // dropGoroutineDumps wraps the console so that no Go stack trace reaches
-// the user: each section under one of goroutineHeaders (the lines indented
-// deeper than the header) becomes a one-line note. Everything else passes
+// the user: each section under one of goroutineHeaders becomes a one-line
+// note. Everything else passes
 // through as it comes, partial lines included (progress dots).
 func dropGoroutineDumps(w io.Writer) io.Writer { return &dumpFilter{w: w} }
 
@@ -300,7 +330,15 @@ func (f *dumpFilter) feed(chunk []byte, eol bool) error {
 		return nil // not yet known what this line is
 	}
 	if f.skipping {
-		if trimmed == "" || indent > f.indent {
+		// A dump is "goroutine N [state]" and "> highlighted frame" lines at
+		// the header's indentation, and everything indented deeper.
+		atIndent := indent == f.indent
+		dump := trimmed == "" || indent > f.indent ||
+			(atIndent && (strings.HasPrefix(trimmed, "goroutine ") || strings.HasPrefix(trimmed, "> ")))
+		if !dump && !eol && atIndent && (strings.HasPrefix("goroutine ", trimmed) || strings.HasPrefix("> ", trimmed)) {
+			return nil // not yet known
+		}
+		if dump {
 			f.line, f.dropping = f.line[:0], !eol
 			return nil
 		}

@@ -31,7 +31,7 @@ const (
 	ExitPass     = 0 // every selected rule passed
 	ExitFail     = 1 // at least one rule failed, or the run did not complete
 	ExitUsage    = 2 // bad flags or configuration
-	ExitUnusable = 3 // the target cannot be checked (preflight)
+	ExitUnusable = 3 // the target cannot be checked (preflight), or stopped answering mid-run (health.go)
 )
 
 // Config is everything a run needs; the CLI fills it from flags and env.

@@ -36,7 +36,11 @@ func protect(ctx context.Context, t *harness.Target, what string) *guard {
 		harness.NotChecked("the settings could not be read before changing them, so they could not be restored (%s)", problem)
 	}
 	g := &guard{t: t, what: what, original: original}
-	DeferCleanup(func(ctx SpecContext) { g.restore(ctx) })
+	DeferCleanup(func(ctx SpecContext) {
+		cctx, cancel := harness.CleanupContext(ctx)
+		defer cancel()
+		g.restore(cctx)
+	})
 	return g
 }
 

@@ -75,7 +75,8 @@ func build(tb testing.TB) (*harness.Target, client.Config) {
 type Snapshot map[string]string
 
 // TakeSnapshot reads every page (the list with all five type filters and
-// numberOfItems=-1, then GET of each key), and the tag and category lists.
+// numberOfItems=-1, then GET of each key), the tag and category lists, and,
+// when the client has the authentication token, the settings.
 func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 	s := Snapshot{}
 	canon := func(v any) string {
@@ -142,6 +143,20 @@ func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 		if _, err := list(path, nil); err != nil {
 			return nil, err
 		}
+	}
+	if c.HasAuth() {
+		// Settings need both tokens; a read-only client cannot see them.
+		ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
+		if ex.Err != nil || ex.Status != http.StatusOK {
+			return nil, fmt.Errorf("GET /api/settings answered HTTP %d: %v %s", ex.Status, ex.Err, ex.BodyExcerpt())
+		}
+		var body struct {
+			Data any `json:"data"`
+		}
+		if err := json.Unmarshal(ex.Body(), &body); err != nil {
+			return nil, fmt.Errorf("GET /api/settings: %w", err)
+		}
+		s["GET /api/settings"] = canon(body.Data)
 	}
 	return s, nil
 }

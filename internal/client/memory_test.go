@@ -1,0 +1,116 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestCompactionKeepsMemoryFlat makes 60 requests with 256 KiB JSON bodies,
+// each in its own scope as specs are, reading every body as JSON (gjson
+// keeps a copy), and checks that the heap does not grow with them: after
+// SetScope only a 4 KiB excerpt of each stays.
+func TestCompactionKeepsMemoryFlat(t *testing.T) {
+	body := []byte(`{"status":"0","message":"` + strings.Repeat("x", 256<<10) + `"}`)
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})
+	c := newClient(t, rec.URL, nil)
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	const n = 60
+	start := heap()
+	for i := 0; i < n; i++ {
+		c.SetScope(fmt.Sprintf("spec %d", i))
+		ex := c.Do(context.Background(), Request{Path: "/api/pages"})
+		if ex.Err != nil || !ex.IsJSON() || ex.Get("status").String() != "0" {
+			t.Fatalf("request %d: err %v json %v", i, ex.Err, ex.IsJSON())
+		}
+	}
+	c.SetScope("end")
+	grown := int64(heap()) - int64(start)
+	t.Logf("%d exchanges of 256 KiB each: heap grew by %.2f MiB", n, float64(grown)/(1<<20))
+	// Kept whole, they would take 15 MiB (30 MiB with the copies gjson makes).
+	if grown > 3<<20 {
+		t.Errorf("heap grew by %d bytes over %d compacted exchanges of %d bytes", grown, n, len(body))
+	}
+	// What stays is still useful: an excerpt, the size, the JSON verdict.
+	old := c.Exchanges()[0]
+	if old.BodySize() != len(body) || !old.IsJSON() || !strings.HasPrefix(old.BodyExcerpt(), `{"status":"0"`) {
+		t.Errorf("compacted exchange: size %d, json %v, excerpt %.40q", old.BodySize(), old.IsJSON(), old.BodyExcerpt())
+	}
+	if !strings.Contains(old.String(), fmt.Sprintf("[%d bytes in all]", len(body))) {
+		t.Errorf("compacted exchange does not give the full size:\n%.200s", old.String())
+	}
+}
+
+// TestLongRequestBodyCurlIsCut checks that old exchanges do not keep a
+// huge curl line (the request body) for the rest of the run.
+func TestLongRequestBodyCurlIsCut(t *testing.T) {
+	rec := newRecorder(t, nil)
+	c := newClient(t, rec.URL, nil)
+	ex := c.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/pages", Credentials: BothTokens,
+		JSON: map[string]any{"content": strings.Repeat("y", 1<<20)}})
+	if len(ex.Curl()) < 1<<20 {
+		t.Fatal("the current spec should see the whole curl line")
+	}
+	c.SetScope("next")
+	if l := len(ex.Curl()); l > 2*maxKeptCurl {
+		t.Errorf("compacted curl line is %d bytes", l)
+	}
+	if len(ex.RequestBody) > 2*requestExcerpt {
+		t.Errorf("request body excerpt is %d bytes", len(ex.RequestBody))
+	}
+}
+
+// TestConcurrentUse runs requests, JSON reads, renders and compaction from
+// several goroutines at once; `go test -race` checks the locking.
+func TestConcurrentUse(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 2*responseExcerpt)
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"0","message":"`+string(big)+`"}`)
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.RPS = 1000 })
+	var seen sync.Map
+	c.OnExchange(func(ex *Exchange) { seen.Store(ex.Seq, ex.IsJSON()) })
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				ex := c.Do(context.Background(), Request{Path: "/api/pages"})
+				_ = ex.Get("message").String()
+				_ = ex.String()
+				if i%3 == 0 {
+					c.SetScope(fmt.Sprintf("g%d-%d", g, i))
+				}
+				for _, old := range c.Since(c.Seq() - 5) {
+					_ = old.BodyExcerpt()
+					_ = old.JSON()
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	if c.Seq() != 80 || len(c.Exchanges()) != 80 {
+		t.Errorf("seq %d, %d exchanges, want 80", c.Seq(), len(c.Exchanges()))
+	}
+	n := 0
+	seen.Range(func(any, any) bool { n++; return true })
+	if n != 80 {
+		t.Errorf("observers saw %d exchanges, want 80", n)
+	}
+}

@@ -1,0 +1,127 @@
+package selftest_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/selftest"
+)
+
+// TestFullRunLeavesNoTrace proves principle 3 on the reference server: after
+// a full run with writes and settings writes, the content and the settings
+// read exactly as before — for a passing run, for a run whose specs fail,
+// and for a run interrupted with SIGINT in the middle of its writes.
+func TestFullRunLeavesNoTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full runs")
+	}
+	cases := []struct {
+		name     string
+		mutants  []string
+		sigintAt int64 // interrupt after this many write requests; 0: never
+		wantExit []int
+	}{
+		{name: "passing run", wantExit: []int{0}},
+		// Specs fail mid-lifecycle: edits lose fields, tags come back in
+		// the wrong shape; cleanup must still remove everything.
+		{name: "failing specs", mutants: []string{"edit-resets-omitted-fields", "tags-as-string", "settings-put-resets-homepage"}, wantExit: []int{1}},
+		// Interrupts at a few points of the writes: early (pages), in the
+		// middle, and late (settings, uploads).
+		{name: "interrupted early", sigintAt: 5, wantExit: []int{1}},
+		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
+		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tok, auth := reference.NewToken(), reference.NewToken()
+			srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var writes atomic.Int64
+			interrupt := make(chan struct{})
+			var once sync.Once
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodGet && tc.sigintAt > 0 && writes.Add(1) == tc.sigintAt {
+					once.Do(func() { close(interrupt) })
+				}
+				srv.ServeHTTP(w, r)
+			}))
+			defer ts.Close()
+			ctx := context.Background()
+			snapClient, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, err := harnesstest.TakeSnapshot(ctx, snapClient)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, "--base-url", ts.URL, "--allow-settings-write", "--no-color", "--timeout", "60s")
+			cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+tok, "CONFORMANCE_AUTH_TOKEN="+auth)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			if tc.sigintAt > 0 {
+				select {
+				case <-interrupt:
+					_ = cmd.Process.Signal(os.Interrupt)
+				case <-done:
+					t.Fatalf("the run ended before its %dth write request:\n%s", tc.sigintAt, selftest.Tail(out.String(), 20))
+				}
+			}
+			select {
+			case <-done:
+			case <-time.After(90 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("the run did not end:\n%s", selftest.Tail(out.String(), 20))
+			}
+			exit := cmd.ProcessState.ExitCode()
+			if !containsInt(tc.wantExit, exit) {
+				t.Errorf("exit %d, want one of %v\n%s", exit, tc.wantExit, selftest.Tail(out.String(), 30))
+			}
+			if strings.Contains(out.String(), "teardown problem") {
+				t.Errorf("the run reported teardown problems:\n%s", selftest.Tail(out.String(), 30))
+			}
+			after, err := harnesstest.TakeSnapshot(ctx, snapClient)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := before.Diff(after); len(diff) > 0 {
+				t.Errorf("the target differs after the run (%d write requests):\n  %s\n\nrun output:\n%s",
+					writes.Load(), strings.Join(diff, "\n  "), selftest.Tail(out.String(), 30))
+			}
+		})
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
