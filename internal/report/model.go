@@ -173,18 +173,7 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 			rr.Reason = ReasonNotSelected
 		}
 		run.Rules = append(run.Rules, rr)
-		switch rr.Status {
-		case Passed:
-			run.Counts.Passed++
-		case Failed:
-			run.Counts.Failed++
-		case NotChecked:
-			run.Counts.NotChecked++
-		case NotTestable:
-			run.Counts.NotTestable++
-		case Errored:
-			run.Counts.Errored++
-		}
+		run.Counts.add(rr.Status)
 	}
 	run.Verdict = verdict(run)
 	run.Diagnosis = Diagnose(run)

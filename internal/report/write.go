@@ -179,18 +179,7 @@ func (r *Run) WriteSummary(w io.Writer) {
 			perArea[rr.Area] = c
 			order = append(order, rr.Area)
 		}
-		switch rr.Status {
-		case Passed:
-			c.Passed++
-		case Failed:
-			c.Failed++
-		case NotChecked:
-			c.NotChecked++
-		case NotTestable:
-			c.NotTestable++
-		case Errored:
-			c.Errored++
-		}
+		c.add(rr.Status)
 	}
 	for _, a := range order {
 		c := perArea[a]

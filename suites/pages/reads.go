@@ -132,11 +132,7 @@ func (k readKit) objectSpecs() {
 	}, harness.Case("list items, every type"))
 
 	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
-		items, _ := k.everything(ctx, readsAllTypes())
-		sample := readsSample(items)
-		if len(sample) == 0 {
-			harness.NotChecked("the target has no page at all")
-		}
+		sample := k.singleReadSample(ctx)
 		for _, it := range sample {
 			key := it.Get("key").String()
 			ex := t.Read(ctx, client.KeyPath("pages", key), nil)
@@ -572,11 +568,7 @@ func (k readKit) badPagingSpecs() {
 func (k readKit) getSpecs() {
 	t := k.t
 	t.It("PAGE-GET-OK", func(ctx SpecContext) {
-		items, _ := k.everything(ctx, readsAllTypes())
-		sample := readsSample(items)
-		if len(sample) == 0 {
-			harness.NotChecked("the target has no page at all")
-		}
+		sample := k.singleReadSample(ctx)
 		for _, it := range sample {
 			key := it.Get("key").String()
 			ex := t.Read(ctx, client.KeyPath("pages", key), nil)
@@ -625,4 +617,15 @@ func (k readKit) hierarchicalSpec() {
 				k.about(ex, "the page read is the child page listed with uuid %s", uuid))
 		}
 	})
+}
+
+// singleReadSample is the pages both single-read rules read one by one:
+// one per type, a child and a non-ASCII key where the target has them.
+func (k readKit) singleReadSample(ctx SpecContext) []gjson.Result {
+	items, _ := k.everything(ctx, readsAllTypes())
+	sample := readsSample(items)
+	if len(sample) == 0 {
+		harness.NotChecked("the target has no page at all")
+	}
+	return sample
 }
