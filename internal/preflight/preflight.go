@@ -139,9 +139,11 @@ func notJSONSentence(c *client.Client, what string, ex *client.Exchange) string 
 	return fmt.Sprintf("%s answered %d with a body that is not valid JSON (Content-Type %q): the target is not serving the API.", what, ex.Status, ex.Header.Get("Content-Type"))
 }
 
-// nestingDepth is the deepest bracket nesting in b, ignoring strings.
-func nestingDepth(b []byte) int {
-	depth, deepest, inString, escaped := 0, 0, false, false
+// scanBrackets walks b as JSON text, ignoring brackets inside strings, and
+// returns the deepest nesting, the nesting left open at the end, and whether
+// a string is left open.
+func scanBrackets(b []byte) (deepest, open int, inString bool) {
+	escaped := false
 	for _, ch := range b {
 		switch {
 		case inString && escaped:
@@ -152,12 +154,18 @@ func nestingDepth(b []byte) int {
 			inString = !inString
 		case inString:
 		case ch == '[' || ch == '{':
-			depth++
-			deepest = max(deepest, depth)
+			open++
+			deepest = max(deepest, open)
 		case ch == ']' || ch == '}':
-			depth--
+			open--
 		}
 	}
+	return deepest, open, inString
+}
+
+// nestingDepth is the deepest bracket nesting in b, ignoring strings.
+func nestingDepth(b []byte) int {
+	deepest, _, _ := scanBrackets(b)
 	return deepest
 }
 
@@ -168,22 +176,6 @@ func looksTruncated(b []byte) bool {
 	if t == "" || (t[0] != '{' && t[0] != '[') {
 		return false
 	}
-	depth, inString, escaped := 0, false, false
-	for i := 0; i < len(t); i++ {
-		ch := t[i]
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && ch == '\\':
-			escaped = true
-		case ch == '"':
-			inString = !inString
-		case inString:
-		case ch == '[' || ch == '{':
-			depth++
-		case ch == ']' || ch == '}':
-			depth--
-		}
-	}
-	return depth > 0 || inString
+	_, open, inString := scanBrackets([]byte(t))
+	return open > 0 || inString
 }
