@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,6 +154,12 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	red := c.Redactor()
 	out := red.Writer(stdout)
 	defer out.Flush()
+	// net/http logs through the standard logger (e.g. "Unsolicited response
+	// received on idle HTTP channel" from a misbehaving target, with the
+	// response in it): send that through the redactor too.
+	logOut := red.Writer(os.Stderr)
+	log.SetOutput(logOut)
+	defer func() { _ = logOut.Flush(); log.SetOutput(os.Stderr) }()
 
 	fmt.Fprintf(out, "conformance %s: checking %s (%s mode)\n", cfg.SuiteVersion, c.BaseURL(), cfg.Mode())
 	pctx := ctx
