@@ -266,11 +266,11 @@ func specResult(sr types.SpecReport) SpecResult {
 	case sr.State == types.SpecStateFailed:
 		res.Status = Failed
 		res.Message = sr.Failure.Message
-		res.Location = sr.Failure.Location.String()
+		res.Location = repoRelative(sr.Failure.Location.String())
 	case sr.State.Is(types.SpecStatePanicked | types.SpecStateInterrupted | types.SpecStateAborted | types.SpecStateTimedout):
 		res.Status = Errored
 		res.Message = fmt.Sprintf("%s: %s", sr.State, sr.Failure.Message)
-		res.Location = sr.Failure.Location.String()
+		res.Location = repoRelative(sr.Failure.Location.String())
 	case sr.State == types.SpecStateSkipped:
 		res.Status = NotChecked
 		res.Message = skipReason(sr)
@@ -284,6 +284,19 @@ func specResult(sr types.SpecReport) SpecResult {
 		}
 	}
 	return res
+}
+
+// repoRelative cuts a code location down to its path inside this
+// repository ("suites/pages/reads.go:131"), so reports never carry the
+// build machine's directories, whether or not the binary was built with
+// -trimpath.
+func repoRelative(loc string) string {
+	for _, top := range []string{"/suites/", "/internal/", "/cmd/"} {
+		if i := strings.LastIndex(loc, top); i >= 0 {
+			return loc[i+1:]
+		}
+	}
+	return loc
 }
 
 func skipReason(sr types.SpecReport) string {
