@@ -98,6 +98,9 @@ whole spec seeded with sample content, for people building clients or servers of
 Tokens not given are generated (64 hex characters) and printed. State lives in memory only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
+				return usage(stderr, problems)
+			}
 			if list {
 				for _, m := range reference.Mutants() {
 					kind := "breaks " + fmt.Sprint(m.Rules)

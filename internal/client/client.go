@@ -138,6 +138,11 @@ func New(cfg Config) (*Client, error) {
 		IdleConnTimeout:       30 * time.Second,
 	}
 	secrets := []redact.Secret{{Value: cfg.Token, Placeholder: TokenPlaceholder}, {Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder}}
+	if pw, ok := base.User.Password(); ok {
+		// A password in --base-url (basic auth in front of a staging site)
+		// is a secret like the tokens.
+		secrets = append(secrets, redact.Secret{Value: pw, Placeholder: "xxxxx"})
+	}
 	for _, s := range cfg.ExtraSecrets {
 		secrets = append(secrets, redact.Secret{Value: s, Placeholder: "${REDACTED}"})
 	}
@@ -193,7 +198,7 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 func (c *Client) Redactor() *redact.Redactor { return c.redactor }
 
 // BaseURL returns the target's base URL.
-func (c *Client) BaseURL() string { return c.base.String() }
+func (c *Client) BaseURL() string { return c.base.Redacted() }
 
 // HasAuth reports whether an authentication token was configured.
 func (c *Client) HasAuth() bool { return c.cfg.AuthToken != "" }
@@ -350,7 +355,9 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 		ex.Method = http.MethodGet
 	}
 	req, reqBody, bodyTokens, err := c.build(ctx, r)
-	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && !r.Probe {
+	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r)) {
+		// A probe is harmless only because it lacks valid credentials:
+		// one carrying the real authentication token is a write.
 		err = ErrReadOnly
 	}
 	if req != nil {
@@ -811,6 +818,19 @@ func encodeQuery(q url.Values) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, "&")
+}
+
+// carriesAuth reports whether r would send the configured authentication token.
+func (c *Client) carriesAuth(r Request) bool {
+	if c.cfg.AuthToken == "" {
+		return false
+	}
+	for _, t := range c.tokens(r) {
+		if t[0] == "authentication" && t[1] == c.cfg.AuthToken {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Client) tokens(r Request) [][2]string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -303,5 +304,52 @@ func TestRedaction(t *testing.T) {
 	assertNoSecrets(t, "failed exchange", ex.String())
 	if FailureKind(ex.Err) != KindRefused {
 		t.Errorf("kind %q, want %q (%v)", FailureKind(ex.Err), KindRefused, ex.Err)
+	}
+}
+
+func TestReadOnlyRefusesProbesCarryingTheAuthToken(t *testing.T) {
+	var got int
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got++ }))
+	defer ts.Close()
+	c, err := New(Config{BaseURL: ts.URL, Token: "api-token-0123", AuthToken: "auth-token-4567", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := "not-the-auth-token"
+	cases := []struct {
+		name string
+		req  Request
+		sent bool
+	}{
+		{"probe without auth", Request{Method: http.MethodDelete, Path: "/api/pages/x", Probe: true}, true},
+		{"probe with a wrong auth", Request{Method: http.MethodDelete, Path: "/api/pages/x", Probe: true, Credentials: BothTokens, AuthValue: &wrong}, true},
+		{"probe with the real auth", Request{Method: http.MethodDelete, Path: "/api/pages/x", Probe: true, Credentials: BothTokens}, false},
+		{"write", Request{Method: http.MethodPost, Path: "/api/pages"}, false},
+	}
+	for _, tc := range cases {
+		before := got
+		ex := c.Do(context.Background(), tc.req)
+		if sent := got > before; sent != tc.sent {
+			t.Errorf("%s: sent=%v, want %v (err %v)", tc.name, sent, tc.sent, ex.Err)
+		}
+		if !tc.sent && !errors.Is(ex.Err, ErrReadOnly) {
+			t.Errorf("%s: err = %v, want ErrReadOnly", tc.name, ex.Err)
+		}
+	}
+}
+
+func TestBaseURLPasswordIsRedacted(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer ts.Close()
+	u := strings.Replace(ts.URL, "http://", "http://bob:s3cretPW@", 1)
+	c, err := New(Config{BaseURL: u, Token: "api-token-0123"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := c.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/pages"})
+	for _, s := range []string{c.BaseURL(), ex.URL, ex.String(), ex.Curl()} {
+		if strings.Contains(s, "s3cretPW") {
+			t.Errorf("password visible in %q", s)
+		}
 	}
 }

@@ -151,16 +151,25 @@ func (t *Target) ledgerHas(key string) bool {
 func (t *Target) sweep(ctx context.Context) {
 	ctx, cancel := CleanupContext(ctx)
 	defer cancel()
-	if t.CanWrite() {
-		for _, k := range t.strays(ctx) {
-			t.Ledger.AddPage(k)
-		}
+	if !t.CanWrite() {
+		return
+	}
+	for _, k := range t.strays(ctx) {
+		t.Ledger.AddPage(k)
 	}
 	pages := t.Ledger.Pages()
 	failed := map[string]error{}
 	for i := len(pages) - 1; i >= 0; i-- {
 		if err := t.DeletePage(ctx, pages[i]); err != nil {
 			failed[pages[i]] = err
+		}
+	}
+	// A DELETE answered 200 proves nothing by itself: list once more and
+	// report every page of this run that is still there.
+	for _, k := range t.strays(ctx) {
+		if !t.ledgerHas(k) {
+			t.Ledger.AddPage(k)
+			failed[k] = fmt.Errorf("page %s is still listed after its DELETE answered success", k)
 		}
 	}
 	for _, k := range t.Ledger.Pages() {
@@ -183,15 +192,10 @@ func (t *Target) strays(ctx context.Context) []string {
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
 		return nil
 	}
-	marker := t.Marker("")
 	var out []string
 	for _, p := range ex.Get("data").Array() {
-		key := p.Get("key").String()
-		for _, seg := range strings.Split(key, "/") {
-			if strings.HasPrefix(seg, marker) {
-				out = append(out, key)
-				break
-			}
+		if key := p.Get("key").String(); t.HasRunMarker(key) {
+			out = append(out, key)
 		}
 	}
 	return out

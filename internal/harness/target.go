@@ -127,13 +127,22 @@ func (t *Target) setReport(r types.Report) {
 	t.report = &r
 }
 
-// markerPattern matches a key segment made by Marker.
-var markerPattern = regexp.MustCompile(`^` + MarkerPrefix + `\d{8}t\d{4}-[0-9a-f]{6}-`)
+// markerPattern matches a key segment made by Marker. It ignores case: a
+// server may keep the case of a title it derives a slug from.
+var markerPattern = regexp.MustCompile(`(?i)^` + MarkerPrefix + `\d{8}t\d{4}-[0-9a-f]{6}-`)
 
-// IsRunMarked reports whether a page key was made by a conformance run:
-// its first or last segment starts with a run marker. Keys people choose,
-// even ones starting with "conformance-", do not match.
+// IsRunMarked reports whether a page key was made by a conformance run: its
+// first segment starts with a run marker (runs only create children under
+// parents they made). Keys people choose, even ones starting with
+// "conformance-", do not match, and neither does a marked child under a
+// person's page: deleting "parent/child" deletes the parent on some
+// servers (the previous release does).
 func IsRunMarked(key string) bool {
-	segs := strings.Split(key, "/")
-	return markerPattern.MatchString(segs[0]) || markerPattern.MatchString(segs[len(segs)-1])
+	return markerPattern.MatchString(strings.Split(key, "/")[0])
+}
+
+// HasRunMarker reports whether key's first segment carries this run's
+// marker (ignoring case).
+func (t *Target) HasRunMarker(key string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.Split(key, "/")[0]), strings.ToLower(t.Marker("")))
 }

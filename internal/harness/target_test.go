@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +20,8 @@ func TestMarkerAndIsRunMarked(t *testing.T) {
 		want bool
 	}{
 		{m, true},
-		{"parent/" + m, true},
+		{"parent/" + m, false}, // a marked child of a person's page: never ours to delete
+		{strings.ToUpper(m[:1]) + m[1:], true},
 		{m + "/x", true},
 		{"conformance-testing", false},    // a person's page
 		{"conformance-2026-notes", false}, // close, but not our shape

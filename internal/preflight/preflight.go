@@ -38,6 +38,11 @@ func Check(ctx context.Context, c *client.Client) *Problem {
 		return &Problem{Sentence: fmt.Sprintf("The target answered 400 %q to a request carrying the API token: it does not read the token from the query string as the spec says.", ex.Get("message").String()), Exchange: ex}
 	case ex.Status >= 500:
 		return &Problem{Sentence: fmt.Sprintf("The target answered %d to GET /api/pages, the simplest request of the spec: the server is failing.", ex.Status), Exchange: ex}
+	case ex.Status != http.StatusOK:
+		// A JSON 404 (or any other answer) to the page list means this is
+		// not the API's root: checking on would judge, and write to, some
+		// other service.
+		return &Problem{Sentence: fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), Exchange: ex}
 	}
 	if c.HasAuth() {
 		ax := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})

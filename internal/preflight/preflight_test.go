@@ -58,6 +58,11 @@ func TestCheck(t *testing.T) {
 			w.WriteHeader(http.StatusInternalServerError)
 			_, _ = io.WriteString(w, `{"message":"boom"}`)
 		}, token, "", "answered 500 to GET /api/pages"},
+		{"JSON 404: not the API's root", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"message":"Not found."}`)
+		}, token, auth, "answered 404 \"Not found.\" instead of the page list"},
 		{"HTML", func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = io.WriteString(w, "<html><body>Not found</body></html>")

@@ -43,9 +43,11 @@ var rulesWithoutMutant = map[string]string{}
 // caughtByPreflight are mutants that make the whole target unusable, so the
 // preflight must refuse to check it (exit 3, one sentence) before any spec
 // runs, each with the reason why that is the right answer. They count as
-// caught when the run ends that way. Empty: every mutant today leaves the
-// target checkable, and a specific rule must fail.
-var caughtByPreflight = map[string]string{}
+// caught when the run ends that way.
+var caughtByPreflight = map[string]string{
+	"api-under-v1": "GET {base}/api/pages answers 404: this base URL is not the API's root, and checking on " +
+		"would judge (and write to) some other service; the preflight is where GEN-URL-SHAPE is enforced",
+}
 
 // runTimeout bounds one subprocess run. A full run takes a few seconds;
 // the margin covers a loaded 2-core CI machine running two at once.
