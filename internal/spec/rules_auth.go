@@ -6,8 +6,8 @@ var authRules = []Rule{
 	{ID: "AUTH-MISSING-TOKEN-400", Section: "5.6, 7", Level: Must, Area: AreaAuth,
 		Text: "A request without the API token answers 400 with a message saying the API token is missing.",
 		Reading: "Checked on all 16 endpoints, each request carrying some other harmless input (a request with no input " +
-			"at all may be refused for that first). The message must mention the token (case-insensitive \"token\"); " +
-			"its exact words are not asserted. On endpoints that need the authentication token the valid one goes " +
+			"at all may be refused for that first). The message must name the token, as \"token\" or \"API\" " +
+			"(case-insensitive: \"Missing API token.\", \"API key required\"); its exact words and language are not asserted. On endpoints that need the authentication token the valid one goes " +
 			"along, so the API token is the only thing missing; where the run may not send it (read-only runs, on " +
 			"write endpoints), the request lacks both tokens, 5.5 (401) and 5.6 (400) both describe it, and either " +
 			"answer is accepted. The early-error body shape is ENV-EARLY-ERROR-SHAPE's."},
@@ -19,18 +19,24 @@ var authRules = []Rule{
 	{ID: "AUTH-READ-TOKEN-ONLY", Section: "5.1", Level: Must, Area: AreaAuth,
 		Text: "Read endpoints succeed with the API token alone.",
 		Reading: "The nine GET endpoints other than settings answer 200 with only the token parameter; keys are " +
-			"taken from the list endpoints."},
+			"taken from the list endpoints (pages of every type; for the files endpoint a key without /, since 4.11 " +
+			"does not say what a hierarchical files key names)."},
 	{ID: "AUTH-WRITE-NEEDS-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
 		Text:      "A write endpoint called without the authentication token answers 401.",
 		Reading: "In read-only runs only the probes that cannot change a site even if wrongly accepted are sent " +
 			"(edit and delete of a page key that does not exist, a file upload to a page that does not exist); " +
 			"create, image upload and settings update are checked only when writes (settings writes) are allowed. " +
-			"The 401 body shape is not asserted: section 7 lists neither shape for it."},
+			"A probe naming a page that does not exist is described both by 5.5 (401) and by 4.4, 4.5 and 7 (404: no " +
+			"page has the key), and the spec does not say which a server checks first, so it may answer 401 or 404. " +
+			"When writes are allowed, an edit and a delete of a page the run created, where the authentication token " +
+			"is the only thing wrong, must answer 401. The 401 body shape is not asserted: section 7 lists neither " +
+			"shape for it."},
 	{ID: "AUTH-WRITE-INVALID-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
 		Text:      "A write endpoint called with an invalid authentication token answers 401.",
-		Reading:   "Sent like AUTH-WRITE-NEEDS-AUTH's probes, with a well-formed wrong authentication token."},
+		Reading: "Sent like AUTH-WRITE-NEEDS-AUTH's probes and run-created pages, with a well-formed wrong authentication " +
+			"token; the same statuses are accepted (401, or 404 for a page that does not exist)."},
 	{ID: "AUTH-SETTINGS-READ-NEEDS-AUTH", Section: "4.9, 5.2", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{GetSettings},
 		Text:      "GET /api/settings without a valid authentication token answers 401."},

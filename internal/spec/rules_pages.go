@@ -86,16 +86,19 @@ var pagesRules = []Rule{
 		Text: "POST /api/pages answers 201 with the full page object; data.key is always present."},
 	{ID: "PAGE-CREATE-FIELDS", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
-		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw are compared " +
-			"after HTML-encoding the sent text once; content is compared as rendered HTML containing the text; tags as " +
-			"the set of names; date and dateRaw must both equal the date sent (the spec gives both the same form and " +
+		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw must be the sent " +
+			"text HTML-encoded once, in any entity form (see PAGE-TITLE-ENCODED); content is compared as rendered HTML " +
+			"containing the text; tags as the set of names, without surrounding spaces; date and dateRaw must both equal the date sent (the spec gives both the same form and " +
 			"neither is said to be converted; dateUTC is not compared, the site timezone being unknown); slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
 			"is encoded. category is sent, and compared, only when GET /api/categories names one."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "Without slug, the slug is derived from the title.",
-		Reading: "The derivation rule is not shown: the suite checks that the slug is non-empty, that it is the last key " +
-			"segment, and that a simple ASCII title yields its lowercase words joined by '-'."},
+		Reading: "The derivation rule is not shown (case, separators, dropped words, length and suffixes are the server's): " +
+			"the suite checks that the slug is a non-empty string, that it is the page's key (a top-level page), and that it " +
+			"keeps at least one word of four or more characters of the title, whatever the case, so that a slug made from " +
+			"something else (an ID, a counter, a fixed word) fails. The usual form, the title's lowercase words joined by " +
+			"'-', is only recorded as an observation when the slug differs from it."},
 	{ID: "PAGE-CREATE-PARENT", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "parent creates a child page whose key is parent/child."},
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
@@ -105,19 +108,28 @@ var pagesRules = []Rule{
 			"one). On edit each type is reached from another one: draft from scheduled, the others from draft."},
 	{ID: "PAGE-TITLE-ENCODED", Section: "2.1, 1.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body.",
-		Reading: "Salt & Pepper <b> must read back as Salt &amp; Pepper &lt;b&gt; (never &amp;amp;): in the page read " +
-			"back with GET, and in the create response when it carries title. The text holds no quote, so how quotes " +
-			"are encoded is not relied on. When the server refuses the form-encoded create, the form case is not " +
-			"checked (GEN-FORM-BODY judges that)."},
+		Reading: "Salt & Pepper <b> must read back encoded exactly once, e.g. Salt &amp; Pepper &lt;b&gt; (never " +
+			"&amp;amp;): in the page read back with GET, and in the create response when it carries title. The spec names " +
+			"no encoder, so any form passes whose single decoding gives the text sent, with no raw < and every & starting " +
+			"a character reference: named or numeric references (&amp; or &#38;), and > left as it is. The text holds no " +
+			"quote, so how quotes are encoded is not relied on. When the server refuses the form-encoded create, the form " +
+			"case is not checked (GEN-FORM-BODY judges that)."},
 	{ID: "PAGE-CONTENT-MARKDOWN", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text:    "content is the Markdown rendered to HTML and contentRaw the Markdown source.",
 		Reading: "**bold** must render as <strong>bold</strong> or <b>bold</b>; contentRaw must contain the source text."},
 	{ID: "PAGE-TAGS-MAP", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "tags sent as a comma-separated string come back as an object of tag key to tag name."},
+		Text: "tags sent as a comma-separated string come back as an object of tag key to tag name.",
+		Reading: "Sent as \"One, Two\": whether the spaces around a comma belong to the names is not said, so names are " +
+			"compared without surrounding spaces. Tag keys are the server's (their derivation is not shown); they must be " +
+			"non-empty."},
 	{ID: "PAGE-CREATE-INVALID-TYPE", Section: "3, 4.3, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "A create whose type is not one of the five values is refused with 400 and a handler-error body.",
-		Reading: "The spec lists the five values and a 400 for validation failures; it does not list other validations, " +
-			"so no other field is probed."},
+		Text: "A create whose type is not one of the five values is refused with 400 and a handler-error body, or accepted " +
+			"without storing that type.",
+		Reading: "The spec lists the five values and a 400 for validation failures, but does not say which values a create " +
+			"validates; it does say a page's type is one of the five (2.1). Both readings are accepted: a refusal must be " +
+			"400 with a handler-error body (and leave no page); an accepted create must give a page whose type, read back " +
+			"and in the response when it carries one, is one of the five (the value ignored or replaced, recorded as an " +
+			"observation). Storing the invalid type fails. No other field is probed."},
 	{ID: "PAGE-CREATE-REQUIRED-FIELDS", Section: "4.3", Level: Must, Area: AreaPages,
 		Text:        "Which fields are required on create.",
 		NotTestable: "not shown in the spec"},
@@ -137,18 +149,23 @@ var pagesRules = []Rule{
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
 			"(GET data.key answers the edited page). Checked with a title-only edit and with a title and slug edit; slug " +
-			"is not listed for edit, so a server may ignore it."},
+			"is not listed for edit, so a server may ignore it, or refuse it with 400 (that case is then not checked)."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "uuid does not change when the page is renamed.",
-		Reading: "The page is renamed by an edit sending a new title and slug. The uuid read back after the edit must " +
-			"equal the one before; if the server keeps the key, no rename happened and the rule is reported not checked."},
+		Reading: "The page is renamed by an edit sending a new title and slug (slug is not listed for edit: if the server " +
+			"refuses it with 400, by the title alone). The uuid read back after the edit must equal the one before; if the " +
+			"server keeps the key, no rename happened and the rule is reported not checked."},
 	{ID: "PAGE-EDIT-404", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text:    "PUT of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
 	{ID: "PAGE-EDIT-INVALID-400", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is unchanged.",
-		Reading: "The refused edit also sends a new description; unchanged means every field of the page object read back " +
-			"with GET is as before the edit (a 400 means the edit failed, so no part of it applies)."},
+		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is " +
+			"unchanged; or it is accepted without storing that type.",
+		Reading: "As for PAGE-CREATE-INVALID-TYPE, the spec does not say which values an edit validates, so both readings are " +
+			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body, and every field of the " +
+			"page object read back with GET is as before the edit (a 400 means the edit failed, so no part of it applies). " +
+			"Accepted: 200 with a success envelope, and the page's type, read back and in the response when it carries one, " +
+			"is one of the five (recorded as an observation). Storing the invalid type fails."},
 
 	// 4.5 delete
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},

@@ -39,8 +39,9 @@ var protocolRules = []Rule{
 		Text: "An early error (missing or invalid API token, unknown endpoint) is an object with only message: no status field.",
 		Reading: "\"Only message\" is read as \"message and no status\"; other extra fields are not asserted " +
 			"(schema error-early.json). An endpoint is a method and path of section 4's table, so a known path with " +
-			"another method is an unknown endpoint. Checked on any 4xx answer to each kind of early error; which " +
-			"4xx is the auth rules' concern."},
+			"another method is an unknown endpoint; the one probed is GET /api/images, a read method on a write-only " +
+			"path, which no server can take for a write lacking the authentication token (a 401 whose body the spec " +
+			"does not shape). Checked on any 4xx answer to each kind of early error; which 4xx is the auth rules' concern."},
 	{ID: "GEN-URL-SHAPE", Section: "1, 9.1", Level: Must, Area: AreaProtocol,
 		Text:    "The API answers under {base_url}/api/{endpoint}, with no version segment.",
 		Reading: "GET {base_url}/api/pages with the API token answers 200 with the page list (data an array)."},
@@ -55,7 +56,9 @@ var protocolRules = []Rule{
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",
-		Reading:   "title and contentRaw read back encoded exactly once; description may read back as sent or encoded once, never twice."},
+		Reading: "title and contentRaw read back encoded exactly once, in any entity form (see PAGE-TITLE-ENCODED); " +
+			"description may read back as sent or encoded once, never twice. The edit case sends a run-marked slug beside the " +
+			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it."},
 	{ID: "GEN-PLUGIN-ACTIVE", Section: "1", Level: Must, Area: AreaProtocol,
 		Text:        "The API plugin is activated by an administrator.",
 		NotTestable: "an administrator's action; preflight detects an inactive plugin (HTML instead of JSON) and stops the run with exit 3"},

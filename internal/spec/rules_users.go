@@ -3,7 +3,8 @@ package spec
 // usersRules: spec sections 2.4 and 4.8 (public user profiles).
 var usersRules = []Rule{
 	{ID: "USER-LIST-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
-		Text: "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings."},
+		Text:    "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings.",
+		Reading: "A list holding no profile shows only the envelope: the rule is then reported not checked."},
 	{ID: "USER-LIST-KEYED-BY-USERNAME", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
 		Text: "Each key of the users list is the username of the profile it holds."},
 	{ID: "USER-LIST-SUBSET", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
@@ -15,8 +16,9 @@ var usersRules = []Rule{
 	{ID: "USER-NO-SENSITIVE-FIELDS", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
 		Text: "No profile ever carries email, role, password hash or authentication token.",
 		Reading: "Checked by field name (email, role, password, passwordHash, salt, token, tokenAuth, authentication, " +
-			"tokenRemember, case-insensitive) in the list and in each single profile read, and by value: neither of the run's own " +
-			"tokens appears anywhere in a users response body."},
+			"tokenRemember, case-insensitive: salt belongs to the password hash, tokenRemember is a login token) in the list and " +
+			"in each single profile read, and by value: neither of the run's own tokens appears anywhere in a users response " +
+			"body (tokens shorter than 16 characters, which could occur by chance, are not looked for)."},
 	{ID: "USER-GET-404", Section: "4.8, 7", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
 		Text: "GET of a username that does not exist answers 404 with a handler-error body."},
 }

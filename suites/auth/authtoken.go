@@ -28,15 +28,39 @@ func registerAuthToken(t *harness.Target) {
 			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
 				r := none.request()
 				r.Credentials = client.APIToken
-				Expect(none.send(ctx, t, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-			}, append([]any{harness.Case(string(ep))}, none.decorators()...)...)
+				Expect(none.send(ctx, t, r)).To(harness.HaveHTTPStatus(none.refusals()...))
+			}, append([]any{harness.Case(none.caseName())}, none.decorators()...)...)
 
 			wrong := newProbe(t, ep, "bad-auth-"+epName(ep))
 			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
 				r := wrong.request()
 				r.Credentials, r.AuthValue = client.BothTokens, wrongValue(t.Client.AuthToken())
-				Expect(wrong.send(ctx, t, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-			}, append([]any{harness.Case(string(ep))}, wrong.decorators()...)...)
+				Expect(wrong.send(ctx, t, r)).To(harness.HaveHTTPStatus(wrong.refusals()...))
+			}, append([]any{harness.Case(wrong.caseName())}, wrong.decorators()...)...)
+		}
+
+		// The probes above name a page that does not exist, so 404 is
+		// accepted there; on a page the run created the authentication
+		// token is the only thing wrong, and only 401 will do. These send
+		// an edit and a delete that a broken server might carry out, on a
+		// run-created page, so they run only when the run may write.
+		for _, ep := range []spec.Endpoint{spec.EditPage, spec.DeletePage} {
+			for _, c := range []struct {
+				rule string
+				auth *string // nil: no authentication token
+			}{{"AUTH-WRITE-NEEDS-AUTH", nil}, {"AUTH-WRITE-INVALID-AUTH", wrongValue(t.Client.AuthToken())}} {
+				t.It(c.rule, func(ctx SpecContext) {
+					key := createPage(ctx, t, "target of a write without a valid authentication token")
+					r := client.Request{Method: ep.Method(), Path: client.KeyPath("pages", key), Credentials: client.APIToken}
+					if c.auth != nil {
+						r.Credentials, r.AuthValue = client.BothTokens, c.auth
+					}
+					if ep == spec.EditPage {
+						r.JSON = map[string]any{"description": "conformance: must be refused"}
+					}
+					Expect(t.Client.Do(ctx, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
+				}, harness.Case(string(ep)+", a page the run created"), ep, harness.Writes)
+			}
 		}
 	})
 

@@ -73,6 +73,32 @@ func (p probe) decorators() []any {
 	return args
 }
 
+// missingPage reports whether the probe names a page that does not exist
+// (edit, delete, file upload).
+func (p probe) missingPage() bool {
+	return p.ep == spec.EditPage || p.ep == spec.DeletePage || p.ep == spec.UploadFile
+}
+
+// refusals are the statuses that answer the probe sent without a valid
+// authentication token: 401 (5.5), and for a probe naming a page that does
+// not exist also 404 (4.4, 4.5, 7: no page has the key), since the spec
+// does not say which of the two a server checks first (the rules'
+// Reading). The API token is valid, so no early error comes first.
+func (p probe) refusals() []int {
+	if p.missingPage() {
+		return []int{http.StatusUnauthorized, http.StatusNotFound}
+	}
+	return []int{http.StatusUnauthorized}
+}
+
+// caseName tells the probe's spec apart from others of its rule.
+func (p probe) caseName() string {
+	if p.missingPage() {
+		return string(p.ep) + ", a page that does not exist"
+	}
+	return string(p.ep)
+}
+
 // request is the probe with harmless input besides any tokens (a request
 // with no input at all may be refused for that reason first, as the
 // previous release does). The caller sets the credentials.

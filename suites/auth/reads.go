@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -86,7 +87,15 @@ func Discover(ctx context.Context, t *harness.Target, ep spec.Endpoint) string {
 	if list == "" {
 		return ep.Path()
 	}
-	ex := t.Read(ctx, "/api/"+list, nil)
+	var query url.Values
+	if list == "pages" {
+		// Pages of every type: a site may have no published page.
+		query = url.Values{}
+		for _, ty := range []string{"published", "static", "sticky", "draft", "scheduled"} {
+			query.Set(ty, "true")
+		}
+	}
+	ex := t.Read(ctx, "/api/"+list, query)
 	if ex.Err != nil || ex.Status != http.StatusOK {
 		harness.NotChecked("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
 	}
@@ -95,7 +104,16 @@ func Discover(ctx context.Context, t *harness.Target, ep spec.Endpoint) string {
 		// data is an object keyed by username (spec 4.8).
 		ex.Get("data").ForEach(func(k, _ gjson.Result) bool { key = k.String(); return false })
 	} else {
-		key = ex.Get("data.0.key").String()
+		for _, p := range ex.Get("data").Array() {
+			k := p.Get("key").String()
+			// 4.2 allows a hierarchical key for a page; 4.11 does not say
+			// which page files/parent/child names (or that it is an
+			// endpoint at all), so the files endpoint gets a plain key.
+			if k != "" && (ep != spec.ListFiles || !strings.Contains(k, "/")) {
+				key = k
+				break
+			}
+		}
 	}
 	if key == "" && list == "pages" && t.CanWrite() {
 		_, key = t.CreatePage(ctx, nil)

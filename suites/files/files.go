@@ -26,12 +26,14 @@ func Register(t *harness.Target) {
 	Describe("4.11 GET /api/files/{key}", Label(spec.ListFiles.Label()), func() {
 		t.It("FILES-LIST-SHAPE", func(ctx SpecContext) { checkListShape(ctx, t) })
 
-		// Keys holding ".." or a NUL byte, each as its own spec. They are
-		// sent percent-encoded where needed so that no client or server
-		// normalises them into another path before the API sees them.
+		// Keys holding ".." or a NUL byte, each as its own spec; the NUL
+		// is percent-encoded, the only way to send it. The spec's condition
+		// is ".." anywhere, which a..b shows without a slash: an encoded
+		// one (..%2Fetc) would add no condition, and a web server in front
+		// of the API may answer it itself (Apache refuses %2F in paths by
+		// default with an HTML 404), failing a conforming API.
 		for _, c := range []struct{ name, path string }{
 			{"a..b", "/api/files/a..b"},
-			{"..%2Fetc (an encoded ../etc)", "/api/files/..%2Fetc"},
 			{"x%00y (a NUL byte)", "/api/files/x%00y"},
 		} {
 			t.It("FILES-TRAVERSAL-400", func(ctx SpecContext) {
@@ -77,7 +79,9 @@ func checkListShape(ctx SpecContext, t *harness.Target) {
 		records += len(ex.Get("data").Array())
 	}
 	if records == 0 {
-		t.Observe("FILES-LIST-SHAPE: none of the %d pages read has files, so only empty lists were checked", len(keys))
+		// The envelope and data array were checked, but no file record:
+		// not a pass of the rule, whose point is the record's fields.
+		harness.NotChecked("none of the %d listed pages read has files: only empty lists were checked, not a file record", len(keys))
 	}
 }
 

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -72,6 +73,17 @@ func (k readKit) prepare(ctx context.Context) {
 	}
 	created := 0
 	create := func(what string, fields map[string]any) string {
+		// Each page gets a date of its own (unless it has one): the list's
+		// order is not specified, and a server sorting by date alone may
+		// order pages of equal dates differently from one request to the
+		// next, which would make a walk over the pages meaningless.
+		if _, ok := fields["date"]; !ok {
+			dated := map[string]any{"date": fmt.Sprintf("2001-01-05 %02d:%02d:00", 10+created/60, created%60)}
+			for f, v := range fields {
+				dated[f] = v
+			}
+			fields = dated
+		}
 		ex, key := k.t.CreatePage(ctx, fields)
 		if key == "" {
 			k.note("creating %s failed (%s)", what, readsStatus(ex))

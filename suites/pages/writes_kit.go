@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	. "github.com/onsi/gomega"
 	"github.com/tidwall/gjson"
@@ -43,10 +47,53 @@ func (k writeKit) title(words string) string {
 	return "Conformance " + k.t.RunID + " " + words
 }
 
-// encodeOnce HTML-encodes s once, the way the spec says titles and
-// contentRaw come back (&, <, > and " as entities).
+// encodeOnce HTML-encodes s once the common way (&, <, > and " as named
+// entities). It is what failure messages show as the expected form; the
+// checks accept any once-encoding (see encodedOnce).
 func (k writeKit) encodeOnce(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// writeCharRef is one HTML character reference: named, decimal or hex.
+var writeCharRef = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
+
+// encodedOnce reports whether got is sent HTML-encoded exactly once (spec
+// 2.1 title and contentRaw, 1.4). The spec names no encoder, so any form is
+// accepted: named or numeric references (&amp; or &#38;), and > or quotes
+// left as they are. What is required: decoding got once gives back what was
+// sent (so &amp;amp; fails), no raw < remains, and every & starts a
+// character reference (so text sent as is, not encoded, fails).
+func (k writeKit) encodedOnce(got, sent string) bool {
+	if html.UnescapeString(got) != sent || strings.Contains(got, "<") {
+		return false
+	}
+	for i := strings.IndexByte(got, '&'); i >= 0; i = strings.IndexByte(got, '&') {
+		ref := writeCharRef.FindString(got[i:])
+		if ref == "" {
+			return false
+		}
+		got = got[i+len(ref):]
+	}
+	return true
+}
+
+// expectEncodedOnce expects the string at path of ex's body to be sent
+// HTML-encoded exactly once (encodedOnce).
+func (k writeKit) expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
+	r := ex.Get(path)
+	ExpectWithOffset(1, r.Type == gjson.String && k.encodedOnce(r.Str, sent)).To(BeTrue(), func() string {
+		return fmt.Sprintf("%s: %s is %s, want %q HTML-encoded exactly once (e.g. %q; any entity form, never encoded twice)\n\n%s",
+			why, path, k.describe(r), sent, k.encodeOnce(sent), ex.String())
+	})
+}
+
+// expectEncodedOnceIfPresent is expectEncodedOnce for a field a response
+// may lack (the create and edit responses are judged whole by their own
+// rules).
+func (k writeKit) expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
+	if ex.Get(path).Exists() {
+		k.expectEncodedOnce(ex, path, sent, why)
+	}
 }
 
 // pagePath is the path of the page with key.
@@ -181,7 +228,7 @@ func (k writeKit) expectStringIfPresent(ex *client.Exchange, path, want, why str
 }
 
 // expectTagNames expects the tags object at path to map tag keys (non-empty,
-// distinct) to exactly the names given.
+// distinct) to exactly the names given, compared without surrounding spaces.
 func (k writeKit) expectTagNames(ex *client.Exchange, path string, names []string, why string) {
 	r := ex.Get(path)
 	var got []string
@@ -196,7 +243,9 @@ func (k writeKit) expectTagNames(ex *client.Exchange, path string, names []strin
 			case value.Type != gjson.String:
 				problem = fmt.Sprintf("the value of tag %q is %s, want the tag name (a string)", key.Str, value.Raw)
 			}
-			got = append(got, value.String())
+			// Trimmed: whether spaces around the commas of the string
+			// sent belong to the names is not said (4.3 "comma-separated").
+			got = append(got, strings.TrimSpace(value.String()))
 			return true
 		})
 	}
@@ -246,4 +295,42 @@ func (k writeKit) expectWritten(ex *client.Exchange, what string) {
 		code = http.StatusOK
 	}
 	ExpectWithOffset(1, ex).To(harness.BeSuccess(code), what)
+}
+
+// writeTypes are the five page types of spec section 3.
+func (k writeKit) writeTypes() []string {
+	return []string{"published", "draft", "static", "sticky", "scheduled"}
+}
+
+// expectValidType expects data.type of ex to be one of the five types
+// (spec 2.1, 3). ifPresent skips a response that carries no type (the
+// create and edit responses are judged whole by their own rules).
+func (k writeKit) expectValidType(ex *client.Exchange, why string, ifPresent bool) {
+	r := ex.Get("data.type")
+	if ifPresent && !r.Exists() {
+		return
+	}
+	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(k.writeTypes(), r.Str)).To(BeTrue(), func() string {
+		return fmt.Sprintf("%s: data.type is %s, want one of %q (a page's type is one of these five)\n\n%s",
+			why, k.describe(r), k.writeTypes(), ex.String())
+	})
+}
+
+// keepsTitleWord reports whether slug keeps a word of title, whatever the
+// case and separators: the weakest sense of "derived from the title" (4.3)
+// that a slug made from something else (an ID, a counter, a date, a fixed
+// word) fails. Words of fewer than four characters and numbers do not
+// count, since they could match by chance.
+func (k writeKit) keepsTitleWord(slug, title string) bool {
+	lower := strings.ToLower(slug)
+	split := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), split) {
+		if len([]rune(w)) < 4 || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			continue
+		}
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }

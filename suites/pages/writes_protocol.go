@@ -24,7 +24,7 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			title := k.title("Json Body")
 			ex, key := t.CreatePage(ctx, map[string]any{"title": title})
 			k.expectWritten(ex, "a create with a JSON body (Content-Type: application/json)")
-			k.expectString(k.read(ctx, key, "the page created from a JSON body"), "data.title", k.encodeOnce(title),
+			k.expectEncodedOnce(k.read(ctx, key, "the page created from a JSON body"), "data.title", title,
 				"the title sent in the JSON body")
 		}, harness.Case("POST /api/pages"), spec.CreatePage)
 
@@ -42,7 +42,7 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			title := k.title("Form Body")
 			ex, key := k.createForm(ctx, url.Values{"title": {title}})
 			k.expectWritten(ex, "a create with a form-encoded body")
-			k.expectString(k.read(ctx, key, "the page created from a form body"), "data.title", k.encodeOnce(title),
+			k.expectEncodedOnce(k.read(ctx, key, "the page created from a form body"), "data.title", title,
 				"the title sent in the form body")
 		}, harness.Case("POST /api/pages"), spec.CreatePage)
 
@@ -60,15 +60,18 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 		// once, section 2.1), and contentRaw is the source "HTML-encoded by
 		// the core"; both must read back encoded exactly once. The spec does
 		// not say whether description is encoded, so it may read back as
-		// sent or encoded once, never twice.
+		// sent or encoded once, never twice. Any entity form counts as
+		// encoded (see encodedOnce).
 		sanitisedOnce := func(sent map[string]string, got *client.Exchange, why string) {
-			k.expectString(got, "data.title", k.encodeOnce(sent["title"]), why+": title")
+			k.expectEncodedOnce(got, "data.title", sent["title"], why+": title")
 			if c, ok := sent["content"]; ok {
-				k.expectString(got, "data.contentRaw", k.encodeOnce(c), why+": contentRaw")
+				k.expectEncodedOnce(got, "data.contentRaw", c, why+": contentRaw")
 			}
 			if d, ok := sent["description"]; ok {
-				Expect(got.Get("data.description").String()).To(BeElementOf(d, k.encodeOnce(d)),
-					"%s: description %q reads back as sent or encoded once, never twice\n\n%s", why, d, got.String())
+				desc := got.Get("data.description").String()
+				Expect(desc == d || k.encodedOnce(desc, d)).To(BeTrue(),
+					"%s: description %q reads back as sent or HTML-encoded once (e.g. %q), never twice; it is %q\n\n%s",
+					why, d, k.encodeOnce(d), desc, got.String())
 			}
 		}
 
@@ -101,6 +104,13 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 				form.Set(f, v)
 			}
 			ex := k.editForm(ctx, key, form)
+			if ex.Err == nil && ex.Status == http.StatusBadRequest {
+				// slug is not listed for edit (4.4): a server may refuse it.
+				// Without it, a key derived from the title still starts
+				// with the marker's words.
+				form.Del("slug")
+				ex = k.editForm(ctx, key, form)
+			}
 			key = k.follow(ctx, key, ex, slug)
 			if ex.Status != http.StatusOK {
 				harness.NotChecked("the form-encoded edit was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)

@@ -21,6 +21,10 @@ import (
 // maxUsers bounds how many single profiles one run reads.
 const maxUsers = 10
 
+// minSecretLen is the shortest token looked for by value in users
+// responses.
+const minSecretLen = 16
+
 // singleOnly are the profile fields the spec's table (2.4) marks "no" for
 // the list.
 var singleOnly = []string{"codepen", "xing", "telegram", "vk"}
@@ -38,7 +42,7 @@ func Register(t *harness.Target) {
 			Expect(ex).To(harness.BeSuccess(http.StatusOK))
 			Expect(ex).To(harness.MatchSchema("user-list-response.json"))
 			if len(ex.Get("data").Map()) == 0 {
-				t.Observe("GET /api/users lists no profile: only the envelope could be checked")
+				harness.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
 			}
 		})
 
@@ -109,7 +113,10 @@ func Register(t *harness.Target) {
 			profiles := 0
 			for _, ex := range exs {
 				for what, secret := range secrets {
-					if secret != "" {
+					// A short token (a test setup's) could occur in a
+					// profile by chance; real ones are far longer (5.8:
+					// 64 hexadecimal characters, older ones more).
+					if len(secret) >= minSecretLen {
 						Expect(bytes.Contains(ex.Body(), []byte(secret))).To(BeFalse(),
 							"the response body contains %s (value not shown)\n%s", what, ex.String())
 					}
