@@ -90,3 +90,32 @@ func TestCrossCuttingChecks(t *testing.T) {
 		t.Errorf("summary shows the token:\n%s", s)
 	}
 }
+
+// TestCrossCuttingReadings covers readings the spec allows: CORS that
+// echoes the request's Origin, and upload answers whose shape is not shown.
+func TestCrossCuttingReadings(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Cache-Control", "no-store")
+		if o := r.Header.Get("Origin"); o != "" {
+			h.Set("Access-Control-Allow-Origin", o) // only when asked, as many CORS libraries do
+		}
+		_, _ = w.Write([]byte(`{"status":"0","image":"http://x/a.png"}`)) // an upload answer without message
+	}))
+	defer srv.Close()
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := harness.NewProtocol(srv.URL)
+	c.OnExchange(p.Observe)
+	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/images"})
+	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/files/some-page"})
+	if got := p.Tally("GEN-CORS-ANY-ORIGIN"); got.Checked != 2 || got.Violations != 0 {
+		t.Errorf("CORS echoing the Origin: %s", got.Summary())
+	}
+	if got := p.Tally("ENV-MESSAGE-STRING"); got.Checked != 0 {
+		t.Errorf("upload answers were judged for message: %s", got.Summary())
+	}
+}
