@@ -49,7 +49,7 @@ func registerUnknownEndpoints(t *harness.Target) {
 		}
 		for _, c := range cases {
 			t.It("AUTH-UNKNOWN-ENDPOINT-401", func(ctx SpecContext) {
-				ex := t.Client.Do(ctx, UnknownEndpointRequest(c.method, c.path))
+				ex := t.Client.Do(ctx, UnknownEndpointRequest(t, c.method, c.path))
 				if c.method == http.MethodPatch {
 					// The spec does not say where a PATCH carries the token,
 					// so a server that reads none may answer as for a missing
@@ -65,12 +65,14 @@ func registerUnknownEndpoints(t *harness.Target) {
 
 // UnknownEndpointRequest is a request to a path or method the spec does not
 // list, with the API token where the spec puts it for the method (the query
-// string for methods the spec does not place it for) and harmless input.
-func UnknownEndpointRequest(method, path string) client.Request {
+// string for methods the spec does not place it for) and harmless input. A
+// body is a run-marked draft, so that a broken server that took it for a
+// create would make a page the sweep and `conformance cleanup` can find.
+func UnknownEndpointRequest(t *harness.Target, method, path string) client.Request {
 	r := client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
 	switch method {
 	case http.MethodPost, http.MethodPut:
-		r.JSON = map[string]any{"x": "1"}
+		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": t.Marker("unknown-endpoint-probe"), "type": "draft"}
 	default:
 		r.Query, r.Placement = url.Values{"x": {"1"}}, client.InQuery
 	}

@@ -121,14 +121,14 @@ func registerErrorShapes(t *harness.Target) {
 			expectErrorBody(ex, "error-early.json", 400, 499)
 		}, harness.Case("invalid API token"), spec.ListPages)
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(http.MethodGet, "/api/nonexistent")), "error-early.json", 400, 499)
+			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/nonexistent")), "error-early.json", 400, 499)
 		}, harness.Case("unknown endpoint"))
 		// A read method on a path the spec gives only a write method: the
 		// request cannot also be read as a write without the
 		// authentication token (whose 401 body the spec does not shape),
 		// nor, as DELETE /api/pages could, as a delete of an empty key.
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(http.MethodGet, "/api/images")), "error-early.json", 400, 499)
+			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/images")), "error-early.json", 400, 499)
 		}, harness.Case("known path, wrong method: GET /api/images"))
 	})
 }
