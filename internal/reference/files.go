@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"fmt"
 	"net/http"
 	"path"
 	"sort"
@@ -100,8 +101,11 @@ func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) respo
 				thumb = dir + "thumbnails/" + f.filename
 			}
 			var size any = f.size
+			if s.mutated("benign-size-in-kib") {
+				size = (f.size + 1023) / 1024 // KiB, rounded up: the spec states no unit
+			}
 			if s.mutated("file-size-as-string") {
-				size = strconv.FormatInt(f.size, 10)
+				size = fmt.Sprint(size)
 			}
 			var thumbnail any = thumb
 			if thumb == "" && s.mutated("file-thumbnail-false") {

@@ -54,6 +54,7 @@ type req struct {
 	auth         bool   // send the valid authentication token
 	authValue    string // authentication value to send instead
 	tokensInBody bool   // DELETE: send the tokens in a JSON body
+	origin       string // Origin header, none when empty
 }
 
 type filePart struct {
@@ -181,6 +182,9 @@ func (q req) build(t testing.TB) *http.Request {
 	r := httptest.NewRequest(method, target, body)
 	if ct != "" {
 		r.Header.Set("Content-Type", ct)
+	}
+	if q.origin != "" {
+		r.Header.Set("Origin", q.origin)
 	}
 	return r
 }

@@ -185,8 +185,8 @@ var registry = []Mutant{
 		Description: "POST /api/pages answers 200 with data {key} only, like earlier releases."},
 	{Name: "create-ignores-description", Rules: []string{"PAGE-CREATE-FIELDS"},
 		Description: "The description sent on create is dropped."},
-	{Name: "slug-keeps-case", Rules: []string{"PAGE-CREATE-SLUG-FROM-TITLE"},
-		Description: "The slug derived from a title keeps its case (\"Alpha Post\" gives \"Alpha-Post\")."},
+	{Name: "slug-not-from-title", Rules: []string{"PAGE-CREATE-SLUG-FROM-TITLE"},
+		Description: "A create without slug gets the slug page-<n> (a counter) instead of one derived from the title."},
 	{Name: "parent-ignored", Rules: []string{"PAGE-CREATE-PARENT"},
 		Description: "parent is ignored on create: the page is created at the top level."},
 	{Name: "edit-ignores-type", Rules: []string{"PAGE-TYPE-ROUNDTRIP"},
@@ -316,6 +316,25 @@ var registry = []Mutant{
 		Description: "GET /api/files/{key} of a page that does not exist answers 404 instead of 200 with an empty list."},
 	{Name: "benign-traversal-early-body", Benign: true,
 		Description: "The 400 for a files key with .. or NUL has only message, no status (the previous release's shape)."},
+	{Name: "benign-slug-keeps-case", Benign: true,
+		Description: "A slug derived from a title keeps its case (\"Alpha Post\" gives \"Alpha-Post\"); the spec does not say how slugs are derived."},
+	{Name: "benign-numeric-entities", Benign: true,
+		Description: "Page titles, descriptions and contentRaw are HTML-encoded with numeric references (&#38; &#60; &#62; &#34;) " +
+			"instead of &amp; &lt; &gt; &quot;."},
+	{Name: "benign-invalid-type-ignored", Benign: true,
+		Description: "A type outside the five values is accepted and not stored: a create makes a draft, an edit keeps the page's type " +
+			"(the other fields sent apply)."},
+	{Name: "benign-404-before-auth", Benign: true,
+		Description: "PUT and DELETE /api/pages/{key} and POST /api/files/{key} of a page that does not exist answer 404 " +
+			"(handler error) before the authentication token is checked."},
+	{Name: "benign-slug-on-edit-400", Benign: true,
+		Description: "An edit that sends slug (not listed for edit in 4.4) is refused with 400 and a handler-error body."},
+	{Name: "benign-size-in-kib", Benign: true,
+		Description: "File records give size in KiB, an integer rounded up, instead of bytes (the spec does not state the unit)."},
+	{Name: "benign-other-messages", Benign: true,
+		Description: "Every message is worded differently (\"API key required.\" for a missing API token...)."},
+	{Name: "benign-cors-echo-origin", Benign: true,
+		Description: "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."},
 }
 
 func init() {

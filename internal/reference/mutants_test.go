@@ -213,7 +213,7 @@ var mutantProbes = map[string]struct {
 	"create-returns-200":         {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "200 instead of 201"},
 	"create-returns-key-only":    {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "data {key}"},
 	"create-ignores-description": {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "description": "d"})}, "no description"},
-	"slug-keeps-case":            {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key Case-Title"},
+	"slug-not-from-title":        {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key page-<n>"},
 	"parent-ignored":             {[]req{js("POST", "/api/pages", map[string]any{"title": "Kid", "parent": "guides"})}, "key kid"},
 	"edit-ignores-type":          {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"})}, "type stays published"},
 	"invalid-type-accepted":      {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
@@ -277,6 +277,14 @@ var mutantProbes = map[string]struct {
 	"benign-term-lists-all-types":   {[]req{g("/api/tags/internal")}, "draft listed"},
 	"benign-files-missing-page-404": {[]req{g("/api/files/nope")}, "404"},
 	"benign-traversal-early-body":   {[]req{g("/api/files/a..b")}, "no status"},
+	"benign-slug-keeps-case":        {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key Case-Title"},
+	"benign-numeric-entities":       {[]req{g("/api/pages/iota-post")}, "title Iota &#38; Friends"},
+	"benign-invalid-type-ignored":   {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
+	"benign-404-before-auth":        {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
+	"benign-slug-on-edit-400":       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved"})}, "400 instead of 200"},
+	"benign-size-in-kib":            {[]req{g("/api/files/alpha-post")}, "size 20 for 20480 bytes"},
+	"benign-other-messages":         {[]req{g("/api/pages/alpha-post")}, "another message"},
+	"benign-cors-echo-origin":       {[]req{g("/api/pages/alpha-post")}, "no Access-Control-Allow-Origin without Origin"},
 }
 
 func runProbe(t *testing.T, s *Server, probe []req) []result {
@@ -425,4 +433,274 @@ func decodeStripped(t *testing.T, b []byte) any {
 		return v
 	}
 	return strip(v)
+}
+
+// noAuth is a request carrying the API token alone.
+func noAuth(q req) req { q.auth = false; return q }
+
+func withOrigin(q req, origin string) req { q.origin = origin; return q }
+
+// sized is a file upload of n bytes.
+func sized(key, name string, n int) req {
+	q := fileUp(key, name)
+	q.file.data = []byte(strings.Repeat("x", n))
+	return q
+}
+
+// sizesByName maps each file record of a files list to its size.
+func sizesByName(r result) map[string]any {
+	m := map[string]any{}
+	for _, it := range r.list() {
+		rec, _ := it.(map[string]any)
+		name, _ := rec["filename"].(string)
+		m[name] = rec["size"]
+	}
+	return m
+}
+
+var pageSeqKey = regexp.MustCompile(`^page-[0-9]+$`)
+
+// The switches added for spec readings a reviewer opened up: the precise
+// change of each, and what each leaves alone. Each case sends its requests
+// in order to one fresh server and judges the answers.
+func TestSpecReadingSwitches(t *testing.T) {
+	const numericTitle = `Salt &#38; Pepper &#60;b&#62; &#34;q&#34;`
+	cases := []struct {
+		mutant string
+		what   string
+		probe  []req
+		check  func(rs []result) bool
+	}{
+		// slug-not-from-title: only a create without slug is affected.
+		{"slug-not-from-title", "a create without slug gets page-<n>",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})},
+			func(rs []result) bool {
+				k, _ := rs[0].data()["key"].(string)
+				return rs[0].code == 201 && pageSeqKey.MatchString(k) && rs[0].data()["slug"] == k
+			}},
+		{"slug-not-from-title", "two creates get two keys",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "Same"}), js("POST", "/api/pages", map[string]any{"title": "Same"})},
+			func(rs []result) bool {
+				a, b := rs[0].data()["key"], rs[1].data()["key"]
+				return pageSeqKey.MatchString(a.(string)) && pageSeqKey.MatchString(b.(string)) && a != b
+			}},
+		{"slug-not-from-title", "a slug sent is kept",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title", "slug": "mine"})},
+			func(rs []result) bool { return rs[0].data()["key"] == "mine" }},
+		{"slug-not-from-title", "an edit still derives the key from the title",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"})},
+			func(rs []result) bool { return rs[0].data()["key"] == "re-named" }},
+
+		// benign-slug-keeps-case
+		{"benign-slug-keeps-case", "a create keeps the title's case",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})},
+			func(rs []result) bool {
+				return rs[0].data()["key"] == "Case-Title" && rs[0].data()["slug"] == "Case-Title"
+			}},
+		{"benign-slug-keeps-case", "a title edit keeps the title's case",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"}), g("/api/pages/Re-Named")},
+			func(rs []result) bool { return rs[0].data()["key"] == "Re-Named" && rs[1].code == 200 }},
+
+		// benign-numeric-entities: the same text, encoded once with numeric
+		// references; keys do not change.
+		{"benign-numeric-entities", "title, description and contentRaw use numeric references",
+			[]req{js("POST", "/api/pages", map[string]any{"title": `Salt & Pepper <b> "q"`, "description": "A & B", "content": "Fish & <i>Chips</i>"})},
+			func(rs []result) bool {
+				d := rs[0].data()
+				return d["title"] == numericTitle && d["description"] == "A &#38; B" &&
+					d["contentRaw"] == "Fish &#38; &#60;i&#62;Chips&#60;/i&#62;" &&
+					strings.Contains(d["content"].(string), "<i>Chips</i>") &&
+					d["key"] == "salt-amp-pepper-lt-b-gt-quot-q-quot"
+			}},
+		{"benign-numeric-entities", "an entity sent as text decodes once to the text",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "&amp; sent"})},
+			func(rs []result) bool { return rs[0].data()["title"] == "&#38;amp; sent" }},
+		{"benign-numeric-entities", "fixture titles, in reads and lists",
+			[]req{g("/api/pages/iota-post"), g("/api/pages", "numberOfItems", "-1")},
+			func(rs []result) bool {
+				found := false
+				for _, it := range rs[1].list() {
+					p := it.(map[string]any)
+					found = found || (p["key"] == "iota-post" && p["title"] == "Iota &#38; Friends")
+				}
+				return rs[0].data()["title"] == "Iota &#38; Friends" && found
+			}},
+
+		// benign-invalid-type-ignored
+		{"benign-invalid-type-ignored", "a create with an invalid type makes a draft",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "Bad Type", "type": "bogus"}), g("/api/pages/bad-type")},
+			func(rs []result) bool {
+				return rs[0].code == 201 && rs[0].data()["type"] == "draft" && rs[1].data()["type"] == "draft"
+			}},
+		{"benign-invalid-type-ignored", "an edit with an invalid type keeps the type and applies the rest",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "bogus", "description": "new"}), g("/api/pages/alpha-post")},
+			func(rs []result) bool {
+				return rs[0].code == 200 && rs[1].data()["type"] == "published" && rs[1].data()["description"] == "new"
+			}},
+		{"benign-invalid-type-ignored", "a valid type still applies",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"})},
+			func(rs []result) bool { return rs[0].data()["type"] == "static" }},
+		{"benign-invalid-type-ignored", "other invalid fields are still refused",
+			[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus", "date": "tomorrow"})},
+			func(rs []result) bool { return rs[0].code == 400 }},
+
+		// benign-404-before-auth: only writes to a missing page key.
+		{"benign-404-before-auth", "PUT, DELETE and file upload of a missing page without authentication",
+			[]req{noAuth(js("PUT", "/api/pages/nope", map[string]any{"description": "x"})),
+				{method: "DELETE", path: "/api/pages/nope"},
+				noAuth(fileUp("nope", "a.txt")),
+				{method: "DELETE", path: "/api/pages/nope", authValue: "wrong"}},
+			func(rs []result) bool {
+				for _, r := range rs {
+					if r.code != 404 || r.obj()["status"] != "1" {
+						return false
+					}
+				}
+				return true
+			}},
+		{"benign-404-before-auth", "an existing page, a create, settings and a traversal key still need authentication",
+			[]req{{method: "DELETE", path: "/api/pages/alpha-post"},
+				noAuth(js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})),
+				noAuth(fileUp("alpha-post", "a.txt")),
+				{method: "POST", path: "/api/pages", json: map[string]any{"title": "N"}},
+				g("/api/settings"),
+				{method: "DELETE", path: "/api/pages/a..b"}},
+			func(rs []result) bool {
+				for _, r := range rs {
+					if r.code != 401 {
+						return false
+					}
+				}
+				return true
+			}},
+		{"benign-404-before-auth", "the API token is still checked first",
+			[]req{{method: "DELETE", path: "/api/pages/nope", noToken: true}, {method: "DELETE", path: "/api/pages/nope", token: "wrong"}},
+			func(rs []result) bool { return rs[0].code == 400 && rs[1].code == 401 }},
+
+		// benign-slug-on-edit-400
+		{"benign-slug-on-edit-400", "an edit sending slug is refused and changes nothing",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved", "description": "d"}),
+				g("/api/pages/alpha-post"), g("/api/pages/moved")},
+			func(rs []result) bool {
+				return rs[0].code == 400 && rs[0].obj()["status"] == "1" &&
+					rs[1].data()["description"] == "alpha desc" && rs[2].code == 404
+			}},
+		{"benign-slug-on-edit-400", "a form edit sending slug is refused too",
+			[]req{fm("PUT", "/api/pages/alpha-post", "slug", "moved")},
+			func(rs []result) bool { return rs[0].code == 400 }},
+		{"benign-slug-on-edit-400", "edits without slug and creates with slug work",
+			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"}),
+				js("POST", "/api/pages", map[string]any{"title": "N", "slug": "mine"}),
+				js("PUT", "/api/pages/nope", map[string]any{"slug": "x"})},
+			func(rs []result) bool {
+				return rs[0].code == 200 && rs[0].data()["key"] == "re-named" && rs[1].data()["key"] == "mine" && rs[2].code == 404
+			}},
+
+		// benign-size-in-kib
+		{"benign-size-in-kib", "fixture sizes in KiB, rounded up",
+			[]req{g("/api/files/alpha-post")},
+			func(rs []result) bool {
+				return reflect.DeepEqual(sizesByName(rs[0]), map[string]any{
+					"alpha-cover.jpg": float64(20), "notes-txt.txt": float64(1), "tiny.png": float64(1)})
+			}},
+		{"benign-size-in-kib", "uploads of 1024, 1025 and 0 bytes",
+			[]req{sized("beta-post", "a.txt", 1024), sized("beta-post", "b.txt", 1025), sized("beta-post", "c.txt", 0), g("/api/files/beta-post")},
+			func(rs []result) bool {
+				return reflect.DeepEqual(sizesByName(rs[3]), map[string]any{
+					"a-txt.txt": float64(1), "b-txt.txt": float64(2), "c-txt.txt": float64(0)})
+			}},
+
+		// benign-other-messages (see also TestBenignOtherMessages)
+		{"benign-other-messages", "a missing API token still names the API",
+			[]req{{path: "/api/pages", noToken: true}},
+			func(rs []result) bool { return rs[0].code == 400 && rs[0].obj()["message"] == "API key required." }},
+
+		// benign-cors-echo-origin
+		{"benign-cors-echo-origin", "the Origin sent is allowed, on successes and errors",
+			[]req{withOrigin(g("/api/pages/alpha-post"), "https://a.example"), withOrigin(g("/api/pages/nope"), "https://b.example"),
+				withOrigin(req{path: "/api/pages", noToken: true}, "https://c.example")},
+			func(rs []result) bool {
+				for i, o := range []string{"https://a.example", "https://b.example", "https://c.example"} {
+					h := rs[i].header
+					if h.Get("Access-Control-Allow-Origin") != o || !strings.Contains(strings.Join(h.Values("Vary"), ","), "Origin") {
+						return false
+					}
+				}
+				return rs[1].code == 404 && rs[2].code == 400
+			}},
+		{"benign-cors-echo-origin", "no Origin, no CORS header; the rest unchanged",
+			[]req{g("/api/pages/alpha-post")},
+			func(rs []result) bool {
+				h := rs[0].header
+				return rs[0].code == 200 && len(h.Values("Access-Control-Allow-Origin")) == 0 &&
+					h.Get("Content-Type") == "application/json" && h.Get("Cache-Control") != ""
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.mutant+"/"+c.what, func(t *testing.T) {
+			rs := runProbe(t, newServer(t, c.mutant), c.probe)
+			if !c.check(rs) {
+				for i, r := range rs {
+					t.Errorf("%s %s: %d %v %s", c.probe[i].method, c.probe[i].path, r.code, r.header, r.body)
+				}
+			}
+		})
+	}
+	// Without the switches the same requests give the spec's usual answers.
+	base := newServer(t)
+	if r := call(t, base, req{method: "DELETE", path: "/api/pages/nope"}); r.code != 401 {
+		t.Errorf("unmutated DELETE of a missing page without authentication: %d", r.code)
+	}
+	if r := call(t, base, withOrigin(g("/api/pages/alpha-post"), "https://a.example")); r.header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("unmutated CORS header with an Origin: %v", r.header)
+	}
+	if r := sendJSON(t, base, "POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"}); r.code != 400 {
+		t.Errorf("unmutated create with an invalid type: %d", r.code)
+	}
+}
+
+// benign-other-messages rewords every message and changes nothing else:
+// the same status codes, the same bodies apart from message.
+func TestBenignOtherMessages(t *testing.T) {
+	probe := []req{
+		g("/api/pages"), g("/api/pages/alpha-post"), g("/api/pages/nope"), g("/api/tags/news"), g("/api/users"),
+		withAuth(g("/api/settings")), g("/api/files/alpha-post"), g("/api/files/a..b"), g("/api/nope"),
+		{path: "/api/pages", noToken: true}, {path: "/api/pages", token: "wrong"}, g("/api/settings"),
+		{method: "POST", path: "/api/pages", raw: "[1]", contentType: "application/json", auth: true},
+		js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"}),
+		js("POST", "/api/pages", map[string]any{"title": "New"}),
+		js("PUT", "/api/pages/beta-post", map[string]any{"description": "x"}),
+		js("DELETE", "/api/pages/gamma-post", nil),
+		fileUp("beta-post", "a.txt"), fileUp("beta-post", "shell.php"),
+		js("PUT", "/api/settings", map[string]any{"title": "T"}),
+		{path: "/elsewhere"},
+	}
+	want := runProbe(t, newServer(t), probe)
+	got := runProbe(t, newServer(t, "benign-other-messages"), probe)
+	for i := range probe {
+		wb, gb := want[i].obj(), got[i].obj()
+		if got[i].code != want[i].code || wb == nil || gb == nil {
+			t.Errorf("%s %s: %d %s, want %d %s", probe[i].method, probe[i].path, got[i].code, got[i].body, want[i].code, want[i].body)
+			continue
+		}
+		msg, ok := gb["message"].(string)
+		if !ok || msg == "" || msg == wb["message"] {
+			t.Errorf("%s %s: message %v, want another non-empty string than %v", probe[i].method, probe[i].path, gb["message"], wb["message"])
+		}
+		delete(wb, "message")
+		delete(gb, "message")
+		a, b := decodeStripped(t, mustJSON(t, wb)), decodeStripped(t, mustJSON(t, gb))
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s %s: the body differs beyond message:\n%s\n%s", probe[i].method, probe[i].path, want[i].body, got[i].body)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

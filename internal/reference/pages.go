@@ -256,13 +256,18 @@ func (s *Server) applyFields(p *page, in *input, creating bool) (*pageChange, fi
 	if v, ok, err := str("type"); err != "" {
 		return nil, err
 	} else if ok && v != "" {
-		if !pageTypes[v] {
-			accept := (creating && s.mutated("invalid-type-accepted")) || (!creating && s.mutated("edit-invalid-type-accepted"))
-			if !accept {
-				return nil, fieldError("Invalid page type: " + v)
+		valid := pageTypes[v] || (creating && s.mutated("invalid-type-accepted")) ||
+			(!creating && s.mutated("edit-invalid-type-accepted"))
+		switch {
+		case !valid && s.mutated("benign-invalid-type-ignored"):
+			// Accepted but not stored (the spec lists no validation of
+			// type): a new page is a draft, an edited page keeps its type.
+			if creating {
+				p.typ = "draft"
 			}
-		}
-		if creating || !s.mutated("edit-ignores-type") {
+		case !valid:
+			return nil, fieldError("Invalid page type: " + v)
+		case creating || !s.mutated("edit-ignores-type"):
 			p.typ = v
 			ch.typeSent = true
 		}
@@ -393,9 +398,15 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 	if err := s.checkParent(parent, ""); err != "" {
 		return failure(http.StatusBadRequest, string(err))
 	}
+	// Nothing can fail from here on: the page takes its place in the
+	// creation order (the slug-not-from-title mutant numbers slugs by it).
+	p.seq = s.nextSeq()
 	slug := ch.slug
 	if !ch.slugSent {
-		slug = slugify(p.title, s.mutated("slug-keeps-case"))
+		slug = slugify(p.title, s.mutated("benign-slug-keeps-case"))
+		if s.mutated("slug-not-from-title") {
+			slug = "page-" + strconv.FormatInt(p.seq, 10)
+		}
 	}
 	if slug == "" {
 		slug = "empty"
@@ -405,7 +416,6 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 		key = parent + "/" + slug
 	}
 	p.key = s.uniqueKey(key, nil)
-	p.seq = s.nextSeq()
 	s.pages[p.key] = p
 	s.commitTags(ch)
 	if s.mutated("create-returns-key-only") {
@@ -431,6 +441,10 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 		}
 		return failure(http.StatusNotFound, "Page not found.")
 	}
+	if s.mutated("benign-slug-on-edit-400") && in.has("slug") {
+		// slug is not listed for edit (spec 4.4): refusing it is allowed.
+		return failure(http.StatusBadRequest, "slug cannot be sent on edit; change the title instead.")
+	}
 	p := old.clone()
 	if s.mutated("edit-resets-omitted-fields") {
 		p.description, p.content, p.tags, p.category = "", "", nil, ""
@@ -453,7 +467,7 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 	case ch.slugSent:
 		slug = ch.slug
 	case ch.titleChanged && !s.mutated("benign-title-edit-keeps-key"):
-		slug = slugify(p.title, s.mutated("slug-keeps-case"))
+		slug = slugify(p.title, s.mutated("benign-slug-keeps-case"))
 		if slug == "" {
 			slug = "empty"
 		}

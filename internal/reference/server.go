@@ -228,6 +228,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.mutated("benign-404-before-auth") && s.missingPageTarget(rt) {
+		// The spec does not order the 401 and 404 checks of a write.
+		return failure(http.StatusNotFound, "Page not found.")
+	}
 	if needsAuth && !authOK {
 		if s.mutated("refused-write-applies") && rt.method != http.MethodGet {
 			h(r, rt, in, adminUser) // applied, then refused
@@ -292,6 +296,15 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 		}
 	}
 	return nil, false
+}
+
+// missingPageTarget reports whether rt is an edit, a delete or a file
+// upload of a page key (free of traversal characters) that no page has.
+// The caller holds the lock.
+func (s *Server) missingPageTarget(rt route) bool {
+	pageWrite := rt.endpoint == "pages" && (rt.method == http.MethodPut || rt.method == http.MethodDelete)
+	fileUpload := rt.endpoint == "files" && rt.method == http.MethodPost
+	return (pageWrite || fileUpload) && rt.key != "" && validKey(rt) && s.pages[rt.key] == nil
 }
 
 func (s *Server) knownEndpoint(endpoint string) bool {

@@ -254,12 +254,16 @@ func (s *Server) pageObj(p *page, base string) obj {
 	if s.mutated("content-not-rendered") {
 		content = p.content
 	}
+	title, contentRaw, description := p.title, sanitise(p.content), p.description
+	if s.mutated("benign-numeric-entities") {
+		title, contentRaw, description = numericRefs(title), numericRefs(contentRaw), numericRefs(description)
+	}
 	o := obj{
 		{"key", p.key},
-		{"title", p.title},
+		{"title", title},
 		{"content", content},
-		{"contentRaw", sanitise(p.content)},
-		{"description", p.description},
+		{"contentRaw", contentRaw},
+		{"description", description},
 		{"type", p.typ},
 		{"slug", slug},
 		{"date", display},

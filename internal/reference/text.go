@@ -33,6 +33,15 @@ func sanitise(s string) string { return htmlEncoder.Replace(s) }
 
 var htmlDecoder = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`)
 
+var numericRefer = strings.NewReplacer("&amp;", "&#38;", "&lt;", "&#60;", "&gt;", "&#62;", "&quot;", "&#34;")
+
+// numericRefs rewrites the named references sanitise makes as the numeric
+// ones (&amp; becomes &#38;): another way to encode once, which the spec
+// allows (the benign-numeric-entities mutant). Only whole references are
+// rewritten, so "&amp;amp;" (a sent "&amp;") becomes "&#38;amp;" and still
+// decodes to what was sent.
+func numericRefs(s string) string { return numericRefer.Replace(s) }
+
 // unsanitise reverses sanitise.
 func unsanitise(s string) string { return htmlDecoder.Replace(s) }
 

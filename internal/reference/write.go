@@ -26,8 +26,15 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		ct = "text/html; charset=UTF-8"
 	}
 	h.Set("Content-Type", ct)
-	if !(isErr && s.mutated("no-cors-on-errors")) {
-		h.Set("Access-Control-Allow-Origin", "*")
+	allowOrigin := "*"
+	if s.mutated("benign-cors-echo-origin") {
+		// Allowing the origin the request names allows any origin too;
+		// a request without Origin gets no CORS header at all.
+		allowOrigin = r.Header.Get("Origin")
+		h.Add("Vary", "Origin")
+	}
+	if allowOrigin != "" && !(isErr && s.mutated("no-cors-on-errors")) {
+		h.Set("Access-Control-Allow-Origin", allowOrigin)
 	}
 	if !(isErr && s.mutated("nocache-only-on-success")) && !(!resp.authed && s.mutated("nocache-only-with-auth")) {
 		h.Set("Cache-Control", "no-store, no-cache, must-revalidate")
@@ -67,6 +74,15 @@ func (s *Server) shapeBody(resp response) obj {
 	if body == nil {
 		return nil
 	}
+	if s.mutated("benign-other-messages") {
+		for i := range body {
+			if msg, ok := body[i].v.(string); ok && body[i].k == "message" {
+				body = append(obj(nil), body...) // the handler's obj may be shared
+				body[i].v = otherMessage(msg, resp.kind)
+				break
+			}
+		}
+	}
 	switch resp.kind {
 	case kindEarlyError:
 		if s.mutated("status-field-on-early-errors") {
@@ -88,6 +104,30 @@ func (s *Server) shapeBody(resp response) obj {
 		}
 	}
 	return body
+}
+
+// otherMessages reword the fixed messages for the benign-other-messages
+// mutant; the spec fixes no message text. A missing API token still names
+// the API ("API key required."), as AUTH-MISSING-TOKEN-400 requires.
+var otherMessages = map[string]string{
+	msgMissingInputs: "The request body could not be read.",
+	msgMissingToken:  "API key required.",
+	msgInvalidToken:  "This API key is not valid.",
+	msgAccessDenied:  "Forbidden: check the endpoint and your credentials.",
+	"Not found.":     "Nothing here.",
+}
+
+// otherMessage is msg worded differently: a fixed message has its own
+// rewording, any other (handler messages, often with a key in them) a
+// generic one of its kind.
+func otherMessage(msg string, k kind) string {
+	if m, ok := otherMessages[msg]; ok {
+		return m
+	}
+	if k == kindSuccess {
+		return "OK."
+	}
+	return "The request could not be completed."
 }
 
 // nextSeq returns the next value of the monotonic counter; the caller holds
