@@ -3,6 +3,7 @@ package selftest_test
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,9 +32,11 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		name     string
 		mutants  []string
 		sigintAt int64 // interrupt after this many write requests; 0: never
+		readOnly bool  // --read-only with the auth token given: no write may carry it
 		wantExit []int
 	}{
 		{name: "passing run", wantExit: []int{0}},
+		{name: "read-only run", readOnly: true, wantExit: []int{0}},
 		// Specs fail mid-lifecycle: edits lose fields, tags come back in
 		// the wrong shape; cleanup must still remove everything.
 		{name: "failing specs", mutants: []string{"edit-resets-omitted-fields", "tags-as-string", "settings-put-resets-homepage"}, wantExit: []int{1}},
@@ -51,12 +54,17 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var writes atomic.Int64
+			var writes, authWrites atomic.Int64
 			interrupt := make(chan struct{})
 			var once sync.Once
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method != http.MethodGet && tc.sigintAt > 0 && writes.Add(1) == tc.sigintAt {
-					once.Do(func() { close(interrupt) })
+				if r.Method != http.MethodGet {
+					if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
+						once.Do(func() { close(interrupt) })
+					}
+					if carriesAuth(r, auth) {
+						authWrites.Add(1)
+					}
 				}
 				srv.ServeHTTP(w, r)
 			}))
@@ -75,7 +83,11 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(exe, "--base-url", ts.URL, "--allow-settings-write", "--no-color", "--timeout", "60s")
+			args := []string{"--base-url", ts.URL, "--allow-settings-write", "--no-color", "--timeout", "60s"}
+			if tc.readOnly {
+				args = []string{"--base-url", ts.URL, "--read-only", "--no-color", "--timeout", "60s"}
+			}
+			cmd := exec.Command(exe, args...)
 			cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+tok, "CONFORMANCE_AUTH_TOKEN="+auth)
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
@@ -105,6 +117,9 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if strings.Contains(out.String(), "teardown problem") {
 				t.Errorf("the run reported teardown problems:\n%s", selftest.Tail(out.String(), 30))
 			}
+			if tc.readOnly && authWrites.Load() > 0 {
+				t.Errorf("a read-only run sent %d write request(s) carrying the authentication token", authWrites.Load())
+			}
 			after, err := harnesstest.TakeSnapshot(ctx, snapClient)
 			if err != nil {
 				t.Fatal(err)
@@ -115,6 +130,17 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			}
 		})
 	}
+}
+
+// carriesAuth reports whether a request carries the authentication token
+// in its query or body (JSON, form or multipart).
+func carriesAuth(r *http.Request, auth string) bool {
+	if strings.Contains(r.URL.RawQuery, auth) {
+		return true
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return bytes.Contains(body, []byte(auth))
 }
 
 func containsInt(xs []int, x int) bool {
