@@ -12,7 +12,7 @@ MODULE  := github.com/conformance-suite/conformance
 
 # Tools run from the module proxy, so nothing needs installing first.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
-ACTIONLINT  ?= github.com/rhysd/actionlint/cmd/actionlint@latest
+ACTIONLINT  ?= github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 # Reproducible: -trimpath keeps build-machine paths out of the binary (and
 # out of report locations), -buildvcs=false keeps the checkout's state and
