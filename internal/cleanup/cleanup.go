@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 
@@ -14,15 +13,9 @@ import (
 	"github.com/conformance-suite/conformance/internal/harness"
 )
 
-// allTypes asks the page list for every type at once.
-var allTypes = url.Values{
-	"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"}, "scheduled": {"true"},
-	"numberOfItems": {"-1"},
-}
-
 // Leftovers lists the keys of run-marked pages, children before parents.
 func Leftovers(ctx context.Context, c *client.Client) ([]string, error) {
-	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: allTypes})
+	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: harness.AllPagesQuery()})
 	if ex.Err != nil {
 		return nil, ex.Err
 	}

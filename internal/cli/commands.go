@@ -32,7 +32,9 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 'conformance serve-reference --list-mutants'), to see what a failing run looks like.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if problems := applyEnvDemo(cmd); len(problems) > 0 {
+			// Only the run flags' variables apply: demo has no target flags,
+			// so CONFORMANCE_BASE_URL and the tokens cannot redirect it.
+			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
 			srv, base, err := startReference(mutants, &tf.cfg)
@@ -60,14 +62,10 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 		},
 	}
 	tf.registerRun(cmd.Flags())
-	cmd.Flags().DurationVar(&tf.cfg.RequestTimeout, "request-timeout", 10*time.Second, "timeout of each request")
+	cmd.Flags().DurationVar(&tf.cfg.RequestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of each request")
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a reference-server mutant (repeatable)")
 	return cmd
 }
-
-// applyEnvDemo applies only the run flags' environment to demo: the target
-// flags' variables (CONFORMANCE_BASE_URL, tokens) must not redirect a demo.
-func applyEnvDemo(cmd *cobra.Command) []string { return applyEnv(cmd.Flags()) }
 
 // startReference serves a fresh reference server on 127.0.0.1 with new
 // tokens, which it stores in cfg.
@@ -164,8 +162,9 @@ func newCleanupCmd(stdout, stderr io.Writer) *cobra.Command {
 			if len(problems) > 0 {
 				return usage(stderr, problems)
 			}
-			c, err := client.New(client.Config{BaseURL: tf.cfg.BaseURL, Token: tf.cfg.Token, AuthToken: tf.cfg.AuthToken,
-				RequestTimeout: tf.cfg.RequestTimeout, CACert: tf.cfg.CACert, Insecure: tf.cfg.Insecure, RPS: tf.cfg.RPS, MaxBody: tf.cfg.MaxBody})
+			cc := tf.cfg.ClientConfig()
+			cc.ReadOnly = cc.ReadOnly || dryRun // a dry run lists, and cannot do more
+			c, err := client.New(cc)
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/runner"
 )
 
@@ -34,12 +35,12 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tokenFile, "token-file", "", "read the API token from this file")
 	fs.StringVar(&c.AuthToken, "auth-token", "", "authentication token of an Administrator (needed for writes; a run without it is read-only)")
 	fs.StringVar(&f.authTokenFile, "auth-token-file", "", "read the authentication token from this file")
-	fs.DurationVar(&c.RequestTimeout, "request-timeout", 10*time.Second, "timeout of each request")
+	fs.DurationVar(&c.RequestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of each request")
 	fs.StringVar(&c.CACert, "ca-cert", "", "PEM file of a CA to trust besides the system roots")
 	fs.BoolVar(&c.Insecure, "insecure", false, "do not verify the TLS certificate (test sites only)")
 	fs.Float64Var(&c.RPS, "rps", 0, "at most this many requests per second (0: no limit)")
 	fs.IntVar(&c.Retries, "retries", 2, "retries of a read answered 429 or 503 (writes are never retried)")
-	fs.Int64Var(&c.MaxBody, "max-body", 4<<20, "bytes of a response body read at most")
+	fs.Int64Var(&c.MaxBody, "max-body", client.DefaultMaxBody, "bytes of a response body read at most")
 }
 
 func (f *targetFlags) registerRun(fs *pflag.FlagSet) {

@@ -13,13 +13,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net"
 	"net/http"
 	"net/textproto"
 	"net/url"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,8 +67,6 @@ type Config struct {
 	Retries int
 	// MaxRetryWait caps how long one Retry-After is honoured (default 5s).
 	MaxRetryWait time.Duration
-	// ExtraSecrets are further values to redact (e.g. a rejected token).
-	ExtraSecrets []string
 	// Deadline, when set, is the end of the whole run (--timeout): a request
 	// still waiting then is cut, and none is sent after it, so the run's
 	// time limit holds whatever the target does.
@@ -88,12 +87,16 @@ type Client struct {
 	observers []func(*Exchange)
 	scope     string
 	compacted int // exchanges[:compacted] hold excerpts only
-	retries   int // retries of reads answered 429/503, over the run
 }
 
-// DefaultMaxBody is the default bound on one response body: far above any
-// sane API answer, far below what would hurt memory.
-const DefaultMaxBody = 4 << 20
+// Defaults of Config (and of the CLI's flags).
+const (
+	// DefaultMaxBody bounds one response body: far above any sane API
+	// answer, far below what would hurt memory.
+	DefaultMaxBody = 4 << 20
+	// DefaultRequestTimeout bounds one request.
+	DefaultRequestTimeout = 10 * time.Second
+)
 
 // ErrReadOnly is returned for a request that would write in a read-only run.
 var ErrReadOnly = errors.New("refused: the run is read-only and this request could change the target")
@@ -109,7 +112,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = 10 * time.Second
+		cfg.RequestTimeout = DefaultRequestTimeout
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
@@ -147,9 +150,6 @@ func New(cfg Config) (*Client, error) {
 		// is a secret like the tokens.
 		secrets = append(secrets, redact.Secret{Value: pw, Placeholder: "xxxxx"})
 	}
-	for _, s := range cfg.ExtraSecrets {
-		secrets = append(secrets, redact.Secret{Value: s, Placeholder: "${REDACTED}"})
-	}
 	c := &Client{cfg: cfg, base: base, redactor: redact.New(secrets...)}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	if cfg.RPS > 0 {
@@ -158,16 +158,40 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// ParseBaseURL checks a --base-url value: absolute http(s), no query.
+// ParseBaseURL checks a --base-url value: absolute http(s), no query. Its
+// errors show the value with any password masked: they are printed before
+// a client (and its redactor) exists.
 func ParseBaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(raw), "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q must be an absolute http:// or https:// URL", raw)
+		return nil, fmt.Errorf("base URL %q must be an absolute http:// or https:// URL", maskPassword(raw))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %q must not carry a query or fragment", raw)
+		return nil, fmt.Errorf("base URL %q must not carry a query or fragment", maskPassword(raw))
 	}
 	return u, nil
+}
+
+// maskPassword replaces the password of a URL's user information with
+// "xxxxx", as url.URL.Redacted does, but works on text that does not parse.
+func maskPassword(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	authority := raw[i+3:]
+	if j := strings.IndexAny(authority, "/?#"); j >= 0 {
+		authority = authority[:j]
+	}
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return raw
+	}
+	user, _, hasPassword := strings.Cut(authority[:at], ":")
+	if !hasPassword {
+		return raw
+	}
+	return raw[:i+3] + user + ":xxxxx" + raw[i+3+at:]
 }
 
 // maxRedirects bounds same-host redirects; cross-host ones are never followed
@@ -272,11 +296,15 @@ func (c *Client) Seq() int {
 }
 
 // Retries returns how many times reads answered 429 or 503 were retried
-// over the run (each retry is also listed on its exchange).
+// over the run: the retries listed on the exchanges recorded so far.
 func (c *Client) Retries() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.retries
+	n := 0
+	for _, e := range c.exchanges {
+		n += len(e.Retries)
+	}
+	return n
 }
 
 // Credentials says which tokens a request carries.
@@ -368,7 +396,6 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 		ex.URL = c.redactor.String(req.URL.String())
 		ex.RequestHeader = redactHeader(c.redactor, req.Header)
 		ex.RequestBody = excerpt(c.redactor.Bytes(reqBody), requestExcerpt)
-		ex.RequestBodySize = len(reqBody)
 		ex.curl = c.curl(req, r, reqBody, bodyTokens)
 	}
 	if err == nil && !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline) {
@@ -380,7 +407,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
 			defer cancel()
 		}
-		c.send(ctx, req, reqBody, r, ex)
+		c.send(ctx, req, reqBody, ex)
 	} else {
 		ex.Err = err
 	}
@@ -389,7 +416,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	return ex
 }
 
-func (c *Client) send(ctx context.Context, req *http.Request, body []byte, r Request, ex *Exchange) {
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, ex *Exchange) {
 	for attempt := 0; ; attempt++ {
 		if err := c.waitTurn(ctx); err != nil {
 			if attempt == 0 {
@@ -421,7 +448,7 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, r Req
 		if ex.Err != nil {
 			return
 		}
-		wait, retry := c.retryAfter(ctx, r, ex, attempt)
+		wait, retry := c.retryAfter(ctx, ex, attempt)
 		if !retry {
 			return
 		}
@@ -434,9 +461,6 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, r Req
 		}
 		ex.Retries = append(ex.Retries, fmt.Sprintf("%d %s (Retry-After %q), retried after %s",
 			ex.Status, http.StatusText(ex.Status), ex.Header.Get("Retry-After"), wait))
-		c.mu.Lock()
-		c.retries++
-		c.mu.Unlock()
 	}
 }
 
@@ -458,7 +482,7 @@ func (c *Client) waitTurn(ctx context.Context) error {
 // again, and after how long. Writes are never retried: they might have
 // happened. A wait that would pass the caller's deadline is not started: the
 // 429/503 answer is kept instead of a timeout.
-func (c *Client) retryAfter(ctx context.Context, r Request, ex *Exchange, attempt int) (time.Duration, bool) {
+func (c *Client) retryAfter(ctx context.Context, ex *Exchange, attempt int) (time.Duration, bool) {
 	if ex.Method != http.MethodGet || attempt >= c.cfg.Retries {
 		return 0, false
 	}
@@ -555,7 +579,7 @@ const (
 // query string, tokens included).
 type TransportError struct {
 	Kind  string
-	Cause string // one phrase, e.g. "no answer within the request timeout (10s)"
+	Cause string // one phrase, e.g. "no answer within the request timeout (10s)"; redacted
 	Err   error  // the underlying error; its message is redacted in Error()
 	msg   string
 }
@@ -652,7 +676,9 @@ func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, p
 	default:
 		te.Cause = lastPart(msg)
 	}
-	te.msg = c.redactor.String(te.Cause + " (" + msg + ")")
+	// Cause is printed on its own too (preflight, verdicts): redact both.
+	te.Cause = c.redactor.String(te.Cause)
+	te.msg = te.Cause + " (" + c.redactor.String(msg) + ")"
 	return te
 }
 
@@ -722,7 +748,7 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [
 		for _, t := range tokens {
 			_ = mw.WriteField(t[0], t[1])
 		}
-		for _, k := range sortedFormKeys(r.Form) {
+		for _, k := range slices.Sorted(maps.Keys(r.Form)) {
 			for _, v := range r.Form[k] {
 				_ = mw.WriteField(k, v)
 			}
@@ -794,15 +820,6 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [
 	}
 	req.Header.Set("User-Agent", "conformance (Content Management API conformance suite)")
 	return req, body, tokens, nil
-}
-
-func sortedFormKeys(f url.Values) []string {
-	keys := make([]string, 0, len(f))
-	for k := range f {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // encodeQuery is url.Values.Encode with token first, so curl lines and

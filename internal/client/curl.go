@@ -1,7 +1,9 @@
 package client
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +22,7 @@ func (c *Client) curl(req *http.Request, r Request, body []byte, bodyTokens [][2
 		for _, t := range bodyTokens {
 			parts = append(parts, "-F", c.quote(t[0]+"="+t[1]))
 		}
-		for _, k := range sortedFormKeys(r.Form) {
+		for _, k := range slices.Sorted(maps.Keys(r.Form)) {
 			for _, v := range r.Form[k] {
 				parts = append(parts, "-F", c.quote(k+"="+v))
 			}

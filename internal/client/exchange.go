@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,16 +30,17 @@ const (
 )
 
 // Exchange is one request and its response (or transport error), as
-// recorded. Everything exported is already redacted.
+// recorded. Every exported field is already redacted, and so are String,
+// BodyExcerpt and Curl; Body, JSON and Get give the body as received, for
+// checks, never for printing.
 type Exchange struct {
 	Seq    int
 	Scope  string // what was running (a spec's text)
 	Method string
 	URL    string
 
-	RequestHeader   http.Header
-	RequestBody     string // excerpt
-	RequestBodySize int
+	RequestHeader http.Header
+	RequestBody   string // excerpt
 
 	// Sent is false when the request never left the client (read-only
 	// refusal, the run's time limit had passed, a body that could not be
@@ -161,10 +163,6 @@ func (e *Exchange) Curl() string {
 // RequestLine is "METHOD URL".
 func (e *Exchange) RequestLine() string { return e.Method + " " + e.URL }
 
-// NoAnswer reports whether the request reached the network but got no
-// complete answer (refused, timed out, cut, not HTTP).
-func (e *Exchange) NoAnswer() bool { return e.Sent && e.Err != nil }
-
 // BodyExcerpt is the start of the response body, redacted and made printable.
 func (e *Exchange) BodyExcerpt() string {
 	e.mu.Lock()
@@ -193,7 +191,7 @@ func (e *Exchange) String() string {
 	}
 	if e.Status != 0 {
 		fmt.Fprintf(&b, "response: %d %s (%s)\n", e.Status, http.StatusText(e.Status), e.Duration.Round(time.Millisecond))
-		for _, k := range sortedKeys(e.Header) {
+		for _, k := range slices.Sorted(maps.Keys(e.Header)) {
 			fmt.Fprintf(&b, "          %s: %s\n", k, strings.Join(e.Header[k], ", "))
 		}
 		body := e.BodyExcerpt()
@@ -271,12 +269,3 @@ func excerpt(b []byte, limit int) string {
 }
 
 func indentTail(s string) string { return strings.ReplaceAll(s, "\n", "\n          ") }
-
-func sortedKeys(h http.Header) []string {
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -224,7 +224,7 @@ func TestReadOnlyRefusal(t *testing.T) {
 		if !errors.Is(ex.Err, ErrReadOnly) {
 			t.Errorf("%s: err %v, want ErrReadOnly", m, ex.Err)
 		}
-		if ex.Sent || ex.NoAnswer() {
+		if ex.Sent {
 			t.Errorf("%s: marked as sent", m)
 		}
 		if ex.Curl() == "" || ex.URL == "" {
@@ -351,5 +351,27 @@ func TestBaseURLPasswordIsRedacted(t *testing.T) {
 		if strings.Contains(s, "s3cretPW") {
 			t.Errorf("password visible in %q", s)
 		}
+	}
+}
+
+// A --base-url that is refused is printed in the error before any client
+// (and its redactor) exists: its password must be masked there too.
+func TestBaseURLErrorsMaskThePassword(t *testing.T) {
+	for _, raw := range []string{
+		"ftp://bob:s3cretPW@example.org",
+		"http://bob:s3cretPW@example.org/?x=1",
+		"http://bob:s3cretPW@example.org:badport",
+		"http://bob:s3cr@tPW@example.org/#frag",
+	} {
+		_, err := ParseBaseURL(raw)
+		if err == nil {
+			t.Fatalf("%s: accepted", raw)
+		}
+		if strings.Contains(err.Error(), "s3cr") || !strings.Contains(err.Error(), "bob:xxxxx@") {
+			t.Errorf("%s: error %q shows the password or not the masked URL", raw, err)
+		}
+	}
+	if got := maskPassword("http://bob@example.org/a:b@c"); got != "http://bob@example.org/a:b@c" {
+		t.Errorf("no password: got %q, want the URL unchanged", got)
 	}
 }

@@ -160,8 +160,8 @@ func TestRequestTimeout(t *testing.T) {
 			if FailureKind(ex.Err) != KindTimeout || !strings.Contains(Cause(ex.Err), tc.cause) {
 				t.Errorf("err %v (kind %q), want a timeout saying %q", ex.Err, FailureKind(ex.Err), tc.cause)
 			}
-			if !ex.NoAnswer() {
-				t.Error("NoAnswer() false for a timed-out request")
+			if !ex.Sent {
+				t.Error("a timed-out request is not marked as sent")
 			}
 		})
 	}

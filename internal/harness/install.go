@@ -7,15 +7,9 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conformance-suite/conformance/internal/report"
 )
-
-// ReportEntryRequests names the report entry that carries a failing spec's
-// exchanges.
-const ReportEntryRequests = "requests"
-
-// ReportEntryChecked names the report entry with the number of exchanges a
-// cross-cutting rule judged.
-const ReportEntryChecked = "responses checked"
 
 // crossCuttingPriority makes the cross-cutting specs run after every other
 // spec, so they judge the whole run's exchanges.
@@ -45,7 +39,7 @@ func Install(t *Target) {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
 		}
 		if b.Len() > 0 {
-			ginkgo.AddReportEntry(ReportEntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+			ginkgo.AddReportEntry(report.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
 		}
 	})
 
@@ -59,14 +53,13 @@ func Install(t *Target) {
 }
 
 // registerCrossCutting adds one spec per cross-cutting rule; each judges
-// every exchange recorded before it (see Protocol).
+// every exchange recorded before it (see Protocol). The number of responses
+// each judged reaches the report from t.Protocol, not from these specs.
 func registerCrossCutting(t *Target) {
 	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(LabelCrossCutting), func() {
 		for _, c := range ProtocolChecks {
-			rule := c.Rule
-			t.It(rule, func(ginkgo.SpecContext) {
-				tally := t.Protocol.Tally(rule)
-				ginkgo.AddReportEntry(ReportEntryChecked, tally.Checked, ginkgo.ReportEntryVisibilityNever)
+			t.It(c.Rule, func(ginkgo.SpecContext) {
+				tally := t.Protocol.Tally(c.Rule)
 				if tally.Checked == 0 {
 					NotChecked("no API response this rule can judge was recorded before this check " +
 						"(did the label filter leave no other spec?)")

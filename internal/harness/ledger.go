@@ -1,7 +1,8 @@
 package harness
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -47,12 +48,7 @@ func (l *Ledger) RemovePage(key string) {
 func (l *Ledger) Pages() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out []string
-	for k := range l.pages {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(l.pages))
 }
 
 // AddUpload records an uploaded file; the API has no way to delete uploads,

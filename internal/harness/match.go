@@ -6,6 +6,7 @@ import (
 
 	"github.com/onsi/gomega/gcustom"
 	"github.com/onsi/gomega/types"
+	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/schemas"
@@ -56,28 +57,25 @@ func HaveHTTPStatus(codes ...int) types.GomegaMatcher {
 // BeSuccess expects the HTTP code and a success envelope: a JSON object with
 // status "0" and a message string (spec section 1).
 func BeSuccess(code int) types.GomegaMatcher {
-	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a success envelope (status "0", message a string)`, code),
-		func(ex *client.Exchange) string {
-			if p := statusAndObject(ex, code); p != "" {
-				return p
-			}
-			if st := ex.Get("status"); st.Type != 3 || st.Str != "0" {
-				return "status is " + rawOrMissing(st.Raw) + `, want "0"`
-			}
-			return messageProblem(ex)
-		})
+	return beEnvelope(code, "success envelope", "0")
 }
 
 // BeHandlerError expects the HTTP code and a handler-error body: status "1"
 // and a message string (spec section 7, body shape 1).
 func BeHandlerError(code int) types.GomegaMatcher {
-	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a handler-error body (status "1", message a string)`, code),
+	return beEnvelope(code, "handler-error body", "1")
+}
+
+// beEnvelope expects the HTTP code and a JSON object whose status is the
+// string status and whose message is a string.
+func beEnvelope(code int, what, status string) types.GomegaMatcher {
+	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a %s (status %q, message a string)`, code, what, status),
 		func(ex *client.Exchange) string {
 			if p := statusAndObject(ex, code); p != "" {
 				return p
 			}
-			if st := ex.Get("status"); st.Type != 3 || st.Str != "1" {
-				return "status is " + rawOrMissing(st.Raw) + `, want "1"`
+			if st := ex.Get("status"); st.Type != gjson.String || st.Str != status {
+				return "status is " + rawOrMissing(st.Raw) + fmt.Sprintf(", want %q", status)
 			}
 			return messageProblem(ex)
 		})
@@ -130,7 +128,7 @@ func statusAndObject(ex *client.Exchange, code int) string {
 }
 
 func messageProblem(ex *client.Exchange) string {
-	if m := ex.Get("message"); m.Type != 3 {
+	if m := ex.Get("message"); m.Type != gjson.String {
 		return "message is " + rawOrMissing(m.Raw) + ", want a string"
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,8 +94,10 @@ func (t *Target) AdoptKey(key string) {
 func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
 
 // DeletePage removes a page the run created, following renames recorded
-// in the ledger; "already gone" counts as success. A failure is recorded
-// as a teardown problem, apart from rule failures, and never fails a spec.
+// in the ledger; "already gone" counts as success. It never fails a spec:
+// on failure it returns the error and the page stays in the ledger, for the
+// suite-wide sweep to try again and report as a teardown problem, apart
+// from rule failures.
 //
 // Child pages the ledger holds under key are deleted first, whatever order
 // the cleanups run in: a server may keep the children of a deleted parent
@@ -106,10 +109,10 @@ func (t *Target) DeletePage(ctx context.Context, key string) error {
 	if t.ReadOnly {
 		return nil
 	}
-	if !t.ledgerHas(key) {
+	pages := t.Ledger.Pages()
+	if !slices.Contains(pages, key) {
 		return nil // deleted by the spec itself, or renamed and handled there
 	}
-	pages := t.Ledger.Pages()
 	for i := len(pages) - 1; i >= 0; i-- { // sorted: deeper keys come later
 		if strings.HasPrefix(pages[i], key+"/") {
 			_ = t.DeletePage(ctx, pages[i]) // the sweep reports what remains
@@ -136,15 +139,6 @@ func (t *Target) DeletePage(ctx context.Context, key string) error {
 	return nil
 }
 
-func (t *Target) ledgerHas(key string) bool {
-	for _, k := range t.Ledger.Pages() {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
-
 // sweep deletes whatever the ledger still holds: pages whose cleanup did
 // not run (interrupt) or whose key changed. Children first, so a parent is
 // never deleted under a child.
@@ -167,7 +161,7 @@ func (t *Target) sweep(ctx context.Context) {
 	// A DELETE answered 200 proves nothing by itself: list once more and
 	// report every page of this run that is still there.
 	for _, k := range t.strays(ctx) {
-		if !t.ledgerHas(k) {
+		if !slices.Contains(t.Ledger.Pages(), k) {
 			t.Ledger.AddPage(k)
 			failed[k] = fmt.Errorf("page %s is still listed after its DELETE answered success", k)
 		}
@@ -186,9 +180,7 @@ func (t *Target) sweep(ctx context.Context) {
 // timed out while the request was in flight) still made its page. It is
 // the backstop that keeps a run from leaving pages behind.
 func (t *Target) strays(ctx context.Context) []string {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{
-		"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"}, "scheduled": {"true"},
-		"numberOfItems": {"-1"}}})
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: AllPagesQuery()})
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
 		return nil
 	}
@@ -199,6 +191,13 @@ func (t *Target) strays(ctx context.Context) []string {
 		}
 	}
 	return out
+}
+
+// AllPagesQuery is the query of GET /api/pages that lists every page at
+// once: all five type filters on, no page size limit (spec 4.1).
+func AllPagesQuery() url.Values {
+	return url.Values{"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"},
+		"scheduled": {"true"}, "numberOfItems": {"-1"}}
 }
 
 // cleanupTimeout bounds one cleanup action that no interrupt may cut short.

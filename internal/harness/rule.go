@@ -6,6 +6,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
+	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -19,8 +20,9 @@ const (
 	LabelWrites = "writes"
 	// LabelSettingsWrites marks specs that change site settings.
 	LabelSettingsWrites = "settings-writes"
-	// LabelCrossCutting marks the specs that judge every recorded exchange.
-	LabelCrossCutting = "cross-cutting"
+	// LabelCrossCutting marks the specs that judge every recorded exchange
+	// (--rerun-failed selects by it).
+	LabelCrossCutting = report.LabelCrossCutting
 )
 
 // It registers a spec that checks the catalogue rule id. The spec text is
@@ -73,11 +75,11 @@ func (t *Target) It(id string, body func(ginkgo.SpecContext), args ...any) bool 
 	return ginkgo.It(text, append(decorators, func(ctx ginkgo.SpecContext) {
 		switch {
 		case writes && t.ReadOnly:
-			ginkgo.Skip(NotCheckedPrefix + "read-only run: this rule needs write requests")
+			ginkgo.Skip(report.NotCheckedPrefix + "read-only run: this rule needs write requests")
 		case writes && !t.Client.HasAuth():
-			ginkgo.Skip(NotCheckedPrefix + "no --auth-token given: this rule needs write requests")
+			ginkgo.Skip(report.NotCheckedPrefix + "no --auth-token given: this rule needs write requests")
 		case needsSettings && !t.SettingsWrites:
-			ginkgo.Skip(NotCheckedPrefix + "settings writes not allowed (pass --allow-settings-write)")
+			ginkgo.Skip(report.NotCheckedPrefix + "settings writes not allowed (pass --allow-settings-write)")
 		}
 		body(ctx)
 	})...)
@@ -94,14 +96,10 @@ const (
 	SettingsWrites
 )
 
-// NotCheckedPrefix starts the skip message of every spec that could not
-// check its rule; reports show the rest as the reason.
-const NotCheckedPrefix = "not checked: "
-
 // NotChecked stops the current spec and reports its rule as not checked,
 // with the reason (e.g. the target has no draft page to look at).
 func NotChecked(format string, args ...any) {
-	ginkgo.Skip(NotCheckedPrefix+fmt.Sprintf(format, args...), 1)
+	ginkgo.Skip(report.NotCheckedPrefix+fmt.Sprintf(format, args...), 1)
 }
 
 func dedupe(in []string) []string {

@@ -12,6 +12,7 @@ import (
 	"html"
 	"io"
 	"net/url"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -27,7 +28,7 @@ type Secret struct {
 // concurrent use and cheap to call on strings without secrets.
 type Redactor struct {
 	replacer *strings.Replacer
-	longest  int
+	forms    []string // every encoded form of every secret, longest first
 }
 
 // minSecretLen guards against redacting every "a" when a user passes a
@@ -60,14 +61,10 @@ func New(secrets ...Secret) *Redactor {
 		return forms[i] < forms[j]
 	})
 	var args []string
-	longest := 0
 	for _, f := range forms {
 		args = append(args, f, pairs[f])
-		if len(f) > longest {
-			longest = len(f)
-		}
 	}
-	return &Redactor{replacer: strings.NewReplacer(args...), longest: longest}
+	return &Redactor{replacer: strings.NewReplacer(args...), forms: forms}
 }
 
 // encodings lists the ways a value travels: as is, query- and path-escaped,
@@ -116,12 +113,56 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	return []byte(r.replacer.Replace(string(b)))
 }
 
+// Fields replaces every secret, in place, in the strings reachable from v,
+// a non-nil pointer to data without cycles: through pointers, exported
+// struct fields, slices, arrays and map values. A report model redacted so
+// is clean in every format it is rendered to, whatever that format escapes:
+// a redactor reading the rendered bytes misses a token whose "_" Markdown
+// escaped, or whose "+" html/template wrote as "&#43;".
+func (r *Redactor) Fields(v any) {
+	if r != nil {
+		r.walk(reflect.ValueOf(v))
+	}
+}
+
+func (r *Redactor) walk(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			r.walk(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				r.walk(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			r.walk(v.Index(i))
+		}
+	case reflect.Map:
+		// Map values are not addressable: redact a copy and store it back.
+		for it := v.MapRange(); it.Next(); {
+			val := reflect.New(v.Type().Elem()).Elem()
+			val.Set(it.Value())
+			r.walk(val)
+			v.SetMapIndex(it.Key(), val)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(r.String(v.String()))
+		}
+	}
+}
+
 // Writer wraps w so that everything written through it is redacted. It
-// buffers up to the last newline so that a secret split across two writes is
-// still caught; Close (or Flush) writes the rest.
+// holds back only a tail that could be the start of a secret, so that a
+// secret split across two writes is still caught while everything else
+// (partial lines, progress dots) streams at once; Flush writes the rest.
 func (r *Redactor) Writer(w io.Writer) *Writer { return &Writer{r: r, w: w} }
 
-// Writer is a line-buffered redacting io.Writer.
+// Writer is a redacting io.Writer.
 type Writer struct {
 	mu  sync.Mutex
 	r   *Redactor
@@ -134,24 +175,42 @@ func (rw *Writer) Write(p []byte) (int, error) {
 	defer rw.mu.Unlock()
 	rw.buf.Write(p)
 	data := rw.buf.Bytes()
-	cut := bytes.LastIndexByte(data, '\n')
-	// Without a newline, keep at most one secret's length back so long
-	// unbroken output (a progress bar) still streams.
-	if cut < 0 {
-		keep := rw.r.longest
-		if len(data) <= keep {
-			return len(p), nil
-		}
-		cut = len(data) - keep - 1
+	n := rw.r.safeEnd(data)
+	if n == 0 {
+		return len(p), nil
 	}
-	out := rw.r.Bytes(data[:cut+1])
-	rest := append([]byte(nil), data[cut+1:]...)
+	out := rw.r.Bytes(data[:n])
+	rest := append([]byte(nil), data[n:]...)
 	rw.buf.Reset()
 	rw.buf.Write(rest)
 	if _, err := rw.w.Write(out); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// safeEnd returns how much of data can be redacted and written now: all of
+// it but the tail from the start of any secret form that runs past the end
+// (it may continue in the next write) or across the cut. Cutting inside a
+// form would print its first half unredacted.
+func (r *Redactor) safeEnd(data []byte) int {
+	if r == nil {
+		return len(data)
+	}
+	cut := len(data)
+	for moved := true; moved; {
+		moved = false
+		for _, f := range r.forms {
+			for start := max(0, cut-len(f)+1); start < cut; start++ {
+				end := min(len(data), start+len(f))
+				if string(data[start:end]) == f[:end-start] {
+					cut, moved = start, true
+					break
+				}
+			}
+		}
+	}
+	return cut
 }
 
 // Flush writes any buffered tail.

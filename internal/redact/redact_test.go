@@ -55,3 +55,67 @@ func TestNilRedactorIsIdentity(t *testing.T) {
 		t.Fatal("nil redactor changed input")
 	}
 }
+
+// A secret cut anywhere between two writes, with no newline near it, is
+// still replaced whole: no part of it may reach the output.
+func TestWriterNeverPrintsPartOfASecret(t *testing.T) {
+	secret := "abcdef0123456789"
+	text := strings.Repeat("x", 40) + secret + strings.Repeat("y", 40)
+	for cut := 0; cut <= len(text); cut++ {
+		var out bytes.Buffer
+		w := New(Secret{secret, "<T>"}).Writer(&out)
+		for _, chunk := range []string{text[:cut], text[cut:]} {
+			if _, err := w.Write([]byte(chunk)); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(out.String(), secret[:4]) {
+				t.Fatalf("cut at %d: part of the secret was written: %q", cut, out.String())
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.Repeat("x", 40) + "<T>" + strings.Repeat("y", 40); out.String() != want {
+			t.Fatalf("cut at %d: got %q want %q", cut, out.String(), want)
+		}
+	}
+}
+
+func TestWriterStreamsWhatCannotBeASecret(t *testing.T) {
+	var out bytes.Buffer
+	w := New(Secret{"abcdef0123456789", "<T>"}).Writer(&out)
+	_, _ = w.Write([]byte("progress ..."))
+	if out.String() != "progress ..." {
+		t.Fatalf("held back %q, want nothing held", out.String())
+	}
+}
+
+func TestFieldsRedactsInPlace(t *testing.T) {
+	type inner struct{ Msg string }
+	type status string
+	type model struct {
+		Name   string
+		State  status
+		Lines  []string
+		Inner  *inner
+		Items  []inner
+		Byname map[string]string
+		Fixed  [1]string
+		Count  int
+		hidden string
+	}
+	r := New(Secret{"to_k+en", "${T}"})
+	m := &model{Name: "a to_k+en", State: "to_k+en", Lines: []string{"to_k+en"}, Inner: &inner{"to_k+en"},
+		Items: []inner{{"x to_k+en"}}, Byname: map[string]string{"k": "to_k+en"}, Fixed: [1]string{"to_k+en"}, hidden: "to_k+en"}
+	r.Fields(m)
+	if m.Name != "a ${T}" || m.State != "${T}" || m.Lines[0] != "${T}" || m.Inner.Msg != "${T}" ||
+		m.Items[0].Msg != "x ${T}" || m.Byname["k"] != "${T}" || m.Fixed[0] != "${T}" {
+		t.Fatalf("not redacted: %+v %+v", m, *m.Inner)
+	}
+	if m.hidden != "to_k+en" {
+		t.Fatal("an unexported field was changed")
+	}
+	var nilRedactor *Redactor
+	nilRedactor.Fields(m)  // must not panic
+	New().Fields(&model{}) // nil pointer fields: must not panic
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -86,14 +87,14 @@ func inExchanges(re *regexp.Regexp) func(string, string) bool {
 // legacySymptoms is the table the diagnosis is decided from.
 func legacySymptoms() []symptom {
 	handler200 := answered("200")
-	var notFound []sign
+	var handlerFailures []sign // rules whose handler must answer 4xx
 	for _, id := range []string{"PAGE-GET-404", "TAG-GET-404", "CAT-GET-404", "USER-GET-404", "PAGE-EDIT-404",
 		"PAGE-DELETE-404", "SETTINGS-CUSTOMFIELDS-400", "FILES-UPLOAD-REFUSED-400", "PAGE-CREATE-INVALID-TYPE",
 		"PAGE-EDIT-INVALID-400"} {
-		notFound = append(notFound, sign{id, handler200})
+		handlerFailures = append(handlerFailures, sign{id, handler200})
 	}
 	return []symptom{
-		{name: "handler failures answered HTTP 200", status: true, signs: notFound},
+		{name: "handler failures answered HTTP 200", status: true, signs: handlerFailures},
 		{name: "create answered 200, not 201", status: true, signs: []sign{{"PAGE-CREATE-201", handler200}}},
 		{name: "create or edit returned only the key", signs: []sign{
 			{"PAGE-CREATE-201", inExchanges(keyOnlyData)},
@@ -147,7 +148,7 @@ func Diagnose(run *Run) *Diagnosis {
 		var rules []string
 		for _, sg := range sy.signs {
 			specs, ok := failed[sg.rule]
-			if !ok || contains(rules, sg.rule) {
+			if !ok || slices.Contains(rules, sg.rule) {
 				continue
 			}
 			if sg.match == nil || anySpec(specs, sg.match) {
@@ -176,15 +177,6 @@ func Diagnose(run *Run) *Diagnosis {
 func anySpec(specs []SpecResult, match func(string, string) bool) bool {
 	for _, s := range specs {
 		if match(s.Message, s.Requests) {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
 			return true
 		}
 	}

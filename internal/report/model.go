@@ -1,6 +1,8 @@
 // Package report turns a Ginkgo report into the suite's own result model,
-// grouped by rule, and writes it as JSON, JUnit XML and a console summary.
-// It makes no Ginkgo calls; it only reads types.Report.
+// grouped by rule, and writes it as JSON, JUnit XML, HTML, Markdown and a
+// console summary; it also compares two JSON reports (diff) and derives the
+// filter of a --rerun-failed run. It makes no Ginkgo calls; it only reads
+// types.Report.
 package report
 
 import (
@@ -180,9 +182,25 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 	return run
 }
 
-// ReasonNotSelected is why a rule whose specs the run's label filter,
-// focus or skip left out was not checked.
-const ReasonNotSelected = "not selected by this run's filters"
+// What the harness writes into the Ginkgo report and Build reads back.
+const (
+	// EntryRequests names the report entry that carries a failing spec's
+	// exchanges.
+	EntryRequests = "requests"
+	// NotCheckedPrefix starts the skip message of every spec that could
+	// not check its rule; reports show the rest as the reason.
+	NotCheckedPrefix = "not checked: "
+)
+
+// Reasons a rule or spec was not checked that the report itself gives.
+const (
+	// ReasonNotSelected is why a rule whose specs the run's label filter,
+	// focus or skip left out was not checked.
+	ReasonNotSelected = "not selected by this run's filters"
+	// ReasonSkipped is why a spec Ginkgo skipped without a message of the
+	// suite's was not checked.
+	ReasonSkipped = "skipped (an earlier step of its container failed, or --fail-fast stopped the run)"
+)
 
 // selection tells whether the run's filters selected a spec, the way
 // Ginkgo decides it (internal/focus.go): the label filter on the spec's
@@ -276,10 +294,10 @@ func specResult(sr types.SpecReport) SpecResult {
 		res.Message = skipReason(sr)
 	default: // pending, or filtered out by labels/focus
 		res.Status = NotChecked
-		res.Message = "not selected by this run's filters"
+		res.Message = ReasonNotSelected
 	}
 	for _, e := range sr.ReportEntries {
-		if e.Name == "requests" {
+		if e.Name == EntryRequests {
 			res.Requests = e.StringRepresentation()
 		}
 	}
@@ -299,14 +317,13 @@ func repoRelative(loc string) string {
 	return loc
 }
 
+// skipReason is the reason of a skipped spec: the harness's message, or
+// ReasonSkipped when Ginkgo skipped it without one.
 func skipReason(sr types.SpecReport) string {
-	msg := strings.TrimPrefix(sr.Failure.Message, "not checked: ")
-	if msg == "" {
-		if sr.State == types.SpecStateSkipped {
-			return "skipped (an earlier step of its container failed, or --fail-fast stopped the run)"
-		}
+	if msg := strings.TrimPrefix(sr.Failure.Message, NotCheckedPrefix); msg != "" {
+		return msg
 	}
-	return msg
+	return ReasonSkipped
 }
 
 func verdict(run *Run) string {

@@ -7,13 +7,13 @@ import (
 )
 
 // LabelCrossCutting is the label of the specs that judge every exchange
-// of the run (internal/harness uses the same string).
+// of the run (internal/harness labels them with this constant).
 const LabelCrossCutting = "cross-cutting"
 
-// FailedRules lists the rules a run failed or could not finish, in report
+// failedRules lists the rules a run failed or could not finish, in report
 // order, and says which of them are cross-cutting (judged on every
 // exchange of the run rather than by one spec).
-func (r *Run) FailedRules() (ids []string, crossCutting bool) {
+func (r *Run) failedRules() (ids []string, crossCutting bool) {
 	for _, rr := range r.Rules {
 		if failing(rr.Status) {
 			ids = append(ids, rr.ID)
@@ -32,7 +32,7 @@ func (r *Run) FailedRules() (ids []string, crossCutting bool) {
 // cross-cutting rules stay out). extra, a label filter given now, narrows
 // the result. ok is false when nothing failed.
 func RerunFilter(r *Run, extra string) (filter string, ids []string, ok bool) {
-	ids, cross := r.FailedRules()
+	ids, cross := r.failedRules()
 	if len(ids) == 0 {
 		return "", nil, false
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -61,7 +62,7 @@ func TestRerunFilter(t *testing.T) {
 			r := &Run{Meta: Meta{LabelFilter: tc.earlier}}
 			for _, id := range []string{"GEN-NO-CACHE", "GEN-CORS-ANY-ORIGIN", "PAGE-GET-404", "PAGE-LIST-SHAPE", "TAG-GET-404", "USER-GET-404"} {
 				st := Passed
-				if contains(tc.failed, id) {
+				if slices.Contains(tc.failed, id) {
 					st = Failed
 				}
 				r.Rules = append(r.Rules, RuleResult{ID: id, Status: st, CrossCutting: id == "GEN-NO-CACHE" || id == "GEN-CORS-ANY-ORIGIN"})

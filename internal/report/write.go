@@ -5,7 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -83,11 +84,7 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 	for _, s := range r.Specs {
 		byArea[s.Area] = append(byArea[s.Area], s)
 	}
-	areas := make([]string, 0, len(byArea))
-	for a := range byArea {
-		areas = append(areas, a)
-	}
-	sort.Strings(areas)
+	areas := slices.Sorted(maps.Keys(byArea))
 	out := junitSuites{Name: "conformance " + r.Meta.Target, Time: secs(r.Meta.Duration)}
 	if r.Diagnosis != nil {
 		// A comment at the top, for a person opening the file; CI tools
@@ -110,7 +107,7 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 				c.Error = &junitProblem{Message: firstLine(s.Message), Type: "error", Text: s.Message}
 				suite.Errors++
 			case NotChecked:
-				c.Skipped = &junitSkipped{Message: "not checked: " + s.Message}
+				c.Skipped = &junitSkipped{Message: NotCheckedPrefix + s.Message}
 				suite.Skipped++
 			}
 			suite.Tests++

@@ -41,7 +41,6 @@ func redirectConsole(red *redact.Redactor) (restore func()) {
 			_ = rw.Flush()
 			close(done)
 		}()
-		fd := fd
 		restores = append(restores, func() {
 			_ = unix.Dup2(saved, fd)
 			w.Close()

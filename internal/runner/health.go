@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/harness"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // This file holds what the runner does about targets that misbehave below
@@ -72,7 +73,7 @@ func unusableRun(cfg Config, c *client.Client, started time.Time, sentence strin
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: runID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, Started: started,
 		Duration: report.Duration(time.Since(started)), Requests: c.Seq(), Retries: c.Retries()}
-	run := report.Build(nil, Catalogue(), meta, report.Extras{Observations: retryNotes(c)})
+	run := report.Build(nil, spec.All(), meta, report.Extras{Observations: retryNotes(c)})
 	for i := range run.Rules {
 		if run.Rules[i].Status == report.NotChecked {
 			run.Rules[i].Reason = "the target cannot be checked (preflight)"
@@ -233,7 +234,7 @@ func afterSpecs(run *report.Run, c *client.Client, k clock) int {
 		// Ginkgo skipped what it had no time for; say so instead of its
 		// generic "an earlier step failed" reason.
 		for i, rr := range run.Rules {
-			if rr.Status == report.NotChecked && len(rr.Specs) > 0 && strings.HasPrefix(rr.Reason, "skipped (") {
+			if rr.Status == report.NotChecked && len(rr.Specs) > 0 && strings.HasPrefix(rr.Reason, report.ReasonSkipped) {
 				run.Rules[i].Reason = fmt.Sprintf("the run's time limit (--timeout %s) was reached before this rule was checked", k.timeout)
 			}
 		}

@@ -23,7 +23,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/preflight"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
-	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/suites"
 )
 
@@ -69,6 +68,17 @@ type Config struct {
 
 	SuiteVersion string
 	RunID        string
+}
+
+// ClientConfig is the configuration of the client that talks to the target:
+// read-only unless writes are allowed and possible (an authentication
+// token given), and with no run deadline (Run adds the --timeout one).
+func (c Config) ClientConfig() client.Config {
+	return client.Config{
+		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
+		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
+		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries,
+	}
 }
 
 // Mode names the run's write permissions for reports.
@@ -142,11 +152,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		}
 	}
 	k := newClock(started, cfg.Timeout)
-	c, err := client.New(client.Config{
-		BaseURL: cfg.BaseURL, Token: cfg.Token, AuthToken: cfg.AuthToken,
-		RequestTimeout: cfg.RequestTimeout, MaxBody: cfg.MaxBody, CACert: cfg.CACert, Insecure: cfg.Insecure,
-		ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", RPS: cfg.RPS, Retries: cfg.Retries, Deadline: k.hard,
-	})
+	cc := cfg.ClientConfig()
+	cc.Deadline = k.hard
+	c, err := client.New(cc)
 	if err != nil {
 		fmt.Fprintln(stdout, "conformance: "+err.Error())
 		return Result{Exit: ExitUsage}
@@ -180,7 +188,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		return Result{Exit: ExitUnusable, Report: run}
 	}
 
-	target := harness.New(c, harness.Options{ReadOnly: cfg.ReadOnly || cfg.AuthToken == "", SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	target := harness.New(c, harness.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
 	harness.Install(target)
 	suites.Register(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
@@ -194,7 +202,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	restore := redirectConsole(red)
-	ginkgo.RunSpecs(&failRecorder{}, "Content Management API conformance", suiteConfig, reporterConfig)
+	ginkgo.RunSpecs(ignoreFail{}, "Content Management API conformance", suiteConfig, reporterConfig)
 	restore()
 
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
@@ -250,8 +258,6 @@ func extras(t *harness.Target) report.Extras {
 	}
 }
 
-// writeReports writes each requested file through the redactor: tokens
-// never reach a report, whatever field carried them.
 // reportPaths lists the report files a run writes.
 func reportPaths(cfg Config) []string {
 	var out []string
@@ -263,7 +269,12 @@ func reportPaths(cfg Config) []string {
 	return out
 }
 
+// writeReports writes each requested file. Tokens never reach a report,
+// whatever field carried them: the run's strings are redacted first (in
+// place), before any format escapes them, and every file is written
+// through the redactor as well.
 func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
+	red.Fields(run)
 	var firstErr error
 	write := func(path string, render func(io.Writer) error) {
 		if path == "" {
@@ -319,11 +330,8 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// failRecorder is the GinkgoTestingT of an in-process run; the verdict
-// comes from the report, not from it.
-type failRecorder struct{ failed bool }
+// ignoreFail is the GinkgoTestingT of an in-process run: the verdict comes
+// from the report, not from it.
+type ignoreFail struct{}
 
-func (f *failRecorder) Fail() { f.failed = true }
-
-// Catalogue is exposed for the rules command.
-func Catalogue() *spec.Catalogue { return spec.All() }
+func (ignoreFail) Fail() {}

@@ -125,9 +125,7 @@ func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 		s["GET "+path+" keys"] = canon(keys)
 		return keys, nil
 	}
-	all := url.Values{"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"},
-		"scheduled": {"true"}, "numberOfItems": {"-1"}}
-	keys, err := list("/api/pages", all)
+	keys, err := list("/api/pages", harness.AllPagesQuery())
 	if err != nil {
 		return nil, err
 	}
