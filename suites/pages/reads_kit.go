@@ -350,7 +350,10 @@ func readsExpectedLen(total, s, pn int) int {
 func (k readKit) allMatching(ctx context.Context, q url.Values) (items []gjson.Result, ex *client.Exchange, problem string) {
 	ex = k.t.Read(ctx, readsListPath, readsWith(q, "numberOfItems", "-1"))
 	if ex.Truncated {
-		return nil, ex, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body)", ex.RequestLine())
+		// A large site: its whole listing does not fit the read limit.
+		// Walk it in pages instead (the pagination rules judge the walk
+		// itself; here it only gathers the pages to compare with).
+		return k.walkAll(ctx, q, ex)
 	}
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
 		return nil, ex, fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), readsStatus(ex))
@@ -371,6 +374,47 @@ func (k readKit) allMatching(ctx context.Context, q url.Values) (items []gjson.R
 	}
 	return nil, ex, fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
 		"while meta.total is %d, and numberOfItems=%d did not give them either", len(items), n, n)
+}
+
+// Bounds of walkAll: it starts with pages of readsWalkSize items and makes
+// them smaller while one page is still larger than the read limit; it
+// sends at most readsWalkPages requests per size, so a huge site costs a
+// bounded number of reads.
+const (
+	readsWalkSize  = 100
+	readsWalkPages = 200
+)
+
+// walkAll gathers every page matching q by walking the list a page at a
+// time, for sites whose numberOfItems=-1 answer is larger than the read
+// limit (big is the -1 exchange that was cut). The pagination rules judge
+// walks; here the walk only gathers the pages to compare with.
+func (k readKit) walkAll(ctx context.Context, q url.Values, big *client.Exchange) ([]gjson.Result, *client.Exchange, string) {
+	last := big
+	for size := readsWalkSize; size >= 4; size /= 4 {
+		var items []gjson.Result
+		cut := false
+		for p := 1; p <= readsWalkPages; p++ {
+			last = k.t.Read(ctx, readsListPath, readsWith(q, "numberOfItems", strconv.Itoa(size), "pageNumber", strconv.Itoa(p)))
+			if last.Truncated {
+				cut = true // try smaller pages
+				break
+			}
+			if last.Err != nil || last.Status != http.StatusOK || !last.Get("data").IsArray() {
+				return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), and walking the list "+
+					"instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), readsStatus(last))
+			}
+			page := readsItems(last)
+			items = append(items, page...)
+			if len(page) < size || !last.Get("meta.hasMore").Bool() {
+				return items, last, ""
+			}
+		}
+		if !cut {
+			return nil, last, fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*readsWalkPages, q.Encode())
+		}
+	}
+	return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())
 }
 
 // everything is allMatching for a spec: it reports the rule not checked when
