@@ -417,6 +417,16 @@ func (k readKit) walkAll(ctx context.Context, q url.Values, big *client.Exchange
 	return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())
 }
 
+// everyPage is the listing of every type for a spec; a target with no page
+// at all leaves the rule not checked.
+func (k readKit) everyPage(ctx context.Context) ([]gjson.Result, *client.Exchange) {
+	items, ex := k.everything(ctx, readsAllTypes())
+	if len(items) == 0 {
+		harness.NotChecked("the target has no page at all")
+	}
+	return items, ex
+}
+
 // everything is allMatching for a spec: it reports the rule not checked when
 // the reference listing cannot be had.
 func (k readKit) everything(ctx context.Context, q url.Values) ([]gjson.Result, *client.Exchange) {
