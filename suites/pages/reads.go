@@ -193,11 +193,7 @@ func (k readKit) slugSpecs() {
 	}, harness.Case("list items, every type"))
 
 	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
-		items, _ := k.everything(ctx, readsAllTypes())
-		child, ok := readsFirstChild(items)
-		if !ok {
-			harness.NotChecked("%s", k.lacking("no child page (key parent/child)"))
-		}
+		child := k.childPage(ctx)
 		key := child.Get("key").String()
 		ex := t.Read(ctx, client.KeyPath("pages", key), nil)
 		Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
@@ -606,11 +602,7 @@ func (k readKit) getSpecs() {
 func (k readKit) hierarchicalSpec() {
 	t := k.t
 	t.It("PAGE-GET-HIERARCHICAL", func(ctx SpecContext) {
-		items, _ := k.everything(ctx, readsAllTypes())
-		child, ok := readsFirstChild(items)
-		if !ok {
-			harness.NotChecked("%s", k.lacking("no child page (key parent/child)"))
-		}
+		child := k.childPage(ctx)
 		key := child.Get("key").String()
 		ex := t.Read(ctx, client.KeyPath("pages", key), nil)
 		Expect(ex).To(harness.BeSuccess(http.StatusOK))

@@ -427,6 +427,17 @@ func (k readKit) everyPage(ctx context.Context) ([]gjson.Result, *client.Exchang
 	return items, ex
 }
 
+// childPage is the first child page (key parent/child) the target lists;
+// without one the rule is not checked.
+func (k readKit) childPage(ctx context.Context) gjson.Result {
+	items, _ := k.everything(ctx, readsAllTypes())
+	child, ok := readsFirstChild(items)
+	if !ok {
+		harness.NotChecked("%s", k.lacking("no child page (key parent/child)"))
+	}
+	return child
+}
+
 // everything is allMatching for a spec: it reports the rule not checked when
 // the reference listing cannot be had.
 func (k readKit) everything(ctx context.Context, q url.Values) ([]gjson.Result, *client.Exchange) {
