@@ -3,20 +3,10 @@ package files_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
-	"github.com/conformance-suite/conformance/internal/harness"
 	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
 	"github.com/conformance-suite/conformance/suites/files"
 )
 
 // TestFiles runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestFiles(t *testing.T) {
-	RegisterFailHandler(Fail)
-	target := harnesstest.Target(t)
-	harness.Install(target)
-	files.Register(target)
-	RunSpecs(t, "files")
-}
+func TestFiles(t *testing.T) { harnesstest.RunSuite(t, "files", files.Register) }

@@ -3,20 +3,10 @@ package taxonomy_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
-	"github.com/conformance-suite/conformance/internal/harness"
 	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
 
 // TestTaxonomy runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestTaxonomy(t *testing.T) {
-	RegisterFailHandler(Fail)
-	target := harnesstest.Target(t)
-	harness.Install(target)
-	taxonomy.Register(target)
-	RunSpecs(t, "taxonomy")
-}
+func TestTaxonomy(t *testing.T) { harnesstest.RunSuite(t, "taxonomy", taxonomy.Register) }

@@ -3,20 +3,10 @@ package users_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
-	"github.com/conformance-suite/conformance/internal/harness"
 	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
 	"github.com/conformance-suite/conformance/suites/users"
 )
 
 // TestUsers runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestUsers(t *testing.T) {
-	RegisterFailHandler(Fail)
-	target := harnesstest.Target(t)
-	harness.Install(target)
-	users.Register(target)
-	RunSpecs(t, "users")
-}
+func TestUsers(t *testing.T) { harnesstest.RunSuite(t, "users", users.Register) }

@@ -8,6 +8,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -178,4 +180,16 @@ func (s Snapshot) Diff(after Snapshot) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// RunSuite is the whole `go test` entry of a suite package that needs no
+// checks around its run: a target, the suite-wide nodes, the area's specs,
+// RunSpecs.
+func RunSuite(t *testing.T, area string, register func(*harness.Target)) {
+	t.Helper()
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	target := Target(t)
+	harness.Install(target)
+	register(target)
+	ginkgo.RunSpecs(t, area)
 }
