@@ -1,9 +1,9 @@
 // Package suites lists the suite packages, one per area of the spec. A
-// runner calls Register once, after harness.Install, before RunSpecs.
+// runner calls Register once, after framework.Install, before RunSpecs.
 package suites
 
 import (
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/suites/auth"
 	"github.com/conformance-suite/conformance/suites/files"
 	"github.com/conformance-suite/conformance/suites/pages"
@@ -14,7 +14,7 @@ import (
 )
 
 // Register adds every area's specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	protocol.Register(t)
 	auth.Register(t)
 	pages.Register(t)

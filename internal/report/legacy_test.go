@@ -11,7 +11,7 @@ import (
 // failure is one failed rule and the message of its failing spec.
 type failure struct{ rule, message string }
 
-// got renders a matcher failure the way internal/harness does.
+// got renders a matcher failure the way internal/framework does.
 func got(expect string, status int, body string) string {
 	return "Expected: " + expect + "\nGot: HTTP " + strconv.Itoa(status) + "\n\n" +
 		exchange("GET", "/api/x", status, "OK", body)

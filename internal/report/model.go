@@ -125,7 +125,7 @@ type SpecResult struct {
 	Duration Duration `json:"duration"`
 }
 
-// Extras is what the harness knows beyond the Ginkgo report.
+// Extras is what the framework knows beyond the Ginkgo report.
 type Extras struct {
 	Cleanup      Cleanup
 	Observations []string
@@ -182,7 +182,7 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 	return run
 }
 
-// What the harness writes into the Ginkgo report and Build reads back.
+// What the framework writes into the Ginkgo report and Build reads back.
 const (
 	// EntryRequests names the report entry that carries a failing spec's
 	// exchanges.
@@ -317,7 +317,7 @@ func repoRelative(loc string) string {
 	return loc
 }
 
-// skipReason is the reason of a skipped spec: the harness's message, or
+// skipReason is the reason of a skipped spec: the framework's message, or
 // ReasonSkipped when Ginkgo skipped it without one.
 func skipReason(sr types.SpecReport) string {
 	if msg := strings.TrimPrefix(sr.Failure.Message, NotCheckedPrefix); msg != "" {

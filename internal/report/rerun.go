@@ -7,7 +7,7 @@ import (
 )
 
 // LabelCrossCutting is the label of the specs that judge every exchange
-// of the run (internal/harness labels them with this constant).
+// of the run (internal/framework labels them with this constant).
 const LabelCrossCutting = "cross-cutting"
 
 // failedRules lists the rules a run failed or could not finish, in report

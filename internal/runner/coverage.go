@@ -7,7 +7,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/suites"
 )
 
@@ -19,8 +19,8 @@ func Coverage() (map[string][]string, []string) {
 	if err != nil {
 		return nil, []string{err.Error()}
 	}
-	t := harness.New(c, harness.Options{})
-	harness.Install(t)
+	t := framework.New(c, framework.Options{})
+	framework.Install(t)
 	suites.Register(t)
 	rep := ginkgo.PreviewSpecs("Content Management API conformance")
 	out := map[string][]string{}

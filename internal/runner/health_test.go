@@ -29,8 +29,8 @@ const progressReport = `------------------------------
       goroutine 119 [select]
         net/http.(*persistConn).roundTrip(0x35e0a9286640, 0x35e0a9404cd0)
           /usr/local/go/src/net/http/transport.go:2911
-      > github.com/x/internal/harness.(*Target).Read(...)
-          internal/harness/requests.go:17
+      > github.com/x/internal/framework.(*Target).Read(...)
+          internal/framework/requests.go:17
             | func (t *Target) Read(ctx context.Context) *client.Exchange {
             > 	return t.Client.Do(ctx, client.Request{})
 

@@ -19,7 +19,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/preflight"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
@@ -188,8 +188,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		return Result{Exit: ExitUnusable, Report: run}
 	}
 
-	target := harness.New(c, harness.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
-	harness.Install(target)
+	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	framework.Install(target)
 	suites.Register(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {
@@ -245,9 +245,9 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	return sc, rc
 }
 
-func extras(t *harness.Target) report.Extras {
+func extras(t *framework.Fixture) report.Extras {
 	checked := map[string]int{}
-	for _, c := range harness.ProtocolChecks {
+	for _, c := range framework.ProtocolChecks {
 		checked[c.Rule] = t.Protocol.Tally(c.Rule).Checked
 	}
 	return report.Extras{

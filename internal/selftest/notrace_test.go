@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/selftest"
 )
@@ -74,7 +74,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			before, err := harnesstest.TakeSnapshot(ctx, snapClient)
+			before, err := frameworktest.TakeSnapshot(ctx, snapClient)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if tc.readOnly && authWrites.Load() > 0 {
 				t.Errorf("a read-only run sent %d write request(s) carrying the authentication token", authWrites.Load())
 			}
-			after, err := harnesstest.TakeSnapshot(ctx, snapClient)
+			after, err := frameworktest.TakeSnapshot(ctx, snapClient)
 			if err != nil {
 				t.Fatal(err)
 			}

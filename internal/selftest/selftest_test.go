@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
@@ -254,7 +254,7 @@ func indent(s, prefix string) string {
 }
 
 // planMutant picks the label filter of a mutant's run. Specs are labelled
-// with their rule's area (internal/harness), so filtering on the areas of
+// with their rule's area (internal/framework), so filtering on the areas of
 // the rules a mutant breaks keeps every spec of those rules. Cross-cutting
 // rules are judged on every exchange of the run: a mutant that breaks only
 // such rules runs unfiltered; one that also breaks rules of some areas runs
@@ -283,7 +283,7 @@ func planMutant(cat *spec.Catalogue, m reference.Mutant) (job, error) {
 		}
 	}
 	if len(terms) > 0 && crossCutting {
-		terms = append(terms, harness.LabelCrossCutting)
+		terms = append(terms, framework.LabelCrossCutting)
 	}
 	j.filter = strings.Join(terms, " || ")
 	return j, nil

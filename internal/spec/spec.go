@@ -2,7 +2,7 @@
 // HTTP API specification (shared spec document, sections 1 to 9).
 //
 // It is the only place where rule wording lives. Every Ginkgo spec in
-// suites/ names the rule(s) it checks by ID (see internal/harness), reports
+// suites/ names the rule(s) it checks by ID (see internal/framework), reports
 // group results by rule, and the reference server's mutants name the rule
 // they break. A rule ID is stable: it never changes meaning once published.
 package spec

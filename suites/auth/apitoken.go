@@ -8,13 +8,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // registerAPIToken: spec 5.6 on each of the 16 endpoints. A request without
 // the API token answers 400, one with a wrong API token 401.
-func registerAPIToken(t *harness.Target) {
+func registerAPIToken(t *framework.Fixture) {
 	Describe("5.6 The API token, on every endpoint", func() {
 		for _, ep := range spec.Endpoints() {
 			missing := newProbe(t, ep, "missing-token-"+epName(ep))
@@ -36,14 +36,14 @@ func registerAPIToken(t *harness.Target) {
 				}
 				ex := missing.send(ctx, t, r)
 				if !strict {
-					Expect(ex).To(harness.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
+					Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
 					if ex.Status == http.StatusUnauthorized {
 						return // the 401 reading (see the rule's Reading)
 					}
 				}
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusBadRequest))
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest))
 				expectTokenMessage(ex)
-			}, append([]any{harness.Case(string(ep))}, missing.decorators()...)...)
+			}, append([]any{framework.Case(string(ep))}, missing.decorators()...)...)
 
 			invalid := newProbe(t, ep, "invalid-token-"+epName(ep))
 			t.It("AUTH-INVALID-TOKEN-401", func(ctx SpecContext) {
@@ -55,8 +55,8 @@ func registerAPIToken(t *harness.Target) {
 					r.Credentials = client.BothTokens
 				}
 				ex := invalid.send(ctx, t, r)
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-			}, append([]any{harness.Case(string(ep))}, invalid.decorators()...)...)
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+			}, append([]any{framework.Case(string(ep))}, invalid.decorators()...)...)
 		}
 	})
 }
@@ -64,7 +64,7 @@ func registerAPIToken(t *harness.Target) {
 // onlyTokenMissingAllowed reports whether a request to ep may carry the
 // valid authentication token beside a missing or wrong API token: ep needs
 // it, the run has it, and the request is a read or the run may write.
-func onlyTokenMissingAllowed(t *harness.Target, ep spec.Endpoint) bool {
+func onlyTokenMissingAllowed(t *framework.Fixture, ep spec.Endpoint) bool {
 	return ep.NeedsAuth() && t.Client.HasAuth() && (ep.Method() == http.MethodGet || t.CanWrite())
 }
 

@@ -7,8 +7,8 @@
 // request either cannot change anything even if accepted (a page key or
 // upload target that does not exist, carrying the run marker: sent with
 // Probe, so read-only runs send it too), or could create something (a page,
-// an image, a settings change) and is then decorated harness.Writes or
-// harness.SettingsWrites, so read-only runs skip it, and whatever it made
+// an image, a settings change) and is then decorated framework.Writes or
+// framework.SettingsWrites, so read-only runs skip it, and whatever it made
 // is found and removed.
 package auth
 
@@ -19,11 +19,11 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // Register adds the auth specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	registerAPIToken(t)
 	registerAuthToken(t)
 	registerReads(t)
@@ -62,5 +62,5 @@ func expectTokenMessage(ex *client.Exchange) {
 // expectSuccessStatus expects a 2xx answer: the request's tokens were read
 // and accepted (which 2xx is the endpoint's own rule).
 func expectSuccessStatus(ex *client.Exchange) {
-	Expect(ex).To(harness.HaveHTTPStatus(200, 201))
+	Expect(ex).To(framework.HaveHTTPStatus(200, 201))
 }

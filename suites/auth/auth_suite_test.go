@@ -17,8 +17,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/suites/auth"
 	"github.com/conformance-suite/conformance/suites/protocol"
@@ -40,9 +40,9 @@ func TestAuth(t *testing.T) {
 		return
 	}
 	RegisterFailHandler(Fail)
-	target, snapshot := harnesstest.TargetAndSnapshot(t)
+	target, snapshot := frameworktest.FixtureAndSnapshot(t)
 	before := takeSnapshot(t, snapshot, "before")
-	harness.Install(target)
+	framework.Install(target)
 	auth.Register(target)
 	RunSpecs(t, "auth")
 	after := takeSnapshot(t, snapshot, "after")
@@ -51,7 +51,7 @@ func TestAuth(t *testing.T) {
 	}
 }
 
-func takeSnapshot(t *testing.T, snapshot func(context.Context) (harnesstest.Snapshot, error), when string) harnesstest.Snapshot {
+func takeSnapshot(t *testing.T, snapshot func(context.Context) (frameworktest.Snapshot, error), when string) frameworktest.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -112,9 +112,9 @@ func readOnlyRun(t *testing.T) {
 		defer mu.Unlock()
 		bad = append(bad, fmt.Sprintf("%s %s (spec %q)", ex.RequestLine(), why, ex.Scope))
 	})
-	target := harness.New(c, harness.Options{ReadOnly: true})
+	target := framework.New(c, framework.Options{ReadOnly: true})
 	RegisterFailHandler(Fail)
-	harness.Install(target)
+	framework.Install(target)
 	auth.Register(target)
 	protocol.Register(target)
 	RunSpecs(t, "auth and protocol, read-only")

@@ -11,14 +11,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // registerAuthToken: spec 5.2 and 5.5. Write endpoints and GET
 // /api/settings answer 401 without a valid authentication token, and a
 // refused write changes nothing.
-func registerAuthToken(t *harness.Target) {
+func registerAuthToken(t *framework.Fixture) {
 	Describe("5.2, 5.5 The authentication token on write endpoints", func() {
 		for _, ep := range spec.Endpoints() {
 			if !ep.Writes() {
@@ -28,15 +28,15 @@ func registerAuthToken(t *harness.Target) {
 			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
 				r := none.request()
 				r.Credentials = client.APIToken
-				Expect(none.send(ctx, t, r)).To(harness.HaveHTTPStatus(none.refusals()...))
-			}, append([]any{harness.Case(none.caseName())}, none.decorators()...)...)
+				Expect(none.send(ctx, t, r)).To(framework.HaveHTTPStatus(none.refusals()...))
+			}, append([]any{framework.Case(none.caseName())}, none.decorators()...)...)
 
 			wrong := newProbe(t, ep, "bad-auth-"+epName(ep))
 			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
 				r := wrong.request()
 				r.Credentials, r.AuthValue = client.BothTokens, wrongValue(t.Client.AuthToken())
-				Expect(wrong.send(ctx, t, r)).To(harness.HaveHTTPStatus(wrong.refusals()...))
-			}, append([]any{harness.Case(wrong.caseName())}, wrong.decorators()...)...)
+				Expect(wrong.send(ctx, t, r)).To(framework.HaveHTTPStatus(wrong.refusals()...))
+			}, append([]any{framework.Case(wrong.caseName())}, wrong.decorators()...)...)
 		}
 
 		// The probes above name a page that does not exist, so 404 is
@@ -58,8 +58,8 @@ func registerAuthToken(t *harness.Target) {
 					if ep == spec.EditPage {
 						r.JSON = map[string]any{"description": "conformance: must be refused"}
 					}
-					Expect(t.Client.Do(ctx, r)).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-				}, harness.Case(string(ep)+", a page the run created"), ep, harness.Writes)
+					Expect(t.Client.Do(ctx, r)).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+				}, framework.Case(string(ep)+", a page the run created"), ep, framework.Writes)
 			}
 		}
 	})
@@ -67,13 +67,13 @@ func registerAuthToken(t *harness.Target) {
 	Describe("4.9, 5.2 GET /api/settings needs the authentication token", Label(spec.GetSettings.Label()), func() {
 		t.It("AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx SpecContext) {
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.APIToken})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-		}, harness.Case("no authentication"))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+		}, framework.Case("no authentication"))
 		t.It("AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx SpecContext) {
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings",
 				Credentials: client.BothTokens, AuthValue: wrongValue(t.Client.AuthToken())})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-		}, harness.Case("invalid authentication"))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+		}, framework.Case("invalid authentication"))
 	})
 
 	Describe("5.5 A refused write changes nothing", func() {
@@ -93,36 +93,36 @@ func registerAuthToken(t *harness.Target) {
 			Expect(exists).To(BeFalse(),
 				"the create sent without the authentication token made page %s anyway; the create was:\n\n%s\nand reading the key gave:\n\n%s",
 				key, refused.String(), after.String())
-		}, harness.Case(string(spec.CreatePage)), spec.CreatePage)
+		}, framework.Case(string(spec.CreatePage)), spec.CreatePage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
 			key := createPage(ctx, t, "before the refused edit")
 			before := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
-			Expect(before).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(before).To(framework.HaveHTTPStatus(http.StatusOK))
 			// description and content only: a title change could move the
 			// page to a key without the run marker.
 			refused := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key),
 				JSON: map[string]any{"description": "changed by a refused edit", "content": "changed by a refused edit"}})
 			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
-			Expect(after).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(after).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(after.Get("data").Value()).To(Equal(before.Get("data").Value()),
 				"the page changed after an edit sent without the authentication token; the edit was:\n\n%s\nbefore:\n%s\nafter:\n%s",
 				refused.String(), before.String(), after.String())
-		}, harness.Case(string(spec.EditPage)), spec.EditPage)
+		}, framework.Case(string(spec.EditPage)), spec.EditPage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
 			key := createPage(ctx, t, "target of a refused delete")
 			refused := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key)})
 			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
-			Expect(after).To(harness.HaveHTTPStatus(http.StatusOK),
+			Expect(after).To(framework.HaveHTTPStatus(http.StatusOK),
 				"the page is gone after a delete sent without the authentication token; the delete was:\n\n%s", refused.String())
 			Expect(after.Get("data.key").String()).To(Equal(key), after.String)
-		}, harness.Case(string(spec.DeletePage)), spec.DeletePage)
+		}, framework.Case(string(spec.DeletePage)), spec.DeletePage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
 			was := readSettings(ctx, t)
 			if was == nil {
-				harness.NotChecked("GET /api/settings gave no settings object to compare with")
+				framework.NotChecked("GET /api/settings gave no settings object to compare with")
 			}
 			field := ""
 			for _, f := range []string{"slogan", "description", "title"} {
@@ -132,7 +132,7 @@ func registerAuthToken(t *harness.Target) {
 				}
 			}
 			if field == "" {
-				harness.NotChecked("the settings have none of slogan, description, title as a string to try to change")
+				framework.NotChecked("the settings have none of slogan, description, title as a string to try to change")
 			}
 			// A real change is attempted, so that a server carrying the
 			// refused request out shows it; such a change is undone below.
@@ -145,22 +145,22 @@ func registerAuthToken(t *harness.Target) {
 			}
 			Expect(now).To(Equal(was),
 				"the settings changed after a PUT sent without the authentication token; the PUT was:\n\n%s", refused.String())
-		}, harness.Case(string(spec.EditSettings)), spec.EditSettings, harness.SettingsWrites)
+		}, framework.Case(string(spec.EditSettings)), spec.EditSettings, framework.SettingsWrites)
 	})
 }
 
 // createPage makes a run-marked draft for a spec that needs a real page.
-func createPage(ctx context.Context, t *harness.Target, description string) string {
+func createPage(ctx context.Context, t *framework.Fixture, description string) string {
 	ex, key := t.CreatePage(ctx, map[string]any{"description": description})
 	if key == "" {
-		harness.NotChecked("could not create a page to work on: HTTP %d %s", ex.Status, ex.BodyExcerpt())
+		framework.NotChecked("could not create a page to work on: HTTP %d %s", ex.Status, ex.BodyExcerpt())
 	}
 	return key
 }
 
 // restoreSettings puts back the settings a refused PUT changed after all,
 // checks that it worked and records the outcome for the run summary.
-func restoreSettings(ctx context.Context, t *harness.Target, was, now map[string]any) {
+func restoreSettings(ctx context.Context, t *framework.Fixture, was, now map[string]any) {
 	body := map[string]any{}
 	var names []string
 	for k, v := range was {

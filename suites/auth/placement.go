@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -16,31 +16,31 @@ import (
 // in the query string for GET and DELETE, in the JSON or form body for POST
 // and PUT, and DELETE also takes them in a JSON body; the authentication
 // token's parameter is named authentication.
-func registerPlacement(t *harness.Target) {
+func registerPlacement(t *framework.Fixture) {
 	Describe("5.3 Tokens in the query string", func() {
 		t.It("AUTH-TOKEN-IN-QUERY", func(ctx SpecContext) {
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Placement: client.InQuery})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-		}, harness.Case("GET /api/pages"), spec.ListPages)
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		}, framework.Case("GET /api/pages"), spec.ListPages)
 		t.It("AUTH-TOKEN-IN-QUERY", func(ctx SpecContext) {
 			needAuth(t)
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings",
 				Credentials: client.BothTokens, Placement: client.InQuery})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-		}, harness.Case("GET /api/settings, both tokens"), spec.GetSettings)
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		}, framework.Case("GET /api/settings, both tokens"), spec.GetSettings)
 		t.It("AUTH-TOKEN-IN-QUERY", func(ctx SpecContext) {
 			key := createPage(ctx, t, "deleted with the tokens in the query string")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key),
 				Credentials: client.BothTokens, Placement: client.InQuery})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-		}, harness.Case("DELETE /api/pages/{key}"), spec.DeletePage, harness.Writes)
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		}, framework.Case("DELETE /api/pages/{key}"), spec.DeletePage, framework.Writes)
 	})
 
 	Describe("5.3, 5.4 Tokens in the request body", func() {
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			ex, _ := t.CreatePage(ctx, map[string]any{"description": "created with the tokens in a JSON body"})
 			expectSuccessStatus(ex)
-		}, harness.Case("POST /api/pages, JSON body"), spec.CreatePage)
+		}, framework.Case("POST /api/pages, JSON body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			slug := t.Marker("form-tokens")
 			guardCreate(t, slug)
@@ -48,19 +48,19 @@ func registerPlacement(t *harness.Target) {
 				Form: url.Values{"slug": {slug}, "title": {"Conformance run " + t.RunID}, "type": {"draft"}}})
 			t.Adopt(ex)
 			expectSuccessStatus(ex)
-		}, harness.Case("POST /api/pages, form body"), spec.CreatePage)
+		}, framework.Case("POST /api/pages, form body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			key := createPage(ctx, t, "before an edit with the tokens in a JSON body")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key), Credentials: client.BothTokens,
 				JSON: map[string]any{"description": "edited with the tokens in a JSON body"}})
 			expectSuccessStatus(ex)
-		}, harness.Case("PUT /api/pages/{key}, JSON body"), spec.EditPage)
+		}, framework.Case("PUT /api/pages/{key}, JSON body"), spec.EditPage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			key := createPage(ctx, t, "before an edit with the tokens in a form body")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key), Credentials: client.BothTokens,
 				Form: url.Values{"description": {"edited with the tokens in a form body"}}})
 			expectSuccessStatus(ex)
-		}, harness.Case("PUT /api/pages/{key}, form body"), spec.EditPage)
+		}, framework.Case("PUT /api/pages/{key}, form body"), spec.EditPage)
 	})
 
 	Describe("4 DELETE with the tokens in a JSON body", func() {
@@ -68,7 +68,7 @@ func registerPlacement(t *harness.Target) {
 			key := createPage(ctx, t, "deleted with the tokens in a JSON body")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key),
 				Credentials: client.BothTokens, Placement: client.InBody, JSON: map[string]any{}})
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 		})
 	})
 
@@ -76,8 +76,8 @@ func registerPlacement(t *harness.Target) {
 		t.It("AUTH-PARAM-NAME", func(ctx SpecContext) {
 			needAuth(t)
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-		}, harness.Case("GET /api/settings, query string"), spec.GetSettings)
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		}, framework.Case("GET /api/settings, query string"), spec.GetSettings)
 		t.It("AUTH-PARAM-NAME", func(ctx SpecContext) {
 			// Writes read the parameter too: a create and an edit, each
 			// authenticated by it alone.
@@ -85,14 +85,14 @@ func registerPlacement(t *harness.Target) {
 			expectSuccessStatus(created)
 			edited := t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "edited"})
 			expectSuccessStatus(edited)
-		}, harness.Case("POST and PUT /api/pages, JSON body"), spec.CreatePage, spec.EditPage, harness.Writes)
+		}, framework.Case("POST and PUT /api/pages, JSON body"), spec.CreatePage, spec.EditPage, framework.Writes)
 	})
 }
 
 // needAuth stops a spec that needs the authentication token when the run
 // has none.
-func needAuth(t *harness.Target) {
+func needAuth(t *framework.Fixture) {
 	if !t.Client.HasAuth() {
-		harness.NotChecked("no --auth-token given")
+		framework.NotChecked("no --auth-token given")
 	}
 }

@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -33,7 +33,7 @@ type probe struct {
 
 // newProbe builds the probe of ep; name tells apart the markers of the
 // specs that probe the same endpoint.
-func newProbe(t *harness.Target, ep spec.Endpoint, name string) probe {
+func newProbe(t *framework.Fixture, ep spec.Endpoint, name string) probe {
 	p := probe{ep: ep, path: ep.Path(), safe: true}
 	missing := t.Marker("no-such-" + name)
 	switch ep {
@@ -66,9 +66,9 @@ func (p probe) decorators() []any {
 	args := []any{p.ep}
 	switch {
 	case p.ep == spec.EditSettings:
-		args = append(args, harness.SettingsWrites)
+		args = append(args, framework.SettingsWrites)
 	case !p.safe:
-		args = append(args, harness.Writes)
+		args = append(args, framework.Writes)
 	}
 	return args
 }
@@ -126,7 +126,7 @@ func (p probe) request() client.Request {
 // a wrongly accepted request made: a created page is deleted at the end of
 // the spec, settings changed are restored (and the restore verified), an
 // upload is listed in the run summary (the API cannot delete uploads).
-func (p probe) send(ctx context.Context, t *harness.Target, r client.Request) *client.Exchange {
+func (p probe) send(ctx context.Context, t *framework.Fixture, r client.Request) *client.Exchange {
 	if p.ep == spec.CreatePage {
 		guardCreate(t, p.slug)
 	}
@@ -156,12 +156,12 @@ func (p probe) send(ctx context.Context, t *harness.Target, r client.Request) *c
 // guardCreate makes sure a page that a refused create should not have made
 // is removed if it exists after all: at the end of the spec its slug is read
 // and, when found, deleted with valid credentials.
-func guardCreate(t *harness.Target, slug string) {
+func guardCreate(t *framework.Fixture, slug string) {
 	DeferCleanup(func(ctx context.Context) {
 		if t.ReadOnly || !t.Client.HasAuth() {
 			return
 		}
-		ctx, cancel := harness.CleanupContext(ctx)
+		ctx, cancel := framework.CleanupContext(ctx)
 		defer cancel()
 		ex := t.ReadAuth(ctx, client.KeyPath("pages", slug), nil)
 		if ex.Err == nil && ex.Status == http.StatusOK && ex.Get("data.key").String() == slug {
@@ -172,7 +172,7 @@ func guardCreate(t *harness.Target, slug string) {
 }
 
 // readSettings returns the settings object, nil when it cannot be read.
-func readSettings(ctx context.Context, t *harness.Target) map[string]any {
+func readSettings(ctx context.Context, t *framework.Fixture) map[string]any {
 	ex := t.ReadAuth(ctx, "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK {
 		return nil

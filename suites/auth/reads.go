@@ -12,13 +12,13 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // registerReads: spec 5.1. The nine read endpoints (every GET but
 // settings) answer with the API token alone.
-func registerReads(t *harness.Target) {
+func registerReads(t *framework.Fixture) {
 	Describe("5.1 Read endpoints need only the API token", func() {
 		for _, ep := range spec.Endpoints() {
 			if ep.Method() != http.MethodGet || ep.NeedsAuth() {
@@ -26,8 +26,8 @@ func registerReads(t *harness.Target) {
 			}
 			t.It("AUTH-READ-TOKEN-ONLY", func(ctx SpecContext) {
 				ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: Discover(ctx, t, ep), Credentials: client.APIToken})
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-			}, harness.Case(string(ep)), ep)
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			}, framework.Case(string(ep)), ep)
 		}
 	})
 }
@@ -37,7 +37,7 @@ func registerReads(t *harness.Target) {
 // token, so no token error can come first). The methods sent cannot change
 // anything on a server that refuses them, and the requests carry no
 // authentication token, so they are probes.
-func registerUnknownEndpoints(t *harness.Target) {
+func registerUnknownEndpoints(t *framework.Fixture) {
 	Describe("7 Unknown endpoints", func() {
 		cases := []struct{ method, path string }{
 			{http.MethodGet, "/api/nonexistent"},
@@ -54,11 +54,11 @@ func registerUnknownEndpoints(t *harness.Target) {
 					// The spec does not say where a PATCH carries the token,
 					// so a server that reads none may answer as for a missing
 					// token (see the rule's Reading).
-					Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized, http.StatusBadRequest))
+					Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized, http.StatusBadRequest))
 					return
 				}
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusUnauthorized))
-			}, harness.Case(c.method+" "+c.path))
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+			}, framework.Case(c.method+" "+c.path))
 		}
 	})
 }
@@ -68,7 +68,7 @@ func registerUnknownEndpoints(t *harness.Target) {
 // string for methods the spec does not place it for) and harmless input. A
 // body is a run-marked draft, so that a broken server that took it for a
 // create would make a page the sweep and `conformance cleanup` can find.
-func UnknownEndpointRequest(t *harness.Target, method, path string) client.Request {
+func UnknownEndpointRequest(t *framework.Fixture, method, path string) client.Request {
 	r := client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
 	switch method {
 	case http.MethodPost, http.MethodPut:
@@ -83,7 +83,7 @@ func UnknownEndpointRequest(t *harness.Target, method, path string) client.Reque
 // endpoint's path itself for lists, and for single resources a key that a
 // list endpoint names (a page the run creates when the target has none and
 // writes are allowed). Without one the spec is not checked.
-func Discover(ctx context.Context, t *harness.Target, ep spec.Endpoint) string {
+func Discover(ctx context.Context, t *framework.Fixture, ep spec.Endpoint) string {
 	list := map[spec.Endpoint]string{spec.GetPage: "pages", spec.ListFiles: "pages", spec.GetTag: "tags",
 		spec.GetCategory: "categories", spec.GetUser: "users"}[ep]
 	if list == "" {
@@ -99,7 +99,7 @@ func Discover(ctx context.Context, t *harness.Target, ep spec.Endpoint) string {
 	}
 	ex := t.Read(ctx, "/api/"+list, query)
 	if ex.Err != nil || ex.Status != http.StatusOK {
-		harness.NotChecked("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
+		framework.NotChecked("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
 	}
 	key := ""
 	if list == "users" {
@@ -121,7 +121,7 @@ func Discover(ctx context.Context, t *harness.Target, ep spec.Endpoint) string {
 		_, key = t.CreatePage(ctx, nil)
 	}
 	if key == "" {
-		harness.NotChecked("the target has no %s to read (GET /api/%s lists none)", list, list)
+		framework.NotChecked("the target has no %s to read (GET /api/%s lists none)", list, list)
 	}
 	endpoint := list
 	if ep == spec.ListFiles {

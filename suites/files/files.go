@@ -13,7 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -22,7 +22,7 @@ import (
 const maxListed = 30
 
 // Register adds the files specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	Describe("4.11 GET /api/files/{key}", Label(spec.ListFiles.Label()), func() {
 		t.It("FILES-LIST-SHAPE", func(ctx SpecContext) { checkListShape(ctx, t) })
 
@@ -38,17 +38,17 @@ func Register(t *harness.Target) {
 		} {
 			t.It("FILES-TRAVERSAL-400", func(ctx SpecContext) {
 				ex := t.Read(ctx, c.path, nil)
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusBadRequest),
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest),
 					"a files key containing .. or a NUL byte answers 400 (spec 4.11). A web server in front of the API "+
 						"that refuses such paths itself answers before the API does.")
 				// The spec ties this 400 to neither body shape: both are
 				// accepted, each judged whole (see the rule's Reading).
 				if ex.Get("status").Exists() {
-					Expect(ex).To(harness.BeHandlerError(http.StatusBadRequest))
+					Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest))
 				} else {
-					Expect(ex).To(harness.BeEarlyError(http.StatusBadRequest))
+					Expect(ex).To(framework.BeEarlyError(http.StatusBadRequest))
 				}
-			}, harness.Case(c.name))
+			}, framework.Case(c.name))
 		}
 	})
 
@@ -58,37 +58,37 @@ func Register(t *harness.Target) {
 // checkListShape: FILES-LIST-SHAPE on the file lists of listed pages (those
 // with files first met), or of a draft the run creates when the target
 // lists no page.
-func checkListShape(ctx SpecContext, t *harness.Target) {
+func checkListShape(ctx SpecContext, t *framework.Fixture) {
 	keys := pageKeys(ctx, t)
 	if len(keys) == 0 {
 		if !t.CanWrite() {
-			harness.NotChecked("GET /api/pages lists no page whose files could be listed, and a read-only run cannot create one")
+			framework.NotChecked("GET /api/pages lists no page whose files could be listed, and a read-only run cannot create one")
 		}
 		// This read rule writes only here, and only when writes are allowed.
 		ex, key := t.CreatePage(ctx, map[string]any{"title": "Conformance files " + t.RunID})
 		if key == "" {
-			harness.NotChecked("GET /api/pages lists no page, and creating one failed (HTTP %d)", ex.Status)
+			framework.NotChecked("GET /api/pages lists no page, and creating one failed (HTTP %d)", ex.Status)
 		}
 		keys = []string{key}
 	}
 	records := 0
 	for _, key := range keys {
 		ex := t.Read(ctx, client.KeyPath("files", key), nil)
-		Expect(ex).To(harness.BeSuccess(http.StatusOK), "page %q was listed by GET /api/pages", key)
-		Expect(ex).To(harness.MatchSchema("file-list-response.json"))
+		Expect(ex).To(framework.BeSuccess(http.StatusOK), "page %q was listed by GET /api/pages", key)
+		Expect(ex).To(framework.MatchSchema("file-list-response.json"))
 		records += len(ex.Get("data").Array())
 	}
 	if records == 0 {
 		// The envelope and data array were checked, but no file record:
 		// not a pass of the rule, whose point is the record's fields.
-		harness.NotChecked("none of the %d listed pages read has files: only empty lists were checked, not a file record", len(keys))
+		framework.NotChecked("none of the %d listed pages read has files: only empty lists were checked, not a file record", len(keys))
 	}
 }
 
 // pageKeys returns up to maxListed keys of listed pages. Hierarchical keys
 // are left out: the spec does not say which page a files key parent/child
 // names (the previous release used the first segment).
-func pageKeys(ctx SpecContext, t *harness.Target) []string {
+func pageKeys(ctx SpecContext, t *framework.Fixture) []string {
 	ex := t.Read(ctx, "/api/pages", url.Values{
 		"static": {"true"}, "sticky": {"true"}, "numberOfItems": {fmt.Sprint(maxListed)},
 	})

@@ -17,7 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -50,7 +50,7 @@ type uploadRun struct {
 	uploads []*upload        // in upload order; the second only if the first was accepted
 }
 
-func registerUploads(t *harness.Target) {
+func registerUploads(t *framework.Fixture) {
 	Describe("4.13 POST /api/files/{key}", Label(spec.UploadFile.Label()), Ordered, ContinueOnFailure, func() {
 		// The draft page every upload of the run goes to, created once;
 		// CreatePage registers its deletion, which runs after the last spec
@@ -68,7 +68,7 @@ func registerUploads(t *harness.Target) {
 		})
 		needPage := func() {
 			if pageKey == "" {
-				harness.NotChecked("the draft page to upload to could not be created (%s)", outcome(pageEx))
+				framework.NotChecked("the draft page to upload to could not be created (%s)", outcome(pageEx))
 			}
 		}
 		uploads := func(ctx SpecContext) *uploadRun {
@@ -81,13 +81,13 @@ func registerUploads(t *harness.Target) {
 
 		t.It("FILES-UPLOAD-ROUNDTRIP", func(ctx SpecContext) {
 			r := uploads(ctx)
-			Expect(r.before).To(harness.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
+			Expect(r.before).To(framework.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
 			for i, u := range r.uploads {
 				if !accepted(u.ex) && u.ex.Err == nil && (u.ex.Status == http.StatusBadRequest || u.ex.Get("status").String() == "1") {
-					harness.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
+					framework.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
 				}
-				Expect(u.ex).To(harness.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, pageKey)
-				Expect(u.listing).To(harness.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", pageKey, u.name)
+				Expect(u.ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, pageKey)
+				Expect(u.listing).To(framework.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", pageKey, u.name)
 				Expect(u.missing).To(BeEmpty(), "after uploading %s, GET /api/files/{key} must list exactly one new record\n%s", u.name, u.listing.String())
 				// size is an integer (FILES-LIST-SHAPE's schema), but its
 				// unit "is not stated" (2.5): bytes are only assumed, so a
@@ -109,7 +109,7 @@ func registerUploads(t *harness.Target) {
 			r := uploads(ctx)
 			if len(r.uploads) < 2 || !accepted(r.uploads[0].ex) || !accepted(r.uploads[1].ex) ||
 				r.uploads[0].missing != "" || r.uploads[1].missing != "" {
-				harness.NotChecked("the run's two uploads could not both be found in the file list (see FILES-UPLOAD-ROUNDTRIP)")
+				framework.NotChecked("the run's two uploads could not both be found in the file list (see FILES-UPLOAD-ROUNDTRIP)")
 			}
 			older, newer := r.uploads[0], r.uploads[1]
 			final := newer.listing
@@ -128,7 +128,7 @@ func registerUploads(t *harness.Target) {
 				Files: []client.File{{Field: "file", Name: name, MIMEType: "text/plain", Content: []byte(probeText)}},
 			})
 			judgeRefusal(t, ex, fmt.Sprintf("file %s on page %s (POST /api/files/%s)", name, pageKey, pageKey))
-		}, harness.Case("file .php"))
+		}, framework.Case("file .php"))
 
 		t.It("FILES-UPLOAD-REFUSED-400", func(ctx SpecContext) {
 			needPage()
@@ -147,7 +147,7 @@ func registerUploads(t *harness.Target) {
 				Files: []client.File{{Field: "image", Name: name, MIMEType: "image/png", Content: tinyPNG()}},
 			})
 			judgeRefusal(t, ex, fmt.Sprintf("image %s for page %s (POST /api/images)", name, pageKey))
-		}, harness.Case("image .txt"), spec.UploadImage)
+		}, framework.Case("image .txt"), spec.UploadImage)
 	})
 }
 
@@ -166,19 +166,19 @@ func tinyPNG() []byte {
 // judgeRefusal: an upload the server takes passes (the allowed extensions
 // are not shown) and is recorded; one it refuses must be a 400 with a
 // handler-error body (spec 7: invalid file extension).
-func judgeRefusal(t *harness.Target, ex *client.Exchange, desc string) {
+func judgeRefusal(t *framework.Fixture, ex *client.Exchange, desc string) {
 	if accepted(ex) {
 		t.Ledger.AddUpload(desc)
 		t.Observe("the target accepted the upload of %s; the allowed extensions are not shown in the spec", desc)
 		return
 	}
-	Expect(ex).To(harness.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")
+	Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")
 }
 
 // uploadTwo uploads two small text files to the page, one after the other,
 // and finds each one's record by comparing the file list before and after
 // it: the server may store a file under another name.
-func uploadTwo(ctx SpecContext, t *harness.Target, key string) *uploadRun {
+func uploadTwo(ctx SpecContext, t *framework.Fixture, key string) *uploadRun {
 	path := client.KeyPath("files", key)
 	r := &uploadRun{before: t.Read(ctx, path, nil)}
 	prev := r.before

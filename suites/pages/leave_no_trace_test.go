@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 )
 
 // snapshotTimeout bounds one snapshot (a few dozen GETs).
 const snapshotTimeout = 30 * time.Second
 
 // takeSnapshot snapshots the target's content or stops the test.
-func takeSnapshot(t *testing.T, snapshot func(context.Context) (harnesstest.Snapshot, error), when string) harnesstest.Snapshot {
+func takeSnapshot(t *testing.T, snapshot func(context.Context) (frameworktest.Snapshot, error), when string) frameworktest.Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 	defer cancel()
@@ -29,7 +29,7 @@ func takeSnapshot(t *testing.T, snapshot func(context.Context) (harnesstest.Snap
 // the category list read back exactly as before RunSpecs. It runs after
 // RunSpecs has returned, so the specs' DeferCleanup and the suite's final
 // sweep have both run.
-func checkNoTrace(t *testing.T, before harnesstest.Snapshot, snapshot func(context.Context) (harnesstest.Snapshot, error)) {
+func checkNoTrace(t *testing.T, before frameworktest.Snapshot, snapshot func(context.Context) (frameworktest.Snapshot, error)) {
 	t.Helper()
 	after := takeSnapshot(t, snapshot, "after")
 	if diff := before.Diff(after); len(diff) > 0 {

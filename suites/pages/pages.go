@@ -2,11 +2,11 @@
 // object, the page list and its pagination, and the page lifecycle.
 package pages
 
-import "github.com/conformance-suite/conformance/internal/harness"
+import "github.com/conformance-suite/conformance/internal/framework"
 
 // Register adds the pages specs for target t: reads (reads.go) and the
 // write lifecycle (writes.go).
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	registerReads(t)
 	registerWrites(t)
 }

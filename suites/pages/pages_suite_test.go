@@ -6,8 +6,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/conformance-suite/conformance/internal/harness"
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/suites/pages"
 )
 
@@ -18,9 +18,9 @@ import (
 // snapshots are taken here, around it.
 func TestPages(t *testing.T) {
 	RegisterFailHandler(Fail)
-	target, snapshot := harnesstest.TargetAndSnapshot(t)
+	target, snapshot := frameworktest.FixtureAndSnapshot(t)
 	before := takeSnapshot(t, snapshot, "before")
-	harness.Install(target)
+	framework.Install(target)
 	pages.Register(target)
 	RunSpecs(t, "pages")
 	checkNoTrace(t, before, snapshot)

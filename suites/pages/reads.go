@@ -14,7 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -31,7 +31,7 @@ import (
 // the container, and only when the run may write; otherwise the rules
 // concerned are reported not checked with the reason. Every spec reads
 // afresh, so pages other specs create or delete do not matter.
-func registerReads(t *harness.Target) {
+func registerReads(t *framework.Fixture) {
 	var notes []string
 	k := readKit{t: t, notes: &notes}
 
@@ -138,19 +138,19 @@ func (k readKit) objectSpecs() {
 			}
 		}
 		Expect(problems).To(BeEmpty(), k.about(ex, "every list item matches schema page.json (the 17 fields of section 2.1)"))
-	}, harness.Case("list items, every type"))
+	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
 		sample := k.singleReadSample(ctx)
 		for _, it := range sample {
 			key := it.Get("key").String()
 			ex := t.Read(ctx, client.KeyPath("pages", key), nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			ps, err := schemas.Validate("page.json", []byte(ex.Get("data").Raw))
 			Expect(err).NotTo(HaveOccurred(), k.about(ex, "data is one JSON value"))
 			Expect(ps).To(BeEmpty(), k.about(ex, "data of GET /api/pages/%s matches schema page.json", key))
 		}
-	}, harness.Case("single reads, a page of each type found"))
+	}, framework.Case("single reads, a page of each type found"))
 
 	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
 		items, ex := k.everyPage(ctx)
@@ -161,21 +161,21 @@ func (k readKit) objectSpecs() {
 			}
 		}
 		Expect(wrong).To(BeEmpty(), k.about(ex, "every page's permalink is an absolute http(s) URL"))
-	}, harness.Case("list items, every type"))
+	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
 		first := k.list(ctx, readsAllTypes())
 		items := readsItems(first)
 		if len(items) == 0 {
-			harness.NotChecked("the target has no page at all")
+			framework.NotChecked("the target has no page at all")
 		}
 		key := items[0].Get("key").String()
 		ex := t.Read(ctx, client.KeyPath("pages", key), nil)
-		Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 		link := ex.Get("data.permalink")
 		Expect(link.Type).To(Equal(gjson.String), k.about(ex, "data.permalink is a string"))
 		Expect(readsAbsoluteURL(link.Str)).To(BeEmpty(), k.about(ex, "data.permalink %q is an absolute http(s) URL", link.Str))
-	}, harness.Case("single read"))
+	}, framework.Case("single read"))
 }
 
 func (k readKit) slugSpecs() {
@@ -190,18 +190,18 @@ func (k readKit) slugSpecs() {
 			}
 		}
 		Expect(wrong).To(BeEmpty(), k.about(ex, "every page's slug is the last segment of its key"))
-	}, harness.Case("list items, every type"))
+	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
 		child := k.childPage(ctx)
 		key := child.Get("key").String()
 		ex := t.Read(ctx, client.KeyPath("pages", key), nil)
-		Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 		got := ex.Get("data.key").String()
 		slug := ex.Get("data.slug")
 		Expect(slug.Type == gjson.String && slug.Str == readsLastSegment(got)).To(BeTrue(),
 			k.about(ex, "the slug of page %s is %q, the last segment of its key; it is %s", got, readsLastSegment(got), readsRaw(slug)))
-	}, harness.Case("single read of a child page"))
+	}, framework.Case("single read of a child page"))
 }
 
 // ---- 4.1 list: shape and filters ----
@@ -218,9 +218,9 @@ func (k readKit) listShapeSpecs() {
 	for _, c := range cases {
 		k.t.It("PAGE-LIST-SHAPE", func(ctx SpecContext) {
 			ex := k.t.Read(ctx, readsListPath, c.q)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("page-list.json"))
-		}, harness.Case(c.name))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("page-list.json"))
+		}, framework.Case(c.name))
 	}
 }
 
@@ -230,7 +230,7 @@ func (k readKit) defaultFilterSpec() {
 		inv, invEx := k.everything(ctx, readsAllTypes())
 		published := readsOfType(inv, "published")
 		if len(published) == len(inv) {
-			harness.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
+			framework.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
 		}
 		// The first page as a client sees it without any parameter.
 		first := k.list(ctx, url.Values{})
@@ -277,7 +277,7 @@ func (k readKit) typeFilterSpecs() {
 				"with only %s=true the list holds every %s page (these %s pages of the every-type list, or created for the check, are missing)", ty, ty, ty))
 			Expect(extra).To(BeEmpty(), k.about2(ex, invEx,
 				"with only %s=true the list holds no page the every-type list does not show as %s (these are extra)", ty, ty))
-		}, harness.Case(ty))
+		}, framework.Case(ty))
 	}
 }
 
@@ -286,7 +286,7 @@ func (k readKit) typeFilterSpecs() {
 // not checked.
 func (k readKit) createOfType(ctx context.Context, ty string) string {
 	if !k.t.CanWrite() {
-		harness.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
+		framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
 	}
 	// A past date, except for scheduled: a published page with a future date
 	// may legitimately become scheduled.
@@ -296,11 +296,11 @@ func (k readKit) createOfType(ctx context.Context, ty string) string {
 	}
 	ex, key := k.t.CreatePage(ctx, map[string]any{"type": ty, "date": date, "slug": k.t.Marker(ty)})
 	if key == "" {
-		harness.NotChecked("the list of every type shows no %s page and creating one failed (%s)", ty, readsStatus(ex))
+		framework.NotChecked("the list of every type shows no %s page and creating one failed (%s)", ty, readsStatus(ex))
 	}
 	read := k.t.Read(ctx, client.KeyPath("pages", key), nil)
 	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
-		harness.NotChecked("the list of every type shows no %s page, and the %s page created for the check (%s) "+
+		framework.NotChecked("the list of every type shows no %s page, and the %s page created for the check (%s) "+
 			"reads back as %s (HTTP %d)", ty, ty, key, readsRaw(read.Get("data.type")), read.Status)
 	}
 	return key
@@ -328,10 +328,10 @@ func (k readKit) sizeSpecs() {
 				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
 			}
 			if total <= size && c.full {
-				harness.NotChecked("%s", k.lacking(readsPages(total)+", no more than the page size reported ("+
+				framework.NotChecked("%s", k.lacking(readsPages(total)+", no more than the page size reported ("+
 					strconv.Itoa(size)+"), so the size used cannot be seen"))
 			}
-		}, harness.Case(c.name))
+		}, framework.Case(c.name))
 	}
 
 	for _, c := range []struct {
@@ -353,36 +353,36 @@ func (k readKit) sizeSpecs() {
 					k.about(ex, "%s is -1 or the number of matching pages (%d)", path, total))
 			}
 			if refTotal == 0 {
-				harness.NotChecked("%s", k.lacking(c.what))
+				framework.NotChecked("%s", k.lacking(c.what))
 			}
-		}, harness.Case(c.name))
+		}, framework.Case(c.name))
 	}
 
 	for _, v := range []string{"0", "-5"} {
 		t.It("PAGE-LIST-NONPOSITIVE-SIZE", func(ctx SpecContext) {
 			ref := k.list(ctx, readsAllTypes())
 			if len(readsItems(ref)) == 0 {
-				harness.NotChecked("%s", k.lacking("no page at all"))
+				framework.NotChecked("%s", k.lacking("no page at all"))
 			}
 			ex := k.list(ctx, readsWith(readsAllTypes(), "numberOfItems", v))
 			Expect(readsPaging(ex)).To(Equal(readsPaging(ref)), k.about2(ex, ref,
 				"numberOfItems=%s falls back to the default page size: numberOfItems and meta are those of a request without it", v))
 			Expect(readsKeys(readsItems(ex))).To(Equal(readsKeys(readsItems(ref))), k.about2(ex, ref,
 				"numberOfItems=%s gives the same pages as a request without it", v))
-		}, harness.Case("numberOfItems="+v))
+		}, framework.Case("numberOfItems="+v))
 	}
 
 	for _, v := range []string{"0", "-1"} {
 		t.It("PAGE-LIST-PAGENUMBER-BELOW-1", func(ctx SpecContext) {
 			ref := k.list(ctx, readsWith(readsAllTypes(), "numberOfItems", "2", "pageNumber", "1"))
 			if len(readsItems(ref)) == 0 {
-				harness.NotChecked("%s", k.lacking("no page at all"))
+				framework.NotChecked("%s", k.lacking("no page at all"))
 			}
 			ex := k.list(ctx, readsWith(readsAllTypes(), "numberOfItems", "2", "pageNumber", v))
 			Expect(readsPaging(ex)).To(Equal(readsPaging(ref)), k.about2(ex, ref, "pageNumber=%s is treated as 1: numberOfItems and meta are those of page 1", v))
 			Expect(readsKeys(readsItems(ex))).To(Equal(readsKeys(readsItems(ref))), k.about2(ex, ref,
 				"pageNumber=%s gives the same pages as page 1", v))
-		}, harness.Case("pageNumber="+v))
+		}, framework.Case("pageNumber="+v))
 	}
 }
 
@@ -396,12 +396,12 @@ func (k readKit) pastEndSpecs() {
 			total := k.total(ctx, readsAllTypes())
 			pn := max(readsPageCount(total, 2), 1) + c.ahead
 			ex := k.t.Read(ctx, readsListPath, readsWith(readsAllTypes(), "numberOfItems", "2", "pageNumber", strconv.Itoa(pn)))
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			data := ex.Get("data")
 			Expect(data.IsArray() && len(data.Array()) == 0).To(BeTrue(),
 				k.about(ex, "pageNumber=%d, past the last page (%s at 2 a page), gives an empty data array", pn, readsPages(total)))
 			Expect(k.boolean(ex, "meta.hasMore")).To(BeFalse(), k.about(ex, "meta.hasMore is false past the last page"))
-		}, harness.Case(c.name))
+		}, framework.Case(c.name))
 	}
 }
 
@@ -436,10 +436,10 @@ func (k readKit) walkSpecs() {
 				k.checkMeta(ex, pn, size, total, pages)
 			}
 			if pages < 2 {
-				harness.NotChecked("%s", k.lacking(readsPages(total)+" of every type, one list page at size "+
+				framework.NotChecked("%s", k.lacking(readsPages(total)+" of every type, one list page at size "+
 					strconv.Itoa(size)+": hasMore and partly filled pages cannot be seen"))
 			}
-		}, harness.Case(name))
+		}, framework.Case(name))
 	}
 
 	t.It("PAGE-LIST-WALK", func(ctx SpecContext) {
@@ -449,7 +449,7 @@ func (k readKit) walkSpecs() {
 		first := k.list(ctx, readsWith(q, "pageNumber", "1"))
 		pages := readsPageCount(total, size)
 		if pages < 2 {
-			harness.NotChecked("%s", k.lacking(readsPages(total)+", too few for several list pages"))
+			framework.NotChecked("%s", k.lacking(readsPages(total)+", too few for several list pages"))
 		}
 		var keys []string
 		var last *client.Exchange
@@ -465,7 +465,7 @@ func (k readKit) walkSpecs() {
 			"walking pages 1 to %d of numberOfItems=%d yields each page once (these keys came more than once)", pages, size))
 		Expect(keys).To(HaveLen(total), k.about2(last, first,
 			"walking pages 1 to %d of numberOfItems=%d yields all %d matching pages", pages, size, total))
-	}, harness.Case("every type"))
+	}, framework.Case("every type"))
 }
 
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
@@ -514,9 +514,9 @@ func (k readKit) untaggedSpecs() {
 				return
 			}
 		}
-		harness.NotChecked("%s", k.lacking("no tagged page listed before an untagged one, so filtering before or after "+
+		framework.NotChecked("%s", k.lacking("no tagged page listed before an untagged one, so filtering before or after "+
 			"pagination gives the same slices"))
-	}, harness.Case("every page of a walk, every type"))
+	}, framework.Case("every page of a walk, every type"))
 
 	t.It("PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx SpecContext) {
 		inv, _ := k.everything(ctx, readsAllTypes())
@@ -527,7 +527,7 @@ func (k readKit) untaggedSpecs() {
 			}
 		}
 		if tagged == 0 {
-			harness.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
+			framework.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
 		}
 		size := strconv.Itoa(readsSmallSize(len(inv)))
 		for _, q := range []url.Values{readsAllTypes(), readsWith(readsAllTypes(), "numberOfItems", size, "pageNumber", "2")} {
@@ -536,7 +536,7 @@ func (k readKit) untaggedSpecs() {
 			Expect(k.integer(ex, "meta.total")).To(Equal(k.integer(plain, "meta.total")), k.about2(ex, plain,
 				"meta.total with untagged=true is the one without it (it counts the type filters only)"))
 		}
-	}, harness.Case("every type"))
+	}, framework.Case("every type"))
 }
 
 // ---- 9.3 odd paging values ----
@@ -550,14 +550,14 @@ func (k readKit) badPagingSpecs() {
 			}
 			k.t.It("PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx SpecContext) {
 				ex := k.t.Read(ctx, readsListPath, url.Values{param: {v}})
-				Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK, http.StatusBadRequest))
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusBadRequest))
 				Expect(ex.IsJSON()).To(BeTrue(), k.about(ex, "the body is JSON"))
 				if ex.Status == http.StatusOK {
 					// 200 means the value was read as a default: a list.
-					Expect(ex).To(harness.BeSuccess(http.StatusOK))
+					Expect(ex).To(framework.BeSuccess(http.StatusOK))
 					Expect(ex.Get("data").IsArray()).To(BeTrue(), k.about(ex, "a 200 answer is the page list: data is an array"))
 				}
-			}, harness.Case(name))
+			}, framework.Case(name))
 		}
 	}
 }
@@ -571,16 +571,16 @@ func (k readKit) getSpecs() {
 		for _, it := range sample {
 			key := it.Get("key").String()
 			ex := t.Read(ctx, client.KeyPath("pages", key), nil)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex.Get("data").IsObject()).To(BeTrue(), k.about(ex, "data is a page object"))
 			Expect(ex.Get("data.key").String()).To(Equal(key), k.about(ex, "data.key is the key requested (%s)", key))
 		}
-	}, harness.Case("a page of each type found, a child page, a non-ASCII key"))
+	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
 	t.It("PAGE-GET-404", func(ctx SpecContext) {
 		ex := t.Read(ctx, client.KeyPath("pages", t.Marker("no-such-page")), nil)
-		Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
-	}, harness.Case("top-level key"))
+		Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
+	}, framework.Case("top-level key"))
 
 	t.It("PAGE-GET-404", func(ctx SpecContext) {
 		items := readsItems(k.list(ctx, readsAllTypes()))
@@ -592,11 +592,11 @@ func (k readKit) getSpecs() {
 			}
 		}
 		if parent == "" {
-			harness.NotChecked("the first list page shows no top-level page to put a missing child key under")
+			framework.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
 		ex := t.Read(ctx, client.KeyPath("pages", parent+"/"+t.Marker("no-such-child")), nil)
-		Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
-	}, harness.Case("missing child key under an existing page"))
+		Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
+	}, framework.Case("missing child key under an existing page"))
 }
 
 func (k readKit) hierarchicalSpec() {
@@ -605,7 +605,7 @@ func (k readKit) hierarchicalSpec() {
 		child := k.childPage(ctx)
 		key := child.Get("key").String()
 		ex := t.Read(ctx, client.KeyPath("pages", key), nil)
-		Expect(ex).To(harness.BeSuccess(http.StatusOK))
+		Expect(ex).To(framework.BeSuccess(http.StatusOK))
 		Expect(ex.Get("data.key").String()).To(Equal(key), k.about(ex, "GET of the child key %s reads the child page itself", key))
 		if uuid := child.Get("uuid").String(); uuid != "" {
 			Expect(ex.Get("data.uuid").String()).To(Equal(uuid),

@@ -17,7 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // readsListPath is the page list endpoint (spec 4.1).
@@ -107,7 +107,7 @@ func (k readKit) about2(ex, ref *client.Exchange, format string, args ...any) fu
 // readKit carries the target and what the container's setup could not
 // prepare (reasons shown when a spec cannot check its rule).
 type readKit struct {
-	t     *harness.Target
+	t     *framework.Fixture
 	notes *[]string
 }
 
@@ -135,9 +135,9 @@ func (k readKit) lacking(what string) string {
 func (k readKit) list(ctx context.Context, q url.Values) *client.Exchange {
 	ex := k.t.Read(ctx, readsListPath, q)
 	if ex.Truncated {
-		harness.NotChecked("the answer to %s is larger than the read limit (--max-body)", ex.RequestLine())
+		framework.NotChecked("the answer to %s is larger than the read limit (--max-body)", ex.RequestLine())
 	}
-	ExpectWithOffset(1, ex).To(harness.HaveHTTPStatus(http.StatusOK))
+	ExpectWithOffset(1, ex).To(framework.HaveHTTPStatus(http.StatusOK))
 	ExpectWithOffset(1, ex.Get("data").IsArray()).To(BeTrue(), k.about(ex, "data is an array of page objects"))
 	return ex
 }
@@ -422,7 +422,7 @@ func (k readKit) walkAll(ctx context.Context, q url.Values, big *client.Exchange
 func (k readKit) everyPage(ctx context.Context) ([]gjson.Result, *client.Exchange) {
 	items, ex := k.everything(ctx, readsAllTypes())
 	if len(items) == 0 {
-		harness.NotChecked("the target has no page at all")
+		framework.NotChecked("the target has no page at all")
 	}
 	return items, ex
 }
@@ -433,7 +433,7 @@ func (k readKit) childPage(ctx context.Context) gjson.Result {
 	items, _ := k.everything(ctx, readsAllTypes())
 	child, ok := readsFirstChild(items)
 	if !ok {
-		harness.NotChecked("%s", k.lacking("no child page (key parent/child)"))
+		framework.NotChecked("%s", k.lacking("no child page (key parent/child)"))
 	}
 	return child
 }
@@ -443,7 +443,7 @@ func (k readKit) childPage(ctx context.Context) gjson.Result {
 func (k readKit) everything(ctx context.Context, q url.Values) ([]gjson.Result, *client.Exchange) {
 	items, ex, problem := k.allMatching(ctx, q)
 	if problem != "" {
-		harness.NotChecked("%s", problem)
+		framework.NotChecked("%s", problem)
 	}
 	return items, ex
 }

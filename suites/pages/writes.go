@@ -10,7 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -23,7 +23,7 @@ const writeInvalidType = "conformance-invalid-type"
 // t.CreatePage or t.Adopt, which register its deletion; pages are drafts
 // unless the rule needs another type, and the published, static and sticky
 // pages carry a date far in the past and live only for their own spec.
-func registerWrites(t *harness.Target) {
+func registerWrites(t *framework.Fixture) {
 	k := writeKit{t}
 	registerWriteCreate(t, k)
 	registerWriteTypes(t, k)
@@ -32,12 +32,12 @@ func registerWrites(t *harness.Target) {
 	registerWriteProtocol(t, k)
 }
 
-func registerWriteCreate(t *harness.Target, k writeKit) {
+func registerWriteCreate(t *framework.Fixture, k writeKit) {
 	Describe("4.3 POST /api/pages", Label(spec.CreatePage.Label()), func() {
 		t.It("PAGE-CREATE-201", func(ctx SpecContext) {
 			ex, _ := t.CreatePage(ctx, map[string]any{"title": k.title("Create")})
-			Expect(ex).To(harness.BeSuccess(http.StatusCreated))
-			Expect(ex).To(harness.MatchSchema("page-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusCreated))
+			Expect(ex).To(framework.MatchSchema("page-response.json"))
 		})
 
 		t.It("PAGE-CREATE-FIELDS", func(ctx SpecContext) {
@@ -133,13 +133,13 @@ func registerWriteCreate(t *harness.Target, k writeKit) {
 					ex, key = t.CreatePage(ctx, map[string]any{"title": title, "slug": slug})
 				}
 				if c.form && key == "" {
-					harness.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
+					framework.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
 				}
 				k.expectWritten(ex, "the create")
 				why := "title " + title + " sent in a " + c.name + " (encoded once; never &amp;amp;)"
 				k.expectEncodedOnceIfPresent(ex, "data.title", title, "the create response: "+why)
 				k.expectEncodedOnce(k.read(ctx, key, "its title"), "data.title", title, "the page read back: "+why)
-			}, harness.Case(c.name))
+			}, framework.Case(c.name))
 		}
 
 		t.It("PAGE-CONTENT-MARKDOWN", func(ctx SpecContext) {
@@ -197,7 +197,7 @@ func registerWriteCreate(t *harness.Target, k writeKit) {
 					t.Observe("PAGE-CREATE-INVALID-TYPE: the create was refused with HTTP %d but page %s exists afterwards", ex.Status, slug)
 				}
 			}
-			Expect(ex).To(harness.BeHandlerError(http.StatusBadRequest), "a create with type %q", writeInvalidType)
+			Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "a create with type %q", writeInvalidType)
 		})
 	})
 }
@@ -205,7 +205,7 @@ func registerWriteCreate(t *harness.Target, k writeKit) {
 // registerWriteTypes checks PAGE-TYPE-ROUNDTRIP for each type, on create
 // and on edit. Published, static and sticky pages get a past date (a future
 // one may legitimately make them scheduled); scheduled gets a future date.
-func registerWriteTypes(t *harness.Target, k writeKit) {
+func registerWriteTypes(t *framework.Fixture, k writeKit) {
 	Describe("3 Page types", func() {
 		for _, typ := range []string{"published", "draft", "static", "sticky", "scheduled"} {
 			t.It("PAGE-TYPE-ROUNDTRIP", func(ctx SpecContext) {
@@ -217,7 +217,7 @@ func registerWriteTypes(t *harness.Target, k writeKit) {
 				k.expectWritten(ex, "the create with type "+typ)
 				k.expectStringIfPresent(ex, "data.type", typ, "the create response")
 				k.expectString(k.read(ctx, key, "its type"), "data.type", typ, "the page read back")
-			}, harness.Case("create with type "+typ), spec.CreatePage)
+			}, framework.Case("create with type "+typ), spec.CreatePage)
 
 			t.It("PAGE-TYPE-ROUNDTRIP", func(ctx SpecContext) {
 				// Start from another type, so that the edit has to change it.
@@ -232,10 +232,10 @@ func registerWriteTypes(t *harness.Target, k writeKit) {
 				}
 				ex := k.edit(ctx, key, body)
 				key = k.follow(ctx, key, ex)
-				Expect(ex).To(harness.BeSuccess(http.StatusOK), "the edit from type %s to %s", start, typ)
+				Expect(ex).To(framework.BeSuccess(http.StatusOK), "the edit from type %s to %s", start, typ)
 				k.expectStringIfPresent(ex, "data.type", typ, "the edit response")
 				k.expectString(k.read(ctx, key, "its type"), "data.type", typ, "the page read back after the edit from "+start)
-			}, harness.Case("edit to type "+typ), spec.EditPage)
+			}, framework.Case("edit to type "+typ), spec.EditPage)
 		}
 	})
 }
@@ -247,15 +247,15 @@ func (k writeKit) stableFields() []string {
 		"dateUTC", "tags", "username", "category", "permalink", "coverImage", "coverImageFilename"}
 }
 
-func registerWriteEdit(t *harness.Target, k writeKit) {
+func registerWriteEdit(t *framework.Fixture, k writeKit) {
 	Describe("4.4 PUT /api/pages/{key}", Label(spec.EditPage.Label()), func() {
 		t.It("PAGE-EDIT-OK", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, map[string]any{"description": "Conformance before"})
 			description := "Conformance edited " + t.RunID
 			ex := k.edit(ctx, key, map[string]any{"description": description})
 			k.follow(ctx, key, ex)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("page-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("page-response.json"))
 			k.expectString(ex, "data.description", description, "the updated page object")
 		})
 
@@ -277,7 +277,7 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 			description := "Conformance partial after"
 			ex := k.edit(ctx, key, map[string]any{"description": description})
 			key = k.follow(ctx, key, ex)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK), "an edit that sends only description")
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends only description")
 			after := k.read(ctx, key, "after an edit that sent only description")
 			k.expectString(after, "data.description", description, "the field sent")
 			k.expectUnchanged(before, after, k.stableFields(), "fields the edit did not send changed")
@@ -301,9 +301,9 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 				ex := k.edit(ctx, key, body)
 				where := k.follow(ctx, key, ex, c.candidate)
 				if _, slug := body["slug"]; slug && ex.Err == nil && ex.Status == http.StatusBadRequest {
-					harness.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
+					framework.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
 				}
-				Expect(ex).To(harness.BeSuccess(http.StatusOK), "an edit with the %s", c.name)
+				Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with the %s", c.name)
 				newKey := ex.Get("data.key").String()
 				Expect(newKey).NotTo(BeEmpty(), "data.key of the edit response\n\n%s", ex.String())
 				Expect(newKey).To(Equal(where), "data.key names where the page now is\n\n%s", ex.String())
@@ -313,7 +313,7 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 				if newKey == key {
 					t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", c.name)
 				}
-			}, harness.Case(c.name))
+			}, framework.Case(c.name))
 		}
 
 		t.It("PAGE-UUID-STABLE", func(ctx SpecContext) {
@@ -327,17 +327,17 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 				ex = k.edit(ctx, key, map[string]any{"title": k.title("Uuid Renamed")})
 			}
 			where := k.follow(ctx, key, ex, t.Marker("uuid-renamed"))
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
 			k.expectString(k.read(ctx, where, "after the rename"), "data.uuid", uuid, "the uuid after the edit")
 			if where == key {
-				harness.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
+				framework.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
 			}
 		})
 
 		t.It("PAGE-EDIT-404", func(ctx SpecContext) {
 			ex := k.edit(ctx, t.Marker("no-such-page"), map[string]any{"description": "Conformance"})
 			t.Adopt(ex) // should the server have made a page, it is removed
-			Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
+			Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
 		})
 
 		t.It("PAGE-EDIT-INVALID-400", func(ctx SpecContext) {
@@ -349,7 +349,7 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 				// Accepted: the spec does not list which values an edit
 				// validates, so a server may ignore or replace the value;
 				// it may not store it (a page's type is one of five, 2.1).
-				Expect(ex).To(harness.BeSuccess(http.StatusOK), "an accepted edit with type %q", writeInvalidType)
+				Expect(ex).To(framework.BeSuccess(http.StatusOK), "an accepted edit with type %q", writeInvalidType)
 				k.expectValidType(ex, "the edit response to an edit with type "+writeInvalidType, true)
 				after := k.read(ctx, key, "after the accepted edit")
 				k.expectValidType(after, "the page edited with type "+writeInvalidType, false)
@@ -357,14 +357,14 @@ func registerWriteEdit(t *harness.Target, k writeKit) {
 					writeInvalidType, after.Get("data.type").Raw)
 				return
 			}
-			Expect(ex).To(harness.BeHandlerError(http.StatusBadRequest), "an edit with type %q", writeInvalidType)
+			Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "an edit with type %q", writeInvalidType)
 			after := k.read(ctx, key, "after the refused edit")
 			k.expectUnchanged(before, after, append([]string{"description"}, k.stableFields()...), "the refused edit changed the page")
 		})
 	})
 }
 
-func registerWriteDelete(t *harness.Target, k writeKit) {
+func registerWriteDelete(t *framework.Fixture, k writeKit) {
 	Describe("4.5 DELETE /api/pages/{key}", Label(spec.DeletePage.Label()), func() {
 		// A deleted page stays in the ledger: its cleanup sends one more
 		// DELETE (404 counts as gone), which also covers a server that
@@ -372,21 +372,21 @@ func registerWriteDelete(t *harness.Target, k writeKit) {
 		t.It("PAGE-DELETE-OK", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, nil)
 			ex := t.Write(ctx, http.MethodDelete, k.pagePath(key), nil)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("delete-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("delete-response.json"))
 		})
 
 		t.It("PAGE-DELETE-GONE", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, nil)
 			ex := t.Write(ctx, http.MethodDelete, k.pagePath(key), nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK), "the first delete")
-			Expect(t.Read(ctx, k.pagePath(key), nil)).To(harness.BeHandlerError(http.StatusNotFound), "reading the deleted page")
-			Expect(t.Write(ctx, http.MethodDelete, k.pagePath(key), nil)).To(harness.BeHandlerError(http.StatusNotFound), "deleting it again")
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK), "the first delete")
+			Expect(t.Read(ctx, k.pagePath(key), nil)).To(framework.BeHandlerError(http.StatusNotFound), "reading the deleted page")
+			Expect(t.Write(ctx, http.MethodDelete, k.pagePath(key), nil)).To(framework.BeHandlerError(http.StatusNotFound), "deleting it again")
 		})
 
 		t.It("PAGE-DELETE-404", func(ctx SpecContext) {
 			ex := t.Write(ctx, http.MethodDelete, k.pagePath(t.Marker("no-such-page")), nil)
-			Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
+			Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
 		})
 	})
 }

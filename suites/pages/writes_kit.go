@@ -19,13 +19,13 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // writeKit holds the helpers of the page write specs (writes.go and
 // writes_protocol.go). They are methods, not package functions, so that they
 // cannot clash with the helpers of the read specs in the same package.
-type writeKit struct{ t *harness.Target }
+type writeKit struct{ t *framework.Fixture }
 
 // writePastDate is the date sent with every page whose type must not turn into
 // scheduled. It lies far in the past so that the few published, static and
@@ -105,7 +105,7 @@ func (k writeKit) pagePath(key string) string { return client.KeyPath("pages", k
 func (k writeKit) mustCreate(ctx context.Context, fields map[string]any) string {
 	ex, key := k.t.CreatePage(ctx, fields)
 	if key == "" {
-		harness.NotChecked("could not create the page this rule needs (HTTP %d): %s", ex.Status, ex.BodyExcerpt())
+		framework.NotChecked("could not create the page this rule needs (HTTP %d): %s", ex.Status, ex.BodyExcerpt())
 	}
 	return key
 }
@@ -156,7 +156,7 @@ func (k writeKit) follow(ctx context.Context, old string, ex *client.Exchange, c
 	nk := ex.Get("data.key").String()
 	if nk != "" && nk != old {
 		switch {
-		case harness.IsRunMarked(nk):
+		case framework.IsRunMarked(nk):
 			k.t.Renamed(old, nk)
 		case !reads(old) && reads(nk):
 			k.t.Renamed(old, nk)
@@ -171,7 +171,7 @@ func (k writeKit) follow(ctx context.Context, old string, ex *client.Exchange, c
 		return old
 	}
 	for _, c := range candidates {
-		if c != old && harness.IsRunMarked(c) && reads(c) {
+		if c != old && framework.IsRunMarked(c) && reads(c) {
 			k.t.Renamed(old, c)
 			return c
 		}
@@ -184,7 +184,7 @@ func (k writeKit) follow(ctx context.Context, old string, ex *client.Exchange, c
 // read reads the page back with GET and expects a 200 success envelope.
 func (k writeKit) read(ctx context.Context, key, why string) *client.Exchange {
 	ex := k.t.Read(ctx, k.pagePath(key), nil)
-	ExpectWithOffset(1, ex).To(harness.BeSuccess(http.StatusOK), "reading page %s back (%s)", key, why)
+	ExpectWithOffset(1, ex).To(framework.BeSuccess(http.StatusOK), "reading page %s back (%s)", key, why)
 	return ex
 }
 
@@ -294,7 +294,7 @@ func (k writeKit) expectWritten(ex *client.Exchange, what string) {
 	if ex.Status == http.StatusOK {
 		code = http.StatusOK
 	}
-	ExpectWithOffset(1, ex).To(harness.BeSuccess(code), what)
+	ExpectWithOffset(1, ex).To(framework.BeSuccess(code), what)
 }
 
 // writeTypes are the five page types of spec section 3.

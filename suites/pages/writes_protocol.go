@@ -8,7 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -18,7 +18,7 @@ import (
 // belong to the protocol area (their labels say area:protocol) but live
 // here because they need pages to write to. Settings bodies are the
 // settings area's.
-func registerWriteProtocol(t *harness.Target, k writeKit) {
+func registerWriteProtocol(t *framework.Fixture, k writeKit) {
 	Describe("1 Request bodies on page writes", func() {
 		t.It("GEN-JSON-BODY", func(ctx SpecContext) {
 			title := k.title("Json Body")
@@ -26,17 +26,17 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			k.expectWritten(ex, "a create with a JSON body (Content-Type: application/json)")
 			k.expectEncodedOnce(k.read(ctx, key, "the page created from a JSON body"), "data.title", title,
 				"the title sent in the JSON body")
-		}, harness.Case("POST /api/pages"), spec.CreatePage)
+		}, framework.Case("POST /api/pages"), spec.CreatePage)
 
 		t.It("GEN-JSON-BODY", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, nil)
 			description := "Conformance JSON edit " + t.RunID
 			ex := k.edit(ctx, key, map[string]any{"description": description})
 			key = k.follow(ctx, key, ex)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK), "an edit with a JSON body (Content-Type: application/json)")
+			Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with a JSON body (Content-Type: application/json)")
 			k.expectString(k.read(ctx, key, "the page edited with a JSON body"), "data.description", description,
 				"the description sent in the JSON body")
-		}, harness.Case("PUT /api/pages/{key}"), spec.EditPage)
+		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 
 		t.It("GEN-FORM-BODY", func(ctx SpecContext) {
 			title := k.title("Form Body")
@@ -44,17 +44,17 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			k.expectWritten(ex, "a create with a form-encoded body")
 			k.expectEncodedOnce(k.read(ctx, key, "the page created from a form body"), "data.title", title,
 				"the title sent in the form body")
-		}, harness.Case("POST /api/pages"), spec.CreatePage)
+		}, framework.Case("POST /api/pages"), spec.CreatePage)
 
 		t.It("GEN-FORM-BODY", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, nil)
 			description := "Conformance form edit " + t.RunID
 			ex := k.editForm(ctx, key, url.Values{"description": {description}})
 			key = k.follow(ctx, key, ex)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK), "an edit with a form-encoded body")
+			Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with a form-encoded body")
 			k.expectString(k.read(ctx, key, "the page edited with a form body"), "data.description", description,
 				"the description sent in the form body")
-		}, harness.Case("PUT /api/pages/{key}"), spec.EditPage)
+		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 
 		// The title is the field whose encoding the spec fixes (HTML-encoded
 		// once, section 2.1), and contentRaw is the source "HTML-encoded by
@@ -87,10 +87,10 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			}
 			ex, key := k.createForm(ctx, form)
 			if key == "" {
-				harness.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
+				framework.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
 			}
 			sanitisedOnce(sent, k.read(ctx, key, "the page created from a form body"), "created from a form body")
-		}, harness.Case("POST /api/pages"))
+		}, framework.Case("POST /api/pages"))
 
 		t.It("GEN-FORM-SANITISED-ONCE", func(ctx SpecContext) {
 			key := k.mustCreate(ctx, map[string]any{"title": k.title("Before Form Edit")})
@@ -113,9 +113,9 @@ func registerWriteProtocol(t *harness.Target, k writeKit) {
 			}
 			key = k.follow(ctx, key, ex, slug)
 			if ex.Status != http.StatusOK {
-				harness.NotChecked("the form-encoded edit was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
+				framework.NotChecked("the form-encoded edit was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
 			}
 			sanitisedOnce(sent, k.read(ctx, key, "the page edited with a form body"), "edited with a form body")
-		}, harness.Case("PUT /api/pages/{key}"), spec.EditPage)
+		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 	})
 }

@@ -4,7 +4,7 @@
 //
 // The header and body rules that hold for every response (Content-Type,
 // JSON body, CORS, no-cache, the status and message fields) are not checked
-// here but centrally, on every exchange of the run, by internal/harness
+// here but centrally, on every exchange of the run, by internal/framework
 // (protocol.go); the specs here add the responses those checks need to see:
 // successes, 404s and early errors of each kind.
 package protocol
@@ -17,13 +17,13 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/suites/auth"
 )
 
 // Register adds the protocol specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	registerSuccessShape(t)
 	registerErrorShapes(t)
 	registerURLShape(t)
@@ -31,7 +31,7 @@ func Register(t *harness.Target) {
 
 // registerSuccessShape: ENV-SUCCESS-SHAPE on a success of each read
 // endpoint, and of the page writes when the run may write.
-func registerSuccessShape(t *harness.Target) {
+func registerSuccessShape(t *framework.Fixture) {
 	Describe("1 Response envelope of a success", func() {
 		for _, ep := range spec.Endpoints() {
 			if ep.Method() != http.MethodGet {
@@ -41,27 +41,27 @@ func registerSuccessShape(t *harness.Target) {
 				r := client.Request{Method: http.MethodGet, Path: auth.Discover(ctx, t, ep)}
 				if ep.NeedsAuth() {
 					if !t.Client.HasAuth() {
-						harness.NotChecked("no --auth-token given")
+						framework.NotChecked("no --auth-token given")
 					}
 					r.Credentials = client.BothTokens
 				}
 				expectSuccessEnvelope(t.Client.Do(ctx, r))
-			}, harness.Case(string(ep)), ep)
+			}, framework.Case(string(ep)), ep)
 		}
 		t.It("ENV-SUCCESS-SHAPE", func(ctx SpecContext) {
 			created, key := t.CreatePage(ctx, map[string]any{"description": "envelope of a create"})
 			expectSuccessEnvelope(created)
 			if key == "" {
-				harness.NotChecked("the create answered HTTP %d without data.key; no page to edit and delete", created.Status)
+				framework.NotChecked("the create answered HTTP %d without data.key; no page to edit and delete", created.Status)
 			}
 			expectSuccessEnvelope(t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "envelope of an edit"}))
 			deleted := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
 			if deleted.Err != nil || deleted.Status < 200 || deleted.Status >= 300 {
-				harness.NotChecked("the delete did not succeed (HTTP %d); PAGE-DELETE-OK judges that", deleted.Status)
+				framework.NotChecked("the delete did not succeed (HTTP %d); PAGE-DELETE-OK judges that", deleted.Status)
 			}
 			// No data: a delete's success omits it (spec 1, 4.5).
-			Expect(deleted).To(harness.MatchSchema("envelope-success.json"))
-		}, harness.Case("POST, PUT and DELETE /api/pages"), spec.CreatePage, spec.EditPage, spec.DeletePage, harness.Writes)
+			Expect(deleted).To(framework.MatchSchema("envelope-success.json"))
+		}, framework.Case("POST, PUT and DELETE /api/pages"), spec.CreatePage, spec.EditPage, spec.DeletePage, framework.Writes)
 	})
 }
 
@@ -71,17 +71,17 @@ func registerSuccessShape(t *harness.Target) {
 // endpoint's own rules judge its status code.
 func expectSuccessEnvelope(ex *client.Exchange) {
 	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
-		harness.NotChecked("the request did not succeed (HTTP %d), so there is no success envelope to check; "+
+		framework.NotChecked("the request did not succeed (HTTP %d), so there is no success envelope to check; "+
 			"the endpoint's own rules judge that", ex.Status)
 	}
-	Expect(ex).To(harness.MatchSchema("envelope-success.json"))
+	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
 	Expect(ex.Get("data").Exists()).To(BeTrue(), "the success has no data field\n\n%s", ex.String())
 }
 
 // registerErrorShapes: ENV-HANDLER-ERROR-SHAPE on a 404 of each
 // single-resource endpoint, ENV-EARLY-ERROR-SHAPE on each kind of early
 // error.
-func registerErrorShapes(t *harness.Target) {
+func registerErrorShapes(t *framework.Fixture) {
 	Describe("7 Body of a handler error", func() {
 		for _, c := range []struct {
 			ep       spec.Endpoint
@@ -90,7 +90,7 @@ func registerErrorShapes(t *harness.Target) {
 			t.It("ENV-HANDLER-ERROR-SHAPE", func(ctx SpecContext) {
 				ex := t.Read(ctx, client.KeyPath(c.endpoint, t.Marker("no-such-"+c.endpoint)), nil)
 				expectErrorBody(ex, "error-handler.json", http.StatusNotFound, http.StatusNotFound)
-			}, harness.Case(string(c.ep)+", missing key"), c.ep)
+			}, framework.Case(string(c.ep)+", missing key"), c.ep)
 		}
 		// Edit and delete of a missing key: harmless, but they carry the
 		// authentication token, so only runs that may write send them.
@@ -102,7 +102,7 @@ func registerErrorShapes(t *harness.Target) {
 				}
 				ex := t.Write(ctx, ep.Method(), client.KeyPath("pages", t.Marker("no-such-page")), body)
 				expectErrorBody(ex, "error-handler.json", http.StatusNotFound, http.StatusNotFound)
-			}, harness.Case(string(ep)+", missing key"), ep, harness.Writes)
+			}, framework.Case(string(ep)+", missing key"), ep, framework.Writes)
 		}
 	})
 
@@ -111,7 +111,7 @@ func registerErrorShapes(t *harness.Target) {
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages",
 				Query: map[string][]string{"x": {"1"}}, Credentials: client.NoTokens})
 			expectErrorBody(ex, "error-early.json", 400, 499)
-		}, harness.Case("missing API token"), spec.ListPages)
+		}, framework.Case("missing API token"), spec.ListPages)
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
 			wrong := strings.Repeat("0", 64)
 			if wrong == t.Client.Token() {
@@ -119,17 +119,17 @@ func registerErrorShapes(t *harness.Target) {
 			}
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", TokenValue: &wrong})
 			expectErrorBody(ex, "error-early.json", 400, 499)
-		}, harness.Case("invalid API token"), spec.ListPages)
+		}, framework.Case("invalid API token"), spec.ListPages)
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
 			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/nonexistent")), "error-early.json", 400, 499)
-		}, harness.Case("unknown endpoint"))
+		}, framework.Case("unknown endpoint"))
 		// A read method on a path the spec gives only a write method: the
 		// request cannot also be read as a write without the
 		// authentication token (whose 401 body the spec does not shape),
 		// nor, as DELETE /api/pages could, as a delete of an empty key.
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
 			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/images")), "error-early.json", 400, 499)
-		}, harness.Case("known path, wrong method: GET /api/images"))
+		}, framework.Case("known path, wrong method: GET /api/images"))
 	})
 }
 
@@ -139,21 +139,21 @@ func registerErrorShapes(t *harness.Target) {
 // rules'), and the spec reports not checked.
 func expectErrorBody(ex *client.Exchange, schema string, lo, hi int) {
 	if ex.Err != nil || ex.Status < lo || ex.Status > hi {
-		harness.NotChecked("the request was not answered with the expected error (HTTP %d), so there is no such error body to check; "+
+		framework.NotChecked("the request was not answered with the expected error (HTTP %d), so there is no such error body to check; "+
 			"the status code is judged by the endpoint's and the auth rules", ex.Status)
 	}
-	Expect(ex).To(harness.MatchSchema(schema))
+	Expect(ex).To(framework.MatchSchema(schema))
 }
 
 // registerURLShape: GEN-URL-SHAPE. {base}/api/pages, with no version
 // segment, answers the API.
-func registerURLShape(t *harness.Target) {
+func registerURLShape(t *framework.Fixture) {
 	Describe("1, 9.1 URL shape", func() {
 		t.It("GEN-URL-SHAPE", func(ctx SpecContext) {
 			// Answering the API: 200 with the page list. The envelope's
 			// details are other rules'.
 			ex := t.Read(ctx, "/api/pages", nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(ex.Get("data").IsArray()).To(BeTrue(), "GET {base}/api/pages does not answer with the page list\n\n%s", ex.String())
 		}, spec.ListPages)
 	})

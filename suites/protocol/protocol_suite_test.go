@@ -3,10 +3,10 @@ package protocol_test
 import (
 	"testing"
 
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/suites/protocol"
 )
 
 // TestProtocol runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestProtocol(t *testing.T) { harnesstest.RunSuite(t, "protocol", protocol.Register) }
+func TestProtocol(t *testing.T) { frameworktest.RunSuite(t, "protocol", protocol.Register) }

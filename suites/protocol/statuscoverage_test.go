@@ -17,7 +17,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/suites"
@@ -284,9 +284,9 @@ func fullRun(t *testing.T, out string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target := harness.New(c, harness.Options{SettingsWrites: true})
+	target := framework.New(c, framework.Options{SettingsWrites: true})
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	harness.Install(target)
+	framework.Install(target)
 	suites.Register(target)
 	sc, rc := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
 	rc.Succinct, rc.NoColor = true, true

@@ -15,13 +15,13 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // guard holds the settings as they were before a spec changed them, and
 // puts them back when the spec ends, however it ends.
 type guard struct {
-	t        *harness.Target
+	t        *framework.Fixture
 	what     string         // what the spec changes, for the run summary
 	original map[string]any // the whole settings map before the change
 	sent     bool           // a PUT was sent: restore and record
@@ -30,14 +30,14 @@ type guard struct {
 // protect reads the whole settings map and registers its restore with
 // DeferCleanup before the spec sends any change: the restore then runs
 // when the spec passes, fails, times out or the run is interrupted.
-func protect(ctx context.Context, t *harness.Target, what string) *guard {
+func protect(ctx context.Context, t *framework.Fixture, what string) *guard {
 	_, original, problem := readSettings(ctx, t)
 	if problem != "" {
-		harness.NotChecked("the settings could not be read before changing them, so they could not be restored (%s)", problem)
+		framework.NotChecked("the settings could not be read before changing them, so they could not be restored (%s)", problem)
 	}
 	g := &guard{t: t, what: what, original: original}
 	DeferCleanup(func(ctx SpecContext) {
-		cctx, cancel := harness.CleanupContext(ctx)
+		cctx, cancel := framework.CleanupContext(ctx)
 		defer cancel()
 		g.restore(cctx)
 	})
@@ -67,7 +67,7 @@ func (g *guard) restore(ctx context.Context) {
 // settings are exactly as before, or what is still wrong. A first PUT sends
 // the values as read; for fields that still differ, a second sends them
 // HTML-unescaped and objects or arrays as JSON text (see secondTry).
-func restoreSettings(ctx context.Context, t *harness.Target, original map[string]any) string {
+func restoreSettings(ctx context.Context, t *framework.Fixture, original map[string]any) string {
 	var failed []string
 	for attempt := 0; attempt < 2; attempt++ {
 		_, current, problem := readSettings(ctx, t)
@@ -127,7 +127,7 @@ func secondTry(v any) any {
 
 // readSettings reads the whole settings map (both tokens). Numbers are kept
 // as written (json.Number) so that comparing maps is exact.
-func readSettings(ctx context.Context, t *harness.Target) (*client.Exchange, map[string]any, string) {
+func readSettings(ctx context.Context, t *framework.Fixture) (*client.Exchange, map[string]any, string) {
 	ex := t.ReadAuth(ctx, "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
 		return ex, nil, "GET /api/settings: " + outcome(ex)

@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // referenceTarget serves a fresh reference server with the given mutants
 // and returns a writing target on it.
-func referenceTarget(t *testing.T, mutants ...string) *harness.Target {
+func referenceTarget(t *testing.T, mutants ...string) *framework.Fixture {
 	t.Helper()
 	tok, auth := reference.NewToken(), reference.NewToken()
 	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: mutants})
@@ -28,11 +28,11 @@ func referenceTarget(t *testing.T, mutants ...string) *harness.Target {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return harness.New(c, harness.Options{SettingsWrites: true})
+	return framework.New(c, framework.Options{SettingsWrites: true})
 }
 
 // settingsBody returns the raw body of GET /api/settings.
-func settingsBody(t *testing.T, tg *harness.Target) []byte {
+func settingsBody(t *testing.T, tg *framework.Fixture) []byte {
 	t.Helper()
 	ex := tg.ReadAuth(context.Background(), "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK {
@@ -41,7 +41,7 @@ func settingsBody(t *testing.T, tg *harness.Target) []byte {
 	return append([]byte(nil), ex.Body()...)
 }
 
-func put(t *testing.T, tg *harness.Target, fields map[string]any) {
+func put(t *testing.T, tg *framework.Fixture, fields map[string]any) {
 	t.Helper()
 	if ex := tg.Write(context.Background(), http.MethodPut, "/api/settings", fields); ex.Err != nil {
 		t.Fatal(ex.Err)

@@ -16,20 +16,20 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // Register adds the settings specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	Describe("4.9 GET /api/settings", Label(spec.GetSettings.Label()), func() {
 		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
 			if !t.Client.HasAuth() {
-				harness.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
+				framework.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
 			}
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("settings-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("settings-response.json"))
 			if cf := ex.Get("data.customFields"); cf.Exists() {
 				Expect(json.Valid([]byte(cf.String()))).To(BeTrue(), "customFields must be JSON text (spec 2.6), got %s\n%s", cf.Raw, ex.String())
 			}
@@ -45,11 +45,11 @@ func Register(t *harness.Target) {
 			value := customFieldsProbe(g.original["customFields"], t.Marker("field"))
 			put := g.put(ctx, map[string]any{"customFields": value})
 			if put.Err != nil || put.Status != http.StatusOK {
-				harness.NotChecked("PUT of a valid customFields value was not accepted (HTTP %d), so it could not be read back (see SETTINGS-EDIT-OK)", put.Status)
+				framework.NotChecked("PUT of a valid customFields value was not accepted (HTTP %d), so it could not be read back (see SETTINGS-EDIT-OK)", put.Status)
 			}
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("settings-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("settings-response.json"))
 			cf := ex.Get("data.customFields")
 			Expect(json.Valid([]byte(cf.String()))).To(BeTrue(),
 				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, describe(cf), ex.String())
@@ -58,7 +58,7 @@ func Register(t *harness.Target) {
 			if json.Unmarshal([]byte(cf.String()), &got) == nil && !equal(sent, got) {
 				t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
 			}
-		}, harness.Case("customFields set by the run reads back as JSON text"), harness.SettingsWrites, Serial)
+		}, framework.Case("customFields set by the run reads back as JSON text"), framework.SettingsWrites, Serial)
 	})
 
 	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), Serial, func() {
@@ -66,8 +66,8 @@ func Register(t *harness.Target) {
 			g := protect(ctx, t, "slogan changed")
 			needField(g, "slogan")
 			ex := g.put(ctx, map[string]any{"slogan": t.Marker("slogan")})
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("settings-edit-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("settings-edit-response.json"))
 		})
 
 		t.It("SETTINGS-EDIT-PARTIAL", func(ctx SpecContext) {
@@ -75,7 +75,7 @@ func Register(t *harness.Target) {
 			needField(g, "slogan")
 			value := t.Marker("slogan")
 			put := g.put(ctx, map[string]any{"slogan": value})
-			Expect(put).To(harness.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
+			Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
 			ex, after, problem := readSettings(ctx, t)
 			Expect(problem).To(BeEmpty(), "GET /api/settings after the change\n%s", ex.String())
 			Expect(after["slogan"]).To(Equal(value), "the slogan sent must show in the next GET\n%s", ex.String())
@@ -87,7 +87,7 @@ func Register(t *harness.Target) {
 			g := protect(ctx, t, "customFields sent as invalid JSON")
 			requireCustomFields(g)
 			put := g.put(ctx, map[string]any{"customFields": "{not json"})
-			Expect(put).To(harness.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
+			Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
 			ex, after, problem := readSettings(ctx, t)
 			Expect(problem).To(BeEmpty(), "GET /api/settings after the refused update\n%s", ex.String())
 			Expect(diff(g.original, after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
@@ -99,7 +99,7 @@ func Register(t *harness.Target) {
 // have (the set of fields depends on the host version, spec 2.6).
 func needField(g *guard, name string) {
 	if _, ok := g.original[name]; !ok {
-		harness.NotChecked("the target's settings have no %s field to change", name)
+		framework.NotChecked("the target's settings have no %s field to change", name)
 	}
 }
 
@@ -134,6 +134,6 @@ func customFieldsProbe(current any, name string) string {
 // the settings could not be restored exactly.
 func requireCustomFields(g *guard) {
 	if _, had := g.original["customFields"]; !had {
-		harness.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
+		framework.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
 	}
 }

@@ -11,8 +11,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/conformance-suite/conformance/internal/harness"
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/suites/settings"
 )
 
@@ -22,12 +22,12 @@ import (
 // setting must restore it.
 func TestSettings(t *testing.T) {
 	RegisterFailHandler(Fail)
-	target := harnesstest.Target(t)
+	target := frameworktest.Fixture(t)
 	if !target.Client.HasAuth() {
 		t.Log("no authentication token: the settings cannot be read, so they are not compared")
 	}
 	before := rawSettings(t, target)
-	harness.Install(target)
+	framework.Install(target)
 	settings.Register(target)
 	RunSpecs(t, "settings")
 
@@ -47,7 +47,7 @@ func TestSettings(t *testing.T) {
 // rawSettings reads GET /api/settings with its own plain HTTP request, so
 // the run's exchanges and cross-cutting checks see nothing of it; nil
 // without an authentication token.
-func rawSettings(t *testing.T, target *harness.Target) []byte {
+func rawSettings(t *testing.T, target *framework.Fixture) []byte {
 	t.Helper()
 	if !target.Client.HasAuth() {
 		return nil

@@ -11,18 +11,18 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // checkListShape: TAG-LIST-SHAPE / CAT-LIST-SHAPE (spec 2.2, 2.3, 4.6, 4.7).
 // An empty list shows the envelope only, not the shape of an item: the run
 // then creates a term when it may (ensureTerms), or the rule is reported
 // not checked rather than passed.
-func checkListShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+func checkListShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	check := func() int {
 		ex := t.Read(ctx, "/api/"+k.endpoint, nil)
-		Expect(ex).To(harness.BeSuccess(http.StatusOK))
-		Expect(ex).To(harness.MatchSchema(k.listSchema))
+		Expect(ex).To(framework.BeSuccess(http.StatusOK))
+		Expect(ex).To(framework.MatchSchema(k.listSchema))
 		// 4.6 and 4.7: list items come "without pages" (only the single
 		// view expands them).
 		var withPages []string
@@ -41,11 +41,11 @@ func checkListShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
 }
 
 // checkGetShape: TAG-GET-SHAPE / CAT-GET-SHAPE.
-func checkGetShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+func checkGetShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	for _, tm := range ensureTerms(ctx, t, k, false) {
 		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
-		Expect(ex).To(harness.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
-		Expect(ex).To(harness.MatchSchema(k.getSchema))
+		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
+		Expect(ex).To(framework.MatchSchema(k.getSchema))
 		Expect(ex.Get("data.key").String()).To(Equal(tm.key), "data.key must be the %s asked for\n%s", k.noun, ex.String())
 	}
 }
@@ -53,7 +53,7 @@ func checkGetShape(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
 // checkPagesMatchList: TAG-PAGES-MATCH-LIST / CAT-PAGES-MATCH-LIST. The
 // single view's pages, as a multiset of keys, equal its list (order is not
 // asserted: see the rule's Reading).
-func checkPagesMatchList(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+func checkPagesMatchList(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	compared, named := 0, 0
 	for _, tm := range ensureTerms(ctx, t, k, true) {
 		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
@@ -81,17 +81,17 @@ func checkPagesMatchList(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
 		named += len(listKeys) + len(pageKeys)
 	}
 	if compared == 0 {
-		harness.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
+		framework.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
 	}
 	if named == 0 {
-		harness.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)
+		framework.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)
 	}
 }
 
 // checkListConsistent: TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT. Every
 // page a term names, in the list endpoint or in its single view, is read
 // with GET /api/pages/{key} and must carry the term.
-func checkListConsistent(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	pagesRead := map[string]*client.Exchange{}
 	var problems []string
 	var evidence *client.Exchange
@@ -128,7 +128,7 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
 		}
 	}
 	if checked == 0 {
-		harness.NotChecked("no %s the target lists names any page", k.noun)
+		framework.NotChecked("no %s the target lists names any page", k.noun)
 	}
 	if len(problems) > 0 {
 		Expect(problems).To(BeEmpty(), "every page a %s names must carry it (%d pages read); the first offending read:\n%s",
@@ -137,9 +137,9 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
 }
 
 // checkGet404: TAG-GET-404 / CAT-GET-404.
-func checkGet404(ctx ginkgo.SpecContext, t *harness.Target, k kind) {
+func checkGet404(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	ex := t.Read(ctx, client.KeyPath(k.endpoint, t.Marker("no-such-"+k.noun)), nil)
-	Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
+	Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
 }
 
 // term is one tag or category as the list endpoint gives it.
@@ -150,10 +150,10 @@ type term struct {
 
 // listTerms reads the list endpoint; a list that cannot be read stops the
 // spec as not checked (the LIST-SHAPE rule judges that response).
-func listTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind) []term {
+func listTerms(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) []term {
 	ex := t.Read(ctx, "/api/"+k.endpoint, nil)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
-		harness.NotChecked("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)", k.endpoint, outcome(ex), k.rule)
+		framework.NotChecked("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)", k.endpoint, outcome(ex), k.rule)
 	}
 	var out []term
 	for _, item := range ex.Get("data").Array() {
@@ -173,7 +173,7 @@ func listTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind) []term {
 // draft is listed under its terms (the previous release listed only
 // published, static and sticky pages), so when the draft does not show,
 // the rule is reported as not checked rather than failed.
-func ensureTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind, needPages bool) []term {
+func ensureTerms(ctx ginkgo.SpecContext, t *framework.Fixture, k kind, needPages bool) []term {
 	terms := listTerms(ctx, t, k)
 	if usable(terms, needPages) {
 		return sample(terms)
@@ -185,7 +185,7 @@ func ensureTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind, needPages bo
 	// This read rule writes only in this fallback, and only when writes are
 	// allowed: read-only runs still check whatever the target has.
 	if !t.CanWrite() {
-		harness.NotChecked("the target lists %s, and a read-only run cannot create one", what)
+		framework.NotChecked("the target lists %s, and a read-only run cannot create one", what)
 	}
 	fields := map[string]any{"title": "Conformance taxonomy " + t.RunID}
 	var made string
@@ -194,18 +194,18 @@ func ensureTerms(ctx ginkgo.SpecContext, t *harness.Target, k kind, needPages bo
 		fields["tags"] = made
 	} else {
 		if len(terms) == 0 {
-			harness.NotChecked("the target lists no category, and the API cannot create one")
+			framework.NotChecked("the target lists no category, and the API cannot create one")
 		}
 		made = terms[0].key
 		fields["category"] = made
 	}
 	ex, key := t.CreatePage(ctx, fields)
 	if key == "" {
-		harness.NotChecked("the target lists %s, and creating a draft page with %s %q failed (%s)", what, k.noun, made, outcome(ex))
+		framework.NotChecked("the target lists %s, and creating a draft page with %s %q failed (%s)", what, k.noun, made, outcome(ex))
 	}
 	terms = listTerms(ctx, t, k)
 	if !usable(terms, needPages) {
-		harness.NotChecked("the target lists %s; a draft page the run created with %s %q did not change that "+
+		framework.NotChecked("the target lists %s; a draft page the run created with %s %q did not change that "+
 			"(the spec does not say whether drafts are listed)", what, k.noun, made)
 	}
 	return sample(terms)

@@ -7,7 +7,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
 
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -66,13 +66,13 @@ var kinds = []kind{
 }
 
 // Register adds the taxonomy specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	for _, k := range kinds {
 		registerKind(t, k)
 	}
 }
 
-func registerKind(t *harness.Target, k kind) {
+func registerKind(t *framework.Fixture, k kind) {
 	ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
 		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListShape(ctx, t, k) })
 	})

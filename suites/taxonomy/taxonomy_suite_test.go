@@ -3,10 +3,10 @@ package taxonomy_test
 import (
 	"testing"
 
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
 
 // TestTaxonomy runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestTaxonomy(t *testing.T) { harnesstest.RunSuite(t, "taxonomy", taxonomy.Register) }
+func TestTaxonomy(t *testing.T) { frameworktest.RunSuite(t, "taxonomy", taxonomy.Register) }

@@ -14,7 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -35,25 +35,25 @@ var singleOnly = []string{"codepen", "xing", "telegram", "vk"}
 var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "token", "tokenauth", "authentication", "tokenremember"}
 
 // Register adds the users specs for target t.
-func Register(t *harness.Target) {
+func Register(t *framework.Fixture) {
 	Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
 		t.It("USER-LIST-SHAPE", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(harness.BeSuccess(http.StatusOK))
-			Expect(ex).To(harness.MatchSchema("user-list-response.json"))
+			Expect(ex).To(framework.BeSuccess(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("user-list-response.json"))
 			if len(ex.Get("data").Map()) == 0 {
-				harness.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
+				framework.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
 			}
 		})
 
 		t.It("USER-LIST-KEYED-BY-USERNAME", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			data := ex.Get("data")
 			Expect(data.IsObject()).To(BeTrue(), "data must be an object keyed by username, got %s\n%s", kindOf(data), ex.String())
 			profiles := data.Map()
 			if len(profiles) == 0 {
-				harness.NotChecked("GET /api/users lists no profile")
+				framework.NotChecked("GET /api/users lists no profile")
 			}
 			var wrong []string
 			for _, key := range sortedKeys(profiles) {
@@ -66,10 +66,10 @@ func Register(t *harness.Target) {
 
 		t.It("USER-LIST-SUBSET", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(harness.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			profiles := listProfiles(ex)
 			if len(profiles) == 0 {
-				harness.NotChecked("GET /api/users lists no profile")
+				framework.NotChecked("GET /api/users lists no profile")
 			}
 			var extra []string
 			for _, p := range profiles {
@@ -88,15 +88,15 @@ func Register(t *harness.Target) {
 		t.It("USER-GET-SHAPE", func(ctx SpecContext) {
 			for _, name := range usernames(ctx, t) {
 				ex := t.Read(ctx, client.KeyPath("users", name), nil)
-				Expect(ex).To(harness.BeSuccess(http.StatusOK), "username %q was found on the target", name)
-				Expect(ex).To(harness.MatchSchema("user-response.json"))
+				Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
+				Expect(ex).To(framework.MatchSchema("user-response.json"))
 				Expect(ex.Get("data.username").Value()).To(Equal(name), "data.username must be the username asked for\n%s", ex.String())
 			}
 		})
 
 		t.It("USER-GET-404", func(ctx SpecContext) {
 			ex := t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{})
-			Expect(ex).To(harness.BeHandlerError(http.StatusNotFound))
+			Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
 		})
 	})
 
@@ -137,7 +137,7 @@ func Register(t *harness.Target) {
 				Expect(found).To(BeEmpty(), "profiles never carry email, role, password hash or tokens (spec 2.4)\n%s", ex.String())
 			}
 			if profiles == 0 {
-				harness.NotChecked("no users response held a profile to look at")
+				framework.NotChecked("no users response held a profile to look at")
 			}
 		})
 	})
@@ -169,7 +169,7 @@ func profilesOf(ex *client.Exchange) []gjson.Result {
 
 // usernames finds up to maxUsers usernames: from the users list, or, when
 // it gives none, from the authors of listed pages.
-func usernames(ctx SpecContext, t *harness.Target) []string {
+func usernames(ctx SpecContext, t *framework.Fixture) []string {
 	var names []string
 	list := t.Read(ctx, "/api/users", nil)
 	if list.Err == nil && list.Status == http.StatusOK {
@@ -196,7 +196,7 @@ func usernames(ctx SpecContext, t *harness.Target) []string {
 		}
 	}
 	if len(names) == 0 {
-		harness.NotChecked("no username found: GET /api/users lists none and no listed page names an author")
+		framework.NotChecked("no username found: GET /api/users lists none and no listed page names an author")
 	}
 	if len(names) > maxUsers {
 		names = names[:maxUsers]

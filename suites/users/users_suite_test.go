@@ -3,10 +3,10 @@ package users_test
 import (
 	"testing"
 
-	"github.com/conformance-suite/conformance/internal/harness/harnesstest"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/suites/users"
 )
 
 // TestUsers runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL).
-func TestUsers(t *testing.T) { harnesstest.RunSuite(t, "users", users.Register) }
+func TestUsers(t *testing.T) { frameworktest.RunSuite(t, "users", users.Register) }

@@ -1,4 +1,4 @@
-package harness
+package framework
 
 import (
 	"context"
@@ -18,7 +18,7 @@ const crossCuttingPriority = -1000
 // Install registers the suite-wide nodes. Ginkgo allows one BeforeSuite and
 // one ReportAfterSuite per process, so only runners call it, once, before
 // the suites' Register functions.
-func Install(t *Target) {
+func Install(t *Fixture) {
 	ginkgo.BeforeSuite(func() {
 		if bugs := t.Bugs(); len(bugs) > 0 {
 			ginkgo.Fail("the suite itself is inconsistent:\n  " + strings.Join(bugs, "\n  "))
@@ -55,7 +55,7 @@ func Install(t *Target) {
 // registerCrossCutting adds one spec per cross-cutting rule; each judges
 // every exchange recorded before it (see Protocol). The number of responses
 // each judged reaches the report from t.Protocol, not from these specs.
-func registerCrossCutting(t *Target) {
+func registerCrossCutting(t *Fixture) {
 	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(LabelCrossCutting), func() {
 		for _, c := range ProtocolChecks {
 			t.It(c.Rule, func(ginkgo.SpecContext) {

@@ -1,7 +1,7 @@
-// Package harnesstest gives `go test` runs of a suite package a Target:
+// Package frameworktest gives `go test` runs of a suite package a Fixture:
 // the built-in reference server on a loopback port, or the server named by
 // CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN / CONFORMANCE_AUTH_TOKEN.
-package harnesstest
+package frameworktest
 
 import (
 	"bytes"
@@ -19,24 +19,24 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/harness"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
-// Target returns a target for tb, with writes and settings writes allowed
+// Fixture returns a fixture for tb, with writes and settings writes allowed
 // against the reference server (fresh state per call).
-func Target(tb testing.TB) *harness.Target {
+func Fixture(tb testing.TB) *framework.Fixture {
 	tb.Helper()
 	t, _ := build(tb)
 	return t
 }
 
-// TargetAndSnapshot returns Target(tb) and a function that snapshots the
+// FixtureAndSnapshot returns Fixture(tb) and a function that snapshots the
 // content of the same server (see Snapshot) through a read-only client of
 // its own, so that the run's exchanges, reports and cross-cutting checks
 // see nothing of it. A leave-no-trace test takes one snapshot before
 // RunSpecs and one after, and compares them.
-func TargetAndSnapshot(tb testing.TB) (*harness.Target, func(context.Context) (Snapshot, error)) {
+func FixtureAndSnapshot(tb testing.TB) (*framework.Fixture, func(context.Context) (Snapshot, error)) {
 	tb.Helper()
 	t, cfg := build(tb)
 	c, err := client.New(client.Config{BaseURL: cfg.BaseURL, Token: cfg.Token, ReadOnly: true})
@@ -46,10 +46,10 @@ func TargetAndSnapshot(tb testing.TB) (*harness.Target, func(context.Context) (S
 	return t, func(ctx context.Context) (Snapshot, error) { return TakeSnapshot(ctx, c) }
 }
 
-func build(tb testing.TB) (*harness.Target, client.Config) {
+func build(tb testing.TB) (*framework.Fixture, client.Config) {
 	tb.Helper()
 	cfg := client.Config{BaseURL: os.Getenv("CONFORMANCE_BASE_URL"), Token: os.Getenv("CONFORMANCE_TOKEN"), AuthToken: os.Getenv("CONFORMANCE_AUTH_TOKEN")}
-	opts := harness.Options{}
+	opts := framework.Options{}
 	if cfg.BaseURL == "" {
 		cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
 		srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken})
@@ -67,7 +67,7 @@ func build(tb testing.TB) (*harness.Target, client.Config) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return harness.New(c, opts), cfg
+	return framework.New(c, opts), cfg
 }
 
 // Snapshot is the content of a target as its read endpoints show it: each
@@ -127,7 +127,7 @@ func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 		s["GET "+path+" keys"] = canon(keys)
 		return keys, nil
 	}
-	keys, err := list("/api/pages", harness.AllPagesQuery())
+	keys, err := list("/api/pages", framework.AllPagesQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -185,11 +185,11 @@ func (s Snapshot) Diff(after Snapshot) []string {
 // RunSuite is the whole `go test` entry of a suite package that needs no
 // checks around its run: a target, the suite-wide nodes, the area's specs,
 // RunSpecs.
-func RunSuite(t *testing.T, area string, register func(*harness.Target)) {
+func RunSuite(t *testing.T, area string, register func(*framework.Fixture)) {
 	t.Helper()
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	target := Target(t)
-	harness.Install(target)
+	target := Fixture(t)
+	framework.Install(target)
 	register(target)
 	ginkgo.RunSpecs(t, area)
 }

@@ -1,12 +1,12 @@
-// Package harness is what every suite package stands on: the Target (the
+// Package framework is what every suite package stands on: the Fixture (the
 // one client, the run's mode and marker, the ledger of what the run
 // created), the rule-naming wrapper around ginkgo.It, the matchers that
 // print the exchange, and the suite-wide nodes (registered once, by
 // Install).
 //
-// There is no package-level state: a runner builds one Target, passes it to
+// There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs.
-package harness
+package framework
 
 import (
 	"crypto/rand"
@@ -37,8 +37,8 @@ type Options struct {
 	RunID string
 }
 
-// Target is the server under test as the specs see it.
-type Target struct {
+// Fixture is one run as the specs see it: the client, the catalogue, the run's mode and marker, and the ledger of what the run created.
+type Fixture struct {
 	Client    *client.Client
 	Catalogue *spec.Catalogue
 	Options
@@ -52,11 +52,11 @@ type Target struct {
 }
 
 // New builds the target for one run.
-func New(c *client.Client, opts Options) *Target {
+func New(c *client.Client, opts Options) *Fixture {
 	if opts.RunID == "" {
 		opts.RunID = NewRunID(time.Now())
 	}
-	t := &Target{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
+	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
 	t.Protocol = NewProtocol(c.BaseURL())
 	c.OnExchange(t.Protocol.Observe)
 	return t
@@ -72,16 +72,16 @@ func NewRunID(now time.Time) string {
 
 // Marker returns a slug for something this run creates:
 // "conformance-<run-id>-<name>".
-func (t *Target) Marker(name string) string {
+func (t *Fixture) Marker(name string) string {
 	return MarkerPrefix + t.RunID + "-" + name
 }
 
 // CanWrite reports whether the run may create, edit and delete pages.
-func (t *Target) CanWrite() bool { return !t.ReadOnly && t.Client.HasAuth() }
+func (t *Fixture) CanWrite() bool { return !t.ReadOnly && t.Client.HasAuth() }
 
 // Observe records an informational observation: something the spec leaves
 // open that a reader may want to know (never a failure).
-func (t *Target) Observe(format string, args ...any) {
+func (t *Fixture) Observe(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.Client.Redactor().String(fmt.Sprintf(format, args...))
@@ -94,7 +94,7 @@ func (t *Target) Observe(format string, args ...any) {
 }
 
 // Observations returns what Observe recorded.
-func (t *Target) Observations() []string {
+func (t *Fixture) Observations() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.observations...)
@@ -102,26 +102,26 @@ func (t *Target) Observations() []string {
 
 // Bugs returns mistakes in how specs were registered (unknown rule IDs and
 // the like). A runner refuses to start while there are any.
-func (t *Target) Bugs() []string {
+func (t *Fixture) Bugs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.bugs...)
 }
 
-func (t *Target) recordBug(format string, args ...any) {
+func (t *Fixture) recordBug(format string, args ...any) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.bugs = append(t.bugs, fmt.Sprintf(format, args...))
 }
 
 // Report returns the Ginkgo report stashed after the suite ran (nil before).
-func (t *Target) Report() *types.Report {
+func (t *Fixture) Report() *types.Report {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.report
 }
 
-func (t *Target) setReport(r types.Report) {
+func (t *Fixture) setReport(r types.Report) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.report = &r
@@ -143,6 +143,6 @@ func IsRunMarked(key string) bool {
 
 // HasRunMarker reports whether key's first segment carries this run's
 // marker (ignoring case).
-func (t *Target) HasRunMarker(key string) bool {
+func (t *Fixture) HasRunMarker(key string) bool {
 	return strings.HasPrefix(strings.ToLower(strings.Split(key, "/")[0]), strings.ToLower(t.Marker("")))
 }

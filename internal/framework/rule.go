@@ -1,4 +1,4 @@
-package harness
+package framework
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 )
 
 // Case is an It argument that tells apart several specs of one rule, e.g.
-// harness.Case("numberOfItems=0"). It is appended to the spec text.
+// framework.Case("numberOfItems=0"). It is appended to the spec text.
 type Case string
 
 // Labels every spec can carry besides rule, area and endpoint labels.
@@ -30,7 +30,7 @@ const (
 // each endpoint of the rule or given as an argument, and "writes" for
 // rules that need write access. Other arguments are passed to ginkgo.It
 // (decorators). In read-only runs write rules are skipped as "not checked".
-func (t *Target) It(id string, body func(ginkgo.SpecContext), args ...any) bool {
+func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool {
 	rule, ok := t.Catalogue.Lookup(id)
 	if !ok {
 		t.recordBug("a spec names rule %q, which the catalogue (internal/spec) does not have", id)

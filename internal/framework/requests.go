@@ -1,4 +1,4 @@
-package harness
+package framework
 
 import (
 	"context"
@@ -15,18 +15,18 @@ import (
 )
 
 // Read sends GET path with the API token in the query (spec 5.3).
-func (t *Target) Read(ctx context.Context, path string, query url.Values) *client.Exchange {
+func (t *Fixture) Read(ctx context.Context, path string, query url.Values) *client.Exchange {
 	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query})
 }
 
 // ReadAuth sends GET path with both tokens (GET /api/settings).
-func (t *Target) ReadAuth(ctx context.Context, path string, query url.Values) *client.Exchange {
+func (t *Fixture) ReadAuth(ctx context.Context, path string, query url.Values) *client.Exchange {
 	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens})
 }
 
 // Write sends a write request with both tokens where the spec puts them
 // (query for DELETE, JSON body for POST and PUT).
-func (t *Target) Write(ctx context.Context, method, path string, body map[string]any) *client.Exchange {
+func (t *Fixture) Write(ctx context.Context, method, path string, body map[string]any) *client.Exchange {
 	return t.Client.Do(ctx, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens})
 }
 
@@ -38,7 +38,7 @@ func (t *Target) Write(ctx context.Context, method, path string, body map[string
 // is nil is left out of the body: {"slug": nil} lets the server derive the
 // slug (the title must then carry the marker). It returns the exchange and
 // the new key ("" when the create failed).
-func (t *Target) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
+func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
 	body := map[string]any{}
 	for k, v := range fields {
 		body[k] = v
@@ -65,7 +65,7 @@ func (t *Target) CreatePage(ctx context.Context, fields map[string]any) (*client
 // Adopt takes responsibility for the page a create exchange made (if any):
 // records it in the ledger and registers its deletion. Specs that create
 // pages with unusual bodies (form-encoded, ...) call it themselves.
-func (t *Target) Adopt(ex *client.Exchange) string {
+func (t *Fixture) Adopt(ex *client.Exchange) string {
 	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
 		return ""
 	}
@@ -80,7 +80,7 @@ func (t *Target) Adopt(ex *client.Exchange) string {
 // AdoptKey takes responsibility for a page the run made that no successful
 // create exchange names: for example a create the server refused with an
 // error status yet carried out, found afterwards by reading its key.
-func (t *Target) AdoptKey(key string) {
+func (t *Fixture) AdoptKey(key string) {
 	t.Ledger.AddPage(key)
 	ginkgo.DeferCleanup(func(ctx context.Context) {
 		ctx, cancel := CleanupContext(ctx)
@@ -91,7 +91,7 @@ func (t *Target) AdoptKey(key string) {
 
 // Renamed tells the ledger that a page the run created now lives at
 // another key (after an edit changed it).
-func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
+func (t *Fixture) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
 
 // DeletePage removes a page the run created, following renames recorded
 // in the ledger; "already gone" counts as success. It never fails a spec:
@@ -105,7 +105,7 @@ func (t *Target) Renamed(from, to string) { t.Ledger.RenamePage(from, to) }
 // the ledger could not follow. A hierarchical key is read back after its
 // delete, because the previous release deletes the parent on DELETE
 // parent/child and leaves the child behind.
-func (t *Target) DeletePage(ctx context.Context, key string) error {
+func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 	if t.ReadOnly {
 		return nil
 	}
@@ -142,7 +142,7 @@ func (t *Target) DeletePage(ctx context.Context, key string) error {
 // sweep deletes whatever the ledger still holds: pages whose cleanup did
 // not run (interrupt) or whose key changed. Children first, so a parent is
 // never deleted under a child.
-func (t *Target) sweep(ctx context.Context) {
+func (t *Fixture) sweep(ctx context.Context) {
 	ctx, cancel := CleanupContext(ctx)
 	defer cancel()
 	if !t.CanWrite() {
@@ -179,7 +179,7 @@ func (t *Target) sweep(ctx context.Context) {
 // heard of: a create whose answer was lost (the run was interrupted or
 // timed out while the request was in flight) still made its page. It is
 // the backstop that keeps a run from leaving pages behind.
-func (t *Target) strays(ctx context.Context) []string {
+func (t *Fixture) strays(ctx context.Context) []string {
 	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: AllPagesQuery()})
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
 		return nil
