@@ -1,0 +1,86 @@
+package selftest_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// distantRoundTrip is the latency a site across a continent adds to every
+// request: the yardstick for "a distant site".
+const distantRoundTrip = 50 * time.Millisecond
+
+// distantServer serves the reference server with distantRoundTrip added to
+// every request before it is answered, as a far-away site would. The delay
+// is added per request, not per TCP segment: connections are kept alive,
+// so a request costs one round trip either way.
+func distantServer(tb testing.TB) (url, token, auth string) {
+	token, auth = reference.NewToken(), reference.NewToken()
+	srv, err := reference.New(reference.Options{Token: token, AuthToken: auth})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(distantRoundTrip):
+		case <-r.Context().Done():
+			return
+		}
+		srv.ServeHTTP(w, r)
+	}))
+	tb.Cleanup(ts.Close)
+	return ts.URL, token, auth
+}
+
+// benchDistant runs the CLI against a distant reference server once per
+// iteration and reports wall time, requests, and requests per testable rule
+// (the goals: a full write run in 8 s or less, a read-only run in
+// 4 s or less, at most 3 requests per testable rule on a full run).
+func benchDistant(b *testing.B, extra ...string) {
+	url, token, auth := distantServer(b)
+	dir := b.TempDir()
+	path := filepath.Join(dir, "distant.json")
+	testable := 0
+	for _, r := range spec.All().Rules() {
+		if r.Testable() {
+			testable++
+		}
+	}
+	var requests int
+	var wall time.Duration
+	for b.Loop() {
+		args := append([]string{"--base-url", url, "--no-color", "--json-report", path}, extra...)
+		res := selftest.Run(b.Context(), selftest.Cmd{Dir: dir, Timeout: runTimeout, Args: args,
+			Env: []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth}})
+		if res.Exit != 0 {
+			b.Fatalf("run exited %d:\n%s\n%s", res.Exit, selftest.Tail(res.Stdout, 25), selftest.Tail(res.Stderr, 10))
+		}
+		run, err := readReport(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		requests += run.Meta.Requests
+		wall += res.Elapsed
+	}
+	n := float64(b.N)
+	b.ReportMetric(wall.Seconds()/n, "wall-s/op")
+	b.ReportMetric(float64(requests)/n, "requests/op")
+	b.ReportMetric(float64(requests)/n/float64(testable), "requests/testable-rule")
+}
+
+// BenchmarkDistantFullRun: a full write run (settings writes allowed)
+// against a site 50 ms away.
+func BenchmarkDistantFullRun(b *testing.B) {
+	benchDistant(b, "--allow-settings-write")
+}
+
+// BenchmarkDistantReadOnlyRun: a read-only run against a site 50 ms away.
+func BenchmarkDistantReadOnlyRun(b *testing.B) {
+	benchDistant(b, "--read-only")
+}
