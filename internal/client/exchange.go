@@ -33,6 +33,15 @@ const (
 // recorded. Every exported field is already redacted, and so are String,
 // BodyExcerpt and Curl; Body, JSON and Get give the body as received, for
 // checks, never for printing.
+//
+// The response body is kept in two forms. The full body (bounded by
+// Config.MaxBody) is retained while the scope that made the exchange runs:
+// Body, IsJSON, JSON and Get read it. When that scope ends (the next
+// Client.SetScope), a body over 4 KiB is released to keep memory flat:
+// from then on BodyReleased is true, Body returns nil, JSON and Get read
+// as missing, and only the redacted BodyExcerpt, BodySize and the IsJSON
+// verdict remain. Smaller bodies are never released: later cross-checks
+// read them.
 type Exchange struct {
 	Seq    int
 	Scope  string // what was running (a spec's text)
@@ -61,16 +70,24 @@ type Exchange struct {
 	Started   time.Time
 	Duration  time.Duration
 
-	// mu guards the lazily computed and compacted fields below: an exchange
-	// may be read from a spec's goroutines while the client compacts it.
+	// mu guards the lazily computed and released fields below: an exchange
+	// may be read from a spec's goroutines while the client releases it.
 	mu       sync.Mutex
-	body     []byte // full (bounded) body while the spec that made it runs
-	excerpt  string
+	body     []byte // the full (bounded) body; nil once released
+	released bool   // the full body was dropped; excerpt holds its start
+	excerpt  string // redacted start of a released body
 	bodySize int
 	curl     string
 	valid    *bool // cached json.Valid of the body
 	parsed   *gjson.Result
 	red      *redact.Redactor
+}
+
+// locked returns get() read under e's lock.
+func locked[T any](e *Exchange, get func() T) T {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return get()
 }
 
 func (e *Exchange) setBody(b []byte) {
@@ -79,52 +96,40 @@ func (e *Exchange) setBody(b []byte) {
 	e.body, e.bodySize, e.valid, e.parsed = b, len(b), nil, nil
 }
 
-// Body returns the response body (bounded). Of a body cut at MaxBody
-// (Truncated) only the start is kept; after the spec that made the exchange
-// ends, a body longer than 4 KiB is replaced by its excerpt, to keep memory
-// flat.
-func (e *Exchange) Body() []byte {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.bodyLocked()
-}
+// Body returns the response body as received, for checks: never print it
+// (BodyExcerpt is the redacted form). Of a body cut at MaxBody (Truncated)
+// only the start is kept. Once the body is released (BodyReleased) Body
+// returns nil: a check on an exchange of an earlier scope never silently
+// reads an excerpt, let alone a redacted one, as if it were the body.
+func (e *Exchange) Body() []byte { return locked(e, func() []byte { return e.body }) }
 
-func (e *Exchange) bodyLocked() []byte {
-	if e.body == nil {
-		return []byte(e.excerpt)
-	}
-	return e.body
-}
+// BodyReleased reports whether the full body was dropped at the end of the
+// scope that made the exchange (see Exchange); only BodyExcerpt, BodySize
+// and IsJSON still speak of it.
+func (e *Exchange) BodyReleased() bool { return locked(e, func() bool { return e.released }) }
 
 // BodySize is the number of body bytes read.
-func (e *Exchange) BodySize() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.bodySize
-}
+func (e *Exchange) BodySize() int { return locked(e, func() int { return e.bodySize }) }
 
 // IsJSON reports whether the body is one complete, valid JSON document in
 // UTF-8.
 // encoding/json bounds nesting depth, so a nesting bomb is simply invalid.
-func (e *Exchange) IsJSON() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.isJSONLocked()
-}
+func (e *Exchange) IsJSON() bool { return locked(e, func() bool { return e.isJSONLocked() }) }
 
 func (e *Exchange) isJSONLocked() bool {
 	if e.valid == nil {
-		b := e.bodyLocked()
+		b := e.body
 		// JSON text is UTF-8 (RFC 8259, 8.1); json.Valid alone lets
-		// invalid bytes inside strings through.
-		v := !e.Truncated && e.body != nil && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
+		// invalid bytes inside strings through. (A released body always
+		// has its verdict cached: release computes it first.)
+		v := !e.Truncated && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
 		e.valid = &v
 	}
 	return *e.valid
 }
 
 // JSON parses the body with gjson (cached). A body that is not one valid
-// JSON document (truncated, HTML, a nesting bomb, compacted away) gives
+// JSON document (truncated, HTML, a nesting bomb) or was released gives
 // the empty result, so every path reads as missing instead of as whatever
 // a lenient parser makes of garbage.
 func (e *Exchange) JSON() gjson.Result {
@@ -132,7 +137,7 @@ func (e *Exchange) JSON() gjson.Result {
 	defer e.mu.Unlock()
 	if e.parsed == nil {
 		var r gjson.Result
-		if e.isJSONLocked() {
+		if e.isJSONLocked() && !e.released {
 			r = gjson.ParseBytes(e.body)
 		}
 		e.parsed = &r
@@ -154,20 +159,18 @@ func (e *Exchange) MediaType() string {
 
 // Curl returns a shell command that reproduces the request, with the tokens
 // as ${CONFORMANCE_TOKEN} and ${CONFORMANCE_AUTH_TOKEN}.
-func (e *Exchange) Curl() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.curl
-}
+func (e *Exchange) Curl() string { return locked(e, func() string { return e.curl }) }
 
 // RequestLine is "METHOD URL".
 func (e *Exchange) RequestLine() string { return e.Method + " " + e.URL }
 
-// BodyExcerpt is the start of the response body, redacted and made printable.
+// BodyExcerpt is the start of the response body, redacted and made
+// printable: what failure messages and reports show, before and after the
+// body is released.
 func (e *Exchange) BodyExcerpt() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.body == nil {
+	if e.released {
 		return e.excerpt
 	}
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
@@ -215,23 +218,22 @@ func (e *Exchange) String() string {
 	return b.String()
 }
 
-// compact drops the full body of an exchange once nothing needs it.
-func (e *Exchange) compact() {
+// release drops the full body of an exchange once its scope has ended,
+// keeping its redacted excerpt, and cuts a long curl line.
+func (e *Exchange) release() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.curl) > maxKeptCurl {
 		e.curl = e.curl[:maxKeptCurl] + " …[cut: the request body was too long to keep]"
 	}
-	if e.body == nil {
+	// Keep small bodies whole: they are what later cross-checks read.
+	if e.released || len(e.body) <= responseExcerpt {
 		return
 	}
-	// Keep small bodies whole: they are what later cross-checks read.
-	if len(e.body) > responseExcerpt {
-		e.isJSONLocked() // IsJSON stays a fact about the body as received
-		e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
-		e.body = nil
-		e.parsed = nil // gjson keeps a copy of the whole body
-	}
+	e.isJSONLocked() // IsJSON stays a fact about the body as received
+	e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
+	e.body, e.released = nil, true
+	e.parsed = nil // gjson keeps a copy of the whole body
 }
 
 // redactedExcerpt redacts the start of b, then cuts it to limit bytes on a
