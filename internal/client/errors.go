@@ -33,9 +33,19 @@ type TransportError struct {
 	Cause string // one phrase, e.g. "no answer within the request timeout (10s)"; redacted
 	Err   error  // the underlying error; its message is redacted in Error()
 	msg   string
+	// bodyCut: the status and headers arrived, then the connection closed.
+	bodyCut bool
 }
 
 func (e *TransportError) Error() string { return e.msg }
+
+// ErrBodyCut matches (errors.Is) the TransportError of an answer whose
+// status line and headers arrived but whose connection closed or was reset
+// before the whole body did (Exchange.BodyCut).
+var ErrBodyCut = errors.New("the connection closed before the whole response body arrived")
+
+// Is makes errors.Is(err, ErrBodyCut) true for a cut body.
+func (e *TransportError) Is(target error) bool { return target == ErrBodyCut && e.bodyCut }
 
 // Unwrap gives errors.Is/As access to the underlying error.
 func (e *TransportError) Unwrap() error { return e.Err }
@@ -115,7 +125,7 @@ func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, p
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET),
 		errors.Is(err, syscall.EPIPE), strings.Contains(msg, "server closed"), strings.Contains(msg, "connection reset"):
 		if ph == phaseBody {
-			te.Kind, te.Cause = KindClosed, "the connection closed before the whole response body arrived"
+			te.Kind, te.Cause, te.bodyCut = KindClosed, ErrBodyCut.Error(), true
 		} else {
 			te.Kind, te.Cause = KindClosed, "the connection closed without an answer"
 		}

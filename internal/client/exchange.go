@@ -65,10 +65,23 @@ type Exchange struct {
 	Status    int
 	Header    http.Header
 	Truncated bool // the body was longer than the read bound
-	Err       error
-	Retries   []string // one line per retry of a read answered 429/503
-	Started   time.Time
-	Duration  time.Duration
+	// BodyCut says the status line and headers arrived but the connection
+	// closed or was reset before the whole body did (a server that answers
+	// a refused write and hangs up, behind a proxy). Status and Header are
+	// the server's and the body is the part that arrived; Err says why
+	// (errors.Is(Err, ErrBodyCut)). The status can be judged (StatusErr is
+	// nil); the body cannot: IsJSON is false and rules about the body are
+	// not checked.
+	BodyCut bool
+	Err     error
+	Retries []string // one line per retry of a read answered 429/503
+	// TransportRetry, when set, says the request was sent a second time
+	// because its first try got a cut connection (Request.SafeToRepeat):
+	// the cause of that failure, redacted. What is recorded is the second
+	// try's answer, or the first's if only the first got a status.
+	TransportRetry string
+	Started        time.Time
+	Duration       time.Duration
 
 	// mu guards the lazily computed and released fields below: an exchange
 	// may be read from a spec's goroutines while the client releases it.
@@ -90,10 +103,11 @@ func locked[T any](e *Exchange, get func() T) T {
 	return get()
 }
 
-func (e *Exchange) setBody(b []byte) {
+// setBody records the kept part b of a body of size bytes.
+func (e *Exchange) setBody(b []byte, size int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.body, e.bodySize, e.valid, e.parsed = b, len(b), nil, nil
+	e.body, e.bodySize, e.valid, e.parsed = b, size, nil, nil
 }
 
 // Body returns the response body as received, for checks: never print it
@@ -122,7 +136,7 @@ func (e *Exchange) isJSONLocked() bool {
 		// JSON text is UTF-8 (RFC 8259, 8.1); json.Valid alone lets
 		// invalid bytes inside strings through. (A released body always
 		// has its verdict cached: release computes it first.)
-		v := !e.Truncated && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
+		v := !e.Truncated && !e.BodyCut && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
 		e.valid = &v
 	}
 	return *e.valid
@@ -143,6 +157,17 @@ func (e *Exchange) JSON() gjson.Result {
 		e.parsed = &r
 	}
 	return *e.parsed
+}
+
+// StatusErr is the error that keeps the status from being judged: Err,
+// except for a cut body (BodyCut), whose status and headers arrived whole.
+// Rules about the status or headers read StatusErr; rules about the body
+// read Err (and say "not checked" when BodyCut).
+func (e *Exchange) StatusErr() error {
+	if e.BodyCut {
+		return nil
+	}
+	return e.Err
 }
 
 // Get reads one gjson path of the body.
@@ -201,6 +226,8 @@ func (e *Exchange) String() string {
 		size := e.BodySize()
 		if e.Truncated {
 			body += " …[truncated at the read limit, --max-body]"
+		} else if e.BodyCut {
+			body += fmt.Sprintf(" …[cut: the connection closed after %d bytes]", size)
 		} else if size > len(body) {
 			body += fmt.Sprintf(" …[%d bytes in all]", size)
 		}
@@ -208,6 +235,9 @@ func (e *Exchange) String() string {
 	}
 	if e.Redirect != "" {
 		fmt.Fprintf(&b, "note:     %s\n", e.Redirect)
+	}
+	if e.TransportRetry != "" {
+		fmt.Fprintf(&b, "retried:  sent again once after its first try failed: %s\n", e.TransportRetry)
 	}
 	for _, r := range e.Retries {
 		fmt.Fprintf(&b, "retried:  %s\n", r)

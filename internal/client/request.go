@@ -75,6 +75,23 @@ type Request struct {
 	// if the server wrongly accepts it (no authentication, a key that does
 	// not exist); such requests are allowed in read-only runs.
 	Probe bool
+	// SafeToRepeat marks a request that may be sent twice: one that cannot
+	// have had an effect, or whose effect a second sending does not change.
+	// Such a request whose connection is cut (closed or reset before the
+	// whole answer arrived) is sent once more (Exchange.TransportRetry).
+	// GET, HEAD and OPTIONS are always safe to repeat; other methods never
+	// are unless marked, since a cut write may have happened.
+	SafeToRepeat bool
+}
+
+// safeToRepeat reports whether r may be sent a second time after a cut
+// connection.
+func (r Request) safeToRepeat() bool {
+	switch r.Method {
+	case "", http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	return r.SafeToRepeat
 }
 
 // KeyPath builds "/api/<endpoint>/<key>" escaping each key segment but

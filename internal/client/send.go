@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -40,7 +41,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
 			defer cancel()
 		}
-		c.send(ctx, req, reqBody, ex)
+		c.send(ctx, req, reqBody, r.safeToRepeat(), ex)
 	} else {
 		ex.Err = err
 	}
@@ -49,51 +50,107 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	return ex
 }
 
-func (c *Client) send(ctx context.Context, req *http.Request, body []byte, ex *Exchange) {
-	for attempt := 0; ; attempt++ {
+// try is what one sending of a request brought back.
+type try struct {
+	status    int
+	header    http.Header // redacted
+	body      []byte      // what is kept of the body
+	size      int         // body bytes read
+	truncated bool        // longer than MaxBody
+	err       error
+	finalURL  string // redacted; set when same-host redirects were followed
+	redirect  string // why a redirect was not followed
+}
+
+// bodyCut reports a try whose status and headers arrived but whose
+// connection closed or was reset before the whole body did.
+func (t *try) bodyCut() bool { return errors.Is(t.err, ErrBodyCut) }
+
+// send sends the request until an answer stands: a read answered 429/503
+// is sent again (Config.Retries), and a request safe to repeat is sent once
+// more after a cut connection (nothing, or not the whole body, arrived:
+// a proxy or a server closing early; one failure of the path is no
+// verdict on the target). What stands is recorded on ex.
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, ex *Exchange) {
+	var kept *try
+	for busy := 0; ; {
 		if err := c.waitTurn(ctx); err != nil {
-			if attempt == 0 {
+			if kept == nil {
 				ex.Err = err
+				return
 			}
-			// On a retry the last answer (the 429/503) stands.
-			return
+			break // the last answer stands
 		}
 		ex.Sent = true
-		note := ""
-		attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
-		areq := req.Clone(attemptCtx)
-		areq.Body = io.NopCloser(bytes.NewReader(body))
-		resp, err := c.http.Do(areq)
-		if err != nil {
-			ex.Err = c.transportError(ctx, attemptCtx, err, phaseHeaders)
-			cancel()
-			return
+		t := c.sendOnce(ctx, req, body)
+		// A try that got no status does not replace one that got a status.
+		if kept == nil || t.status != 0 || kept.status == 0 {
+			kept = t
 		}
-		ex.Redirect = note
-		if resp.Request != nil && resp.Request.URL.String() != req.URL.String() {
-			ex.FinalURL = c.redactor.String(resp.Request.URL.String())
+		if t.err != nil {
+			if safeToRepeat && ex.TransportRetry == "" && FailureKind(t.err) == KindClosed && ctx.Err() == nil {
+				ex.TransportRetry = Cause(t.err)
+				continue
+			}
+			break
 		}
-		if rerr := c.readResponse(resp, ex); rerr != nil {
-			ex.Err = c.transportError(ctx, attemptCtx, rerr, phaseBody)
+		wait, retry := c.retryAfter(ctx, ex.Method, t, busy)
+		if !retry || !sleep(ctx, wait) {
+			break // on an interrupted wait the 429/503 answer stands
 		}
-		resp.Body.Close()
-		cancel()
-		if ex.Err != nil {
-			return
-		}
-		wait, retry := c.retryAfter(ctx, ex, attempt)
-		if !retry {
-			return
-		}
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return // interrupted: the 429/503 answer stands
-		case <-timer.C:
-		}
+		busy++
 		ex.Retries = append(ex.Retries, fmt.Sprintf("%d %s (Retry-After %q), retried after %s",
-			ex.Status, http.StatusText(ex.Status), ex.Header.Get("Retry-After"), wait))
+			t.status, http.StatusText(t.status), t.header.Get("Retry-After"), wait))
+	}
+	ex.Status, ex.Header, ex.Truncated, ex.Err = kept.status, kept.header, kept.truncated, kept.err
+	ex.BodyCut = kept.bodyCut()
+	ex.FinalURL, ex.Redirect = kept.finalURL, kept.redirect
+	if kept.status != 0 {
+		ex.setBody(kept.body, kept.size)
+	}
+}
+
+// sendOnce sends the request once, within --request-timeout, and reads
+// its answer.
+func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *try {
+	note := ""
+	attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	defer cancel()
+	areq := req.Clone(attemptCtx)
+	areq.Body = io.NopCloser(bytes.NewReader(body))
+	resp, err := c.http.Do(areq)
+	if err != nil {
+		return &try{err: c.transportError(ctx, attemptCtx, err, phaseHeaders)}
+	}
+	defer resp.Body.Close()
+	t := &try{status: resp.StatusCode, header: redactHeader(c.redactor, resp.Header), redirect: note}
+	if resp.Request != nil && resp.Request.URL.String() != req.URL.String() {
+		t.finalURL = c.redactor.String(resp.Request.URL.String())
+	}
+	var rerr error
+	t.body, t.truncated, rerr = readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
+	t.size = len(t.body)
+	if t.truncated {
+		// A body cut at the read bound is no JSON document: nothing but
+		// its excerpt is of use, so the MaxBody buffer is not kept until
+		// the spec ends.
+		t.body = append([]byte(nil), t.body[:min(len(t.body), responseExcerpt+redactSlack)]...)
+	}
+	if rerr != nil {
+		t.err = c.transportError(ctx, attemptCtx, rerr, phaseBody)
+	}
+	return t
+}
+
+// sleep waits d, or less if ctx ends first; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 
@@ -115,15 +172,15 @@ func (c *Client) waitTurn(ctx context.Context) error {
 // again, and after how long. Writes are never retried: they might have
 // happened. A wait that would pass the caller's deadline is not started: the
 // 429/503 answer is kept instead of a timeout.
-func (c *Client) retryAfter(ctx context.Context, ex *Exchange, attempt int) (time.Duration, bool) {
-	if ex.Method != http.MethodGet || attempt >= c.cfg.Retries {
+func (c *Client) retryAfter(ctx context.Context, method string, t *try, retried int) (time.Duration, bool) {
+	if method != http.MethodGet || retried >= c.cfg.Retries {
 		return 0, false
 	}
-	if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable {
+	if t.status != http.StatusTooManyRequests && t.status != http.StatusServiceUnavailable {
 		return 0, false
 	}
 	wait := time.Second
-	if s := strings.TrimSpace(ex.Header.Get("Retry-After")); s != "" {
+	if s := strings.TrimSpace(t.header.Get("Retry-After")); s != "" {
 		if n, err := strconv.Atoi(s); err == nil && n >= 0 {
 			wait = time.Duration(n) * time.Second
 		} else if t, err := http.ParseTime(s); err == nil {
@@ -142,26 +199,10 @@ func (c *Client) retryAfter(ctx context.Context, ex *Exchange, attempt int) (tim
 	return wait, true
 }
 
-// readResponse reads at most MaxBody bytes of the body. The rest is never
-// read: closing the body then closes the connection, so a 50 MB answer costs
-// about MaxBody of memory and no more time than MaxBody takes to arrive.
-func (c *Client) readResponse(resp *http.Response, ex *Exchange) error {
-	ex.Status = resp.StatusCode
-	ex.Header = redactHeader(c.redactor, resp.Header)
-	body, truncated, err := readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
-	ex.Truncated = truncated
-	ex.setBody(body)
-	if truncated {
-		// A cut body is no JSON document: nothing but its excerpt is of
-		// use, so the MaxBody buffer is not kept until the spec ends.
-		ex.mu.Lock()
-		ex.body = append([]byte(nil), body[:min(len(body), responseExcerpt+redactSlack)]...)
-		ex.mu.Unlock()
-	}
-	return err
-}
-
 // readBounded reads r up to limit bytes; truncated says there was more.
+// The rest is never read: closing the body then closes the connection, so a
+// 50 MB answer costs about limit of memory and no more time than limit
+// takes to arrive.
 // The buffer starts at the announced length (capped by limit) and doubles
 // up to limit, so at most about twice limit is ever allocated, whatever the
 // server announces or sends.
