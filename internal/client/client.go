@@ -3,7 +3,9 @@
 // came back, redacted, as an Exchange.
 //
 // The work is split by job, one file each: request.go builds requests and
-// places the tokens; send.go sends them (rate limit, retries, time limits,
+// places the tokens (the spec's parameters, or headers with
+// CredentialsInHeader); body.go encodes JSON, form and multipart bodies;
+// send.go sends them (rate limit, retries, time limits,
 // bounded reads); errors.go names why a request got no answer; record.go
 // keeps the exchange log (sequence numbers, scopes, observers); exchange.go
 // is the recorded exchange and how it is rendered; curl.go renders the
@@ -51,9 +53,15 @@ type Config struct {
 	CACert  string // PEM file added to the system roots
 	// Insecure skips TLS verification (self-signed test sites).
 	Insecure bool
+	// CredentialsPlacement is where requests carry the tokens unless they
+	// ask for a placement (Request.Placement): the spec's parameters
+	// (default) or the Authorization and X-Auth-Token headers.
+	CredentialsPlacement CredentialsPlacement
 	// ReadOnly refuses every request that could change the target: any
-	// method but GET, unless the request is marked Probe. Refused requests
-	// are recorded (Err is ErrReadOnly) and nothing is sent.
+	// method but GET, unless the request is marked Probe and carries the
+	// real authentication token nowhere (parameter, body or header).
+	// Refused requests are recorded (Err is ErrReadOnly) and nothing is
+	// sent.
 	ReadOnly bool
 	// RPS limits requests per second; 0 means unlimited.
 	RPS float64
@@ -74,6 +82,8 @@ type Client struct {
 	base     *url.URL
 	http     *http.Client
 	redactor *redact.Redactor
+	// authOnly finds the authentication token alone (the read-only guard).
+	authOnly *redact.Redactor
 	limiter  *rate.Limiter // safe for concurrent use
 	log      exchangeLog
 }
@@ -139,7 +149,8 @@ func New(cfg Config) (*Client, error) {
 		// is a secret like the tokens.
 		secrets = append(secrets, redact.Secret{Value: pw, Placeholder: "xxxxx"})
 	}
-	c := &Client{cfg: cfg, base: base, redactor: redact.New(secrets...)}
+	c := &Client{cfg: cfg, base: base, redactor: redact.New(secrets...),
+		authOnly: redact.New(redact.Secret{Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder})}
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	if cfg.RPS > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.RPS), 1)
@@ -225,6 +236,9 @@ func (c *Client) MaxBody() int64 { return c.cfg.MaxBody }
 
 // RetryLimit is how often a read answered 429/503 is retried.
 func (c *Client) RetryLimit() int { return c.cfg.Retries }
+
+// CredentialsPlacement is where requests carry the tokens by default.
+func (c *Client) CredentialsPlacement() CredentialsPlacement { return c.cfg.CredentialsPlacement }
 
 // ReadOnly reports whether the client refuses writes.
 func (c *Client) ReadOnly() bool { return c.cfg.ReadOnly }

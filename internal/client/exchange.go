@@ -51,6 +51,10 @@ type Exchange struct {
 	RequestHeader http.Header
 	RequestBody   string // excerpt
 
+	// PlacementProbe: the client sends the tokens in headers, but this
+	// request carried them as the spec's parameters because it asked to
+	// (Request.Placement).
+	PlacementProbe bool
 	// Sent is false when the request never left the client (read-only
 	// refusal, the run's time limit had passed, a body that could not be
 	// built).
@@ -205,8 +209,10 @@ func (e *Exchange) BodyExcerpt() string {
 func (e *Exchange) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "request:  %s\n", e.RequestLine())
-	if ct := e.RequestHeader.Get("Content-Type"); ct != "" {
-		fmt.Fprintf(&b, "          Content-Type: %s\n", ct)
+	for _, name := range []string{"Content-Type", AuthorizationHeader, AuthTokenHeader} {
+		for _, v := range e.RequestHeader.Values(name) {
+			fmt.Fprintf(&b, "          %s: %s\n", name, v)
+		}
 	}
 	if e.RequestBody != "" {
 		fmt.Fprintf(&b, "          body: %s\n", indentTail(e.RequestBody))

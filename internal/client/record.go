@@ -81,6 +81,21 @@ func (c *Client) Retries() int {
 	return n
 }
 
+// PlacementProbes lists the requests ("METHOD URL", redacted) that
+// carried the tokens as the spec's parameters although the client sends
+// them in headers (CredentialsInHeader), because they asked to
+// (Request.Placement): placement probes, for the run's summary. Requests
+// refused before sending are not listed. Empty with CredentialsInParams.
+func (c *Client) PlacementProbes() []string {
+	var out []string
+	for _, e := range c.Exchanges() {
+		if e.PlacementProbe && e.Sent {
+			out = append(out, e.RequestLine())
+		}
+	}
+	return out
+}
+
 // record numbers ex, files it under its scope and tells the observers.
 func (c *Client) record(ctx context.Context, ex *Exchange) {
 	c.log.mu.Lock()

@@ -3,14 +3,9 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"maps"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/conformance-suite/conformance/internal/redact"
@@ -28,16 +23,64 @@ const (
 	NoTokens
 )
 
-// Placement says where tokens go.
+// CredentialsPlacement is where a client puts the tokens by default
+// (Config.CredentialsPlacement; the CLI's --credentials).
+type CredentialsPlacement int
+
+const (
+	// CredentialsInParams (the default) puts them where the spec says:
+	// parameters in the query string for GET and DELETE, in the body for
+	// POST and PUT.
+	CredentialsInParams CredentialsPlacement = iota
+	// CredentialsInHeader sends "Authorization: Bearer <API token>" and,
+	// when the request needs it, "X-Auth-Token: <auth token>", and no token
+	// in the URL or body (newer servers); only placement probes (a Request
+	// whose Placement is set) still send parameters.
+	CredentialsInHeader
+)
+
+// The headers that carry the tokens with CredentialsInHeader.
+const (
+	AuthorizationHeader = "Authorization" // "Bearer <API token>"
+	AuthTokenHeader     = "X-Auth-Token"  // the authentication token
+)
+
+// ParseCredentialsPlacement reads a --credentials value: "params" or
+// "header".
+func ParseCredentialsPlacement(s string) (CredentialsPlacement, error) {
+	switch s {
+	case "params":
+		return CredentialsInParams, nil
+	case "header":
+		return CredentialsInHeader, nil
+	}
+	return 0, fmt.Errorf("--credentials %q: want params or header", s)
+}
+
+// String is the --credentials value of p.
+func (p CredentialsPlacement) String() string {
+	if p == CredentialsInHeader {
+		return "header"
+	}
+	return "params"
+}
+
+// Placement says where one request's tokens go.
 type Placement int
 
 const (
-	// SpecPlacement puts tokens where the spec says: query for GET and
-	// DELETE, body for POST and PUT.
-	SpecPlacement Placement = iota
-	// InQuery forces the query string.
+	// ConfiguredPlacement (the default) puts the tokens where the client is
+	// configured to (Config.CredentialsPlacement): the spec's places with
+	// CredentialsInParams, the headers with CredentialsInHeader.
+	ConfiguredPlacement Placement = iota
+	// SpecPlacement puts the tokens where the spec says, whatever the
+	// configuration: query for GET and DELETE, body for POST and PUT. It
+	// marks a placement probe (a check of the spec's placement itself).
+	SpecPlacement
+	// InQuery forces the query string (a placement probe).
 	InQuery
-	// InBody forces the body (JSON unless the request has a form or multipart body).
+	// InBody forces the body, JSON unless the request has a form or
+	// multipart body (a placement probe).
 	InBody
 )
 
@@ -56,7 +99,8 @@ type Request struct {
 	Path   string
 	Query  url.Values
 
-	// At most one body kind. With none, POST and PUT send JSON holding the tokens.
+	// At most one body kind. With none, POST and PUT send a JSON object
+	// (holding the tokens when they go in the body).
 	JSON           map[string]any
 	Form           url.Values
 	Files          []File // multipart: Form fields (if any) become text parts
@@ -64,7 +108,9 @@ type Request struct {
 	RawContentType string
 
 	Credentials Credentials
-	Placement   Placement
+	// Placement, when set, makes the request a placement probe: its tokens
+	// go where it says even in header mode (counted: PlacementProbes).
+	Placement Placement
 	// TokenValue and AuthValue, when non-nil, replace the configured tokens
 	// (e.g. a wrong token); they are redacted like the real ones.
 	TokenValue *string
@@ -73,7 +119,9 @@ type Request struct {
 	Header http.Header
 	// Probe marks a write-method request that cannot change the target even
 	// if the server wrongly accepts it (no authentication, a key that does
-	// not exist); such requests are allowed in read-only runs.
+	// not exist); such requests are allowed in read-only runs unless they
+	// carry the real authentication token anywhere (parameter, body, any
+	// header).
 	Probe bool
 	// SafeToRepeat marks a request that may be sent twice: one that cannot
 	// have had an effect, or whose effect a second sending does not change.
@@ -104,9 +152,47 @@ func KeyPath(endpoint, key string) string {
 	return "/api/" + endpoint + "/" + strings.Join(segs, "/")
 }
 
-// build makes the HTTP request of r. It returns the request, its body and
-// the tokens that went into the body (for the curl line).
-func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [][2]string, error) {
+// built is a request ready to send, with what the record needs.
+type built struct {
+	req  *http.Request
+	body []byte
+	// bodyTokens are the tokens that went into the body (curl -F).
+	bodyTokens [][2]string
+	// placementProbe: in header mode, the tokens went where the spec says
+	// because the request asked for it (Request.Placement).
+	placementProbe bool
+}
+
+// Where one request's tokens go, once Placement and the configuration are
+// taken together.
+type tokenPlace int
+
+const (
+	tokensInQuery tokenPlace = iota
+	tokensInBody
+	tokensInHeader
+)
+
+// place decides where r's tokens go.
+func (c *Client) place(r Request) tokenPlace {
+	switch r.Placement {
+	case InQuery:
+		return tokensInQuery
+	case InBody:
+		return tokensInBody
+	case ConfiguredPlacement:
+		if c.cfg.CredentialsPlacement == CredentialsInHeader {
+			return tokensInHeader
+		}
+	}
+	if r.Method == http.MethodGet || r.Method == http.MethodDelete || r.Method == http.MethodHead {
+		return tokensInQuery
+	}
+	return tokensInBody
+}
+
+// build makes the HTTP request of r.
+func (c *Client) build(ctx context.Context, r Request) (*built, error) {
 	if r.Method == "" {
 		r.Method = http.MethodGet
 	}
@@ -125,86 +211,44 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [
 		query[k] = append([]string(nil), vs...)
 	}
 	tokens := c.tokens(r)
-	placement := r.Placement
-	if placement == SpecPlacement {
-		placement = InBody
-		if r.Method == http.MethodGet || r.Method == http.MethodDelete || r.Method == http.MethodHead {
-			placement = InQuery
-		}
-	}
-	if placement == InQuery {
+	place := c.place(r)
+	b := &built{placementProbe: c.cfg.CredentialsPlacement == CredentialsInHeader && place != tokensInHeader && len(tokens) > 0}
+	var headerTokens [][2]string
+	switch place {
+	case tokensInQuery:
 		for _, t := range tokens {
 			query.Set(t[0], t[1])
 		}
 		tokens = nil
+	case tokensInHeader:
+		headerTokens, tokens = tokens, nil
 	}
 	u.RawQuery = encodeQuery(query)
 
-	var body []byte
-	contentType := ""
-	switch {
-	case len(r.Files) > 0:
-		var buf bytes.Buffer
-		mw := multipart.NewWriter(&buf)
-		for _, t := range tokens {
-			_ = mw.WriteField(t[0], t[1])
-		}
-		for _, k := range slices.Sorted(maps.Keys(r.Form)) {
-			for _, v := range r.Form[k] {
-				_ = mw.WriteField(k, v)
-			}
-		}
-		for _, f := range r.Files {
-			h := make(textproto.MIMEHeader)
-			h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, f.Field, f.Name))
-			if f.MIMEType != "" {
-				h.Set("Content-Type", f.MIMEType)
-			}
-			pw, err := mw.CreatePart(h)
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			_, _ = pw.Write(f.Content)
-		}
-		if err := mw.Close(); err != nil {
-			return nil, nil, nil, err
-		}
-		body, contentType = buf.Bytes(), mw.FormDataContentType()
-	case r.Form != nil:
-		form := url.Values{}
-		for k, vs := range r.Form {
-			form[k] = append([]string(nil), vs...)
-		}
-		for _, t := range tokens {
-			form.Set(t[0], t[1])
-		}
-		body, contentType = []byte(form.Encode()), "application/x-www-form-urlencoded"
-	case r.Raw != nil:
-		body, contentType = r.Raw, r.RawContentType
-		tokens = nil // a raw body is sent as given
-	case r.JSON != nil || len(tokens) > 0 || r.Method == http.MethodPost || r.Method == http.MethodPut:
-		obj := map[string]any{}
-		for k, v := range r.JSON {
-			obj[k] = v
-		}
-		for _, t := range tokens {
-			obj[t[0]] = t[1]
-		}
-		var err error
-		if body, err = json.Marshal(obj); err != nil {
-			return nil, nil, nil, fmt.Errorf("encoding JSON body: %w", err)
-		}
-		contentType = "application/json"
+	body, contentType, bodyTokens, err := encodeBody(r, tokens)
+	if err != nil {
+		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, r.Method, c.base.String(), bytes.NewReader(body))
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	req.URL = &u
 	req.Host = ""
 	for k, vs := range r.Header {
 		for _, v := range vs {
 			req.Header.Add(k, v)
+		}
+	}
+	for _, t := range headerTokens {
+		// A header the caller set itself (a probe of the header's form)
+		// is kept.
+		name, value := AuthorizationHeader, "Bearer "+t[1]
+		if t[0] == "authentication" {
+			name, value = AuthTokenHeader, t[1]
+		}
+		if req.Header.Get(name) == "" {
+			req.Header.Set(name, value)
 		}
 	}
 	if contentType != "" && req.Header.Get("Content-Type") == "" {
@@ -220,7 +264,8 @@ func (c *Client) build(ctx context.Context, r Request) (*http.Request, []byte, [
 		req.Header.Set("Origin", Origin)
 	}
 	req.Header.Set("User-Agent", "conformance (Content Management API conformance suite)")
-	return req, body, tokens, nil
+	b.req, b.body, b.bodyTokens = req, body, bodyTokens
+	return b, nil
 }
 
 // encodeQuery is url.Values.Encode with token first, so curl lines and
@@ -248,8 +293,10 @@ func encodeQuery(q url.Values) string {
 	return strings.Join(parts, "&")
 }
 
-// carriesAuth reports whether r would send the configured authentication token.
-func (c *Client) carriesAuth(r Request) bool {
+// carriesAuth reports whether a request would send the configured
+// authentication token: as r asks for it, or anywhere in what was built
+// (query, body, any header, X-Auth-Token included), however it got there.
+func (c *Client) carriesAuth(r Request, b *built) bool {
 	if c.cfg.AuthToken == "" {
 		return false
 	}
@@ -258,9 +305,20 @@ func (c *Client) carriesAuth(r Request) bool {
 			return true
 		}
 	}
+	if c.authOnly.Finds(b.req.URL.String()) || c.authOnly.Finds(string(b.body)) {
+		return true
+	}
+	for _, vs := range b.req.Header {
+		for _, v := range vs {
+			if c.authOnly.Finds(v) {
+				return true
+			}
+		}
+	}
 	return false
 }
 
+// tokens lists the tokens r carries, as parameter name and value.
 func (c *Client) tokens(r Request) [][2]string {
 	var out [][2]string
 	if r.Credentials == NoTokens {

@@ -20,17 +20,18 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 	if ex.Method == "" {
 		ex.Method = http.MethodGet
 	}
-	req, reqBody, bodyTokens, err := c.build(ctx, r)
-	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r)) {
+	b, err := c.build(ctx, r)
+	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r, b)) {
 		// A probe is harmless only because it lacks valid credentials:
 		// one carrying the real authentication token is a write.
 		err = ErrReadOnly
 	}
-	if req != nil {
-		ex.URL = c.redactor.String(req.URL.String())
-		ex.RequestHeader = redactHeader(c.redactor, req.Header)
-		ex.RequestBody = excerpt(c.redactor.Bytes(reqBody), requestExcerpt)
-		ex.curl = c.curl(req, r, reqBody, bodyTokens)
+	if b != nil {
+		ex.URL = c.redactor.String(b.req.URL.String())
+		ex.RequestHeader = redactHeader(c.redactor, b.req.Header)
+		ex.RequestBody = excerpt(c.redactor.Bytes(b.body), requestExcerpt)
+		ex.curl = c.curl(b, r)
+		ex.PlacementProbe = b.placementProbe
 	}
 	if err == nil && !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline) {
 		err = ErrRunDeadline
@@ -41,7 +42,7 @@ func (c *Client) Do(ctx context.Context, r Request) *Exchange {
 			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
 			defer cancel()
 		}
-		c.send(ctx, req, reqBody, r.safeToRepeat(), ex)
+		c.send(ctx, b.req, b.body, r.safeToRepeat(), ex)
 	} else {
 		ex.Err = err
 	}
