@@ -5,11 +5,11 @@
 // The work is split by job, one file each: request.go builds requests and
 // places the tokens (the spec's parameters, or headers with
 // CredentialsInHeader); body.go encodes JSON, form and multipart bodies;
-// send.go sends them (rate limit, retries, time limits,
-// bounded reads); errors.go names why a request got no answer; record.go
-// keeps the exchange log (sequence numbers, scopes, observers); exchange.go
-// is the recorded exchange and how it is rendered; curl.go renders the
-// curl line that reproduces a request. A Client is safe for concurrent use.
+// send.go sends them (rate limit, retries, time limits, bounded reads);
+// errors.go names why a request got no answer; record.go keeps the
+// exchange log (sequence numbers, scopes, observers); exchange.go is the
+// recorded exchange and how it is rendered; curl.go renders the curl line
+// that reproduces a request. A Client is safe for concurrent use.
 package client
 
 import (
