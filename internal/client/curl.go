@@ -10,16 +10,22 @@ import (
 // curl renders a request as a curl command. Values are double-quoted so
 // the token placeholders expand from the environment; everything else that
 // the shell would interpret is escaped.
-func (c *Client) curl(req *http.Request, r Request, body []byte, bodyTokens [][2]string) string {
+func (c *Client) curl(b *built, r Request) string {
+	req, body := b.req, b.body
 	var parts []string
 	parts = append(parts, "curl", "-sS", "-i")
 	if req.Method != http.MethodGet {
 		parts = append(parts, "-X", req.Method)
 	}
 	parts = append(parts, c.quote(req.URL.String()))
+	for _, name := range []string{AuthorizationHeader, AuthTokenHeader} {
+		for _, v := range req.Header.Values(name) {
+			parts = append(parts, "-H", c.quote(name+": "+v))
+		}
+	}
 	switch {
 	case len(r.Files) > 0:
-		for _, t := range bodyTokens {
+		for _, t := range b.bodyTokens {
 			parts = append(parts, "-F", c.quote(t[0]+"="+t[1]))
 		}
 		for _, k := range slices.Sorted(maps.Keys(r.Form)) {

@@ -33,6 +33,15 @@ const (
 // recorded. Every exported field is already redacted, and so are String,
 // BodyExcerpt and Curl; Body, JSON and Get give the body as received, for
 // checks, never for printing.
+//
+// The response body is kept in two forms. The full body (bounded by
+// Config.MaxBody) is retained while the scope that made the exchange runs:
+// Body, IsJSON, JSON and Get read it. When that scope ends (the next
+// Client.SetScope), a body over 4 KiB is released to keep memory flat:
+// from then on BodyReleased is true, Body returns nil, JSON and Get read
+// as missing, and only the redacted BodyExcerpt, BodySize and the IsJSON
+// verdict remain. Smaller bodies are never released: later cross-checks
+// read them.
 type Exchange struct {
 	Seq    int
 	Scope  string // what was running (a spec's text)
@@ -42,6 +51,10 @@ type Exchange struct {
 	RequestHeader http.Header
 	RequestBody   string // excerpt
 
+	// PlacementProbe: the client sends the tokens in headers, but this
+	// request carried them as the spec's parameters because it asked to
+	// (Request.Placement).
+	PlacementProbe bool
 	// Sent is false when the request never left the client (read-only
 	// refusal, the run's time limit had passed, a body that could not be
 	// built).
@@ -56,16 +69,30 @@ type Exchange struct {
 	Status    int
 	Header    http.Header
 	Truncated bool // the body was longer than the read bound
-	Err       error
-	Retries   []string // one line per retry of a read answered 429/503
-	Started   time.Time
-	Duration  time.Duration
+	// BodyCut says the status line and headers arrived but the connection
+	// closed or was reset before the whole body did (a server that answers
+	// a refused write and hangs up, behind a proxy). Status and Header are
+	// the server's and the body is the part that arrived; Err says why
+	// (errors.Is(Err, ErrBodyCut)). The status can be judged (StatusErr is
+	// nil); the body cannot: IsJSON is false and rules about the body are
+	// not checked.
+	BodyCut bool
+	Err     error
+	Retries []string // one line per retry of a read answered 429/503
+	// TransportRetry, when set, says the request was sent a second time
+	// because its first try got a cut connection (Request.SafeToRepeat):
+	// the cause of that failure, redacted. What is recorded is the second
+	// try's answer, or the first's if only the first got a status.
+	TransportRetry string
+	Started        time.Time
+	Duration       time.Duration
 
-	// mu guards the lazily computed and compacted fields below: an exchange
-	// may be read from a spec's goroutines while the client compacts it.
+	// mu guards the lazily computed and released fields below: an exchange
+	// may be read from a spec's goroutines while the client releases it.
 	mu       sync.Mutex
-	body     []byte // full (bounded) body while the spec that made it runs
-	excerpt  string
+	body     []byte // the full (bounded) body; nil once released
+	released bool   // the full body was dropped; excerpt holds its start
+	excerpt  string // redacted start of a released body
 	bodySize int
 	curl     string
 	valid    *bool // cached json.Valid of the body
@@ -73,58 +100,54 @@ type Exchange struct {
 	red      *redact.Redactor
 }
 
-func (e *Exchange) setBody(b []byte) {
+// locked returns get() read under e's lock.
+func locked[T any](e *Exchange, get func() T) T {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.body, e.bodySize, e.valid, e.parsed = b, len(b), nil, nil
+	return get()
 }
 
-// Body returns the response body (bounded). Of a body cut at MaxBody
-// (Truncated) only the start is kept; after the spec that made the exchange
-// ends, a body longer than 4 KiB is replaced by its excerpt, to keep memory
-// flat.
-func (e *Exchange) Body() []byte {
+// setBody records the kept part b of a body of size bytes.
+func (e *Exchange) setBody(b []byte, size int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.bodyLocked()
+	e.body, e.bodySize, e.valid, e.parsed = b, size, nil, nil
 }
 
-func (e *Exchange) bodyLocked() []byte {
-	if e.body == nil {
-		return []byte(e.excerpt)
-	}
-	return e.body
-}
+// Body returns the response body as received, for checks: never print it
+// (BodyExcerpt is the redacted form). Of a body cut at MaxBody (Truncated)
+// only the start is kept. Once the body is released (BodyReleased) Body
+// returns nil: a check on an exchange of an earlier scope never silently
+// reads an excerpt, let alone a redacted one, as if it were the body.
+func (e *Exchange) Body() []byte { return locked(e, func() []byte { return e.body }) }
+
+// BodyReleased reports whether the full body was dropped at the end of the
+// scope that made the exchange (see Exchange); only BodyExcerpt, BodySize
+// and IsJSON still speak of it.
+func (e *Exchange) BodyReleased() bool { return locked(e, func() bool { return e.released }) }
 
 // BodySize is the number of body bytes read.
-func (e *Exchange) BodySize() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.bodySize
-}
+func (e *Exchange) BodySize() int { return locked(e, func() int { return e.bodySize }) }
 
 // IsJSON reports whether the body is one complete, valid JSON document in
 // UTF-8.
 // encoding/json bounds nesting depth, so a nesting bomb is simply invalid.
-func (e *Exchange) IsJSON() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.isJSONLocked()
-}
+func (e *Exchange) IsJSON() bool { return locked(e, func() bool { return e.isJSONLocked() }) }
 
 func (e *Exchange) isJSONLocked() bool {
 	if e.valid == nil {
-		b := e.bodyLocked()
+		b := e.body
 		// JSON text is UTF-8 (RFC 8259, 8.1); json.Valid alone lets
-		// invalid bytes inside strings through.
-		v := !e.Truncated && e.body != nil && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
+		// invalid bytes inside strings through. (A released body always
+		// has its verdict cached: release computes it first.)
+		v := !e.Truncated && !e.BodyCut && len(bytes.TrimSpace(b)) > 0 && utf8.Valid(b) && json.Valid(b)
 		e.valid = &v
 	}
 	return *e.valid
 }
 
 // JSON parses the body with gjson (cached). A body that is not one valid
-// JSON document (truncated, HTML, a nesting bomb, compacted away) gives
+// JSON document (truncated, HTML, a nesting bomb) or was released gives
 // the empty result, so every path reads as missing instead of as whatever
 // a lenient parser makes of garbage.
 func (e *Exchange) JSON() gjson.Result {
@@ -132,12 +155,23 @@ func (e *Exchange) JSON() gjson.Result {
 	defer e.mu.Unlock()
 	if e.parsed == nil {
 		var r gjson.Result
-		if e.isJSONLocked() {
+		if e.isJSONLocked() && !e.released {
 			r = gjson.ParseBytes(e.body)
 		}
 		e.parsed = &r
 	}
 	return *e.parsed
+}
+
+// StatusErr is the error that keeps the status from being judged: Err,
+// except for a cut body (BodyCut), whose status and headers arrived whole.
+// Rules about the status or headers read StatusErr; rules about the body
+// read Err (and say "not checked" when BodyCut).
+func (e *Exchange) StatusErr() error {
+	if e.BodyCut {
+		return nil
+	}
+	return e.Err
 }
 
 // Get reads one gjson path of the body.
@@ -154,20 +188,18 @@ func (e *Exchange) MediaType() string {
 
 // Curl returns a shell command that reproduces the request, with the tokens
 // as ${CONFORMANCE_TOKEN} and ${CONFORMANCE_AUTH_TOKEN}.
-func (e *Exchange) Curl() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.curl
-}
+func (e *Exchange) Curl() string { return locked(e, func() string { return e.curl }) }
 
 // RequestLine is "METHOD URL".
 func (e *Exchange) RequestLine() string { return e.Method + " " + e.URL }
 
-// BodyExcerpt is the start of the response body, redacted and made printable.
+// BodyExcerpt is the start of the response body, redacted and made
+// printable: what failure messages and reports show, before and after the
+// body is released.
 func (e *Exchange) BodyExcerpt() string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.body == nil {
+	if e.released {
 		return e.excerpt
 	}
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
@@ -177,8 +209,10 @@ func (e *Exchange) BodyExcerpt() string {
 func (e *Exchange) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "request:  %s\n", e.RequestLine())
-	if ct := e.RequestHeader.Get("Content-Type"); ct != "" {
-		fmt.Fprintf(&b, "          Content-Type: %s\n", ct)
+	for _, name := range []string{"Content-Type", AuthorizationHeader, AuthTokenHeader} {
+		for _, v := range e.RequestHeader.Values(name) {
+			fmt.Fprintf(&b, "          %s: %s\n", name, v)
+		}
 	}
 	if e.RequestBody != "" {
 		fmt.Fprintf(&b, "          body: %s\n", indentTail(e.RequestBody))
@@ -198,6 +232,8 @@ func (e *Exchange) String() string {
 		size := e.BodySize()
 		if e.Truncated {
 			body += " …[truncated at the read limit, --max-body]"
+		} else if e.BodyCut {
+			body += fmt.Sprintf(" …[cut: the connection closed after %d bytes]", size)
 		} else if size > len(body) {
 			body += fmt.Sprintf(" …[%d bytes in all]", size)
 		}
@@ -205,6 +241,9 @@ func (e *Exchange) String() string {
 	}
 	if e.Redirect != "" {
 		fmt.Fprintf(&b, "note:     %s\n", e.Redirect)
+	}
+	if e.TransportRetry != "" {
+		fmt.Fprintf(&b, "retried:  sent again once after its first try failed: %s\n", e.TransportRetry)
 	}
 	for _, r := range e.Retries {
 		fmt.Fprintf(&b, "retried:  %s\n", r)
@@ -215,23 +254,22 @@ func (e *Exchange) String() string {
 	return b.String()
 }
 
-// compact drops the full body of an exchange once nothing needs it.
-func (e *Exchange) compact() {
+// release drops the full body of an exchange once its scope has ended,
+// keeping its redacted excerpt, and cuts a long curl line.
+func (e *Exchange) release() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if len(e.curl) > maxKeptCurl {
 		e.curl = e.curl[:maxKeptCurl] + " …[cut: the request body was too long to keep]"
 	}
-	if e.body == nil {
+	// Keep small bodies whole: they are what later cross-checks read.
+	if e.released || len(e.body) <= responseExcerpt {
 		return
 	}
-	// Keep small bodies whole: they are what later cross-checks read.
-	if len(e.body) > responseExcerpt {
-		e.isJSONLocked() // IsJSON stays a fact about the body as received
-		e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
-		e.body = nil
-		e.parsed = nil // gjson keeps a copy of the whole body
-	}
+	e.isJSONLocked() // IsJSON stays a fact about the body as received
+	e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
+	e.body, e.released = nil, true
+	e.parsed = nil // gjson keeps a copy of the whole body
 }
 
 // redactedExcerpt redacts the start of b, then cuts it to limit bytes on a

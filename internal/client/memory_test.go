@@ -43,15 +43,15 @@ func TestCompactionKeepsMemoryFlat(t *testing.T) {
 	t.Logf("%d exchanges of 256 KiB each: heap grew by %.2f MiB", n, float64(grown)/(1<<20))
 	// Kept whole, they would take 15 MiB (30 MiB with the copies gjson makes).
 	if grown > 3<<20 {
-		t.Errorf("heap grew by %d bytes over %d compacted exchanges of %d bytes", grown, n, len(body))
+		t.Errorf("heap grew by %d bytes over %d released exchanges of %d bytes", grown, n, len(body))
 	}
 	// What stays is still useful: an excerpt, the size, the JSON verdict.
 	old := c.Exchanges()[0]
 	if old.BodySize() != len(body) || !old.IsJSON() || !strings.HasPrefix(old.BodyExcerpt(), `{"status":"0"`) {
-		t.Errorf("compacted exchange: size %d, json %v, excerpt %.40q", old.BodySize(), old.IsJSON(), old.BodyExcerpt())
+		t.Errorf("released exchange: size %d, json %v, excerpt %.40q", old.BodySize(), old.IsJSON(), old.BodyExcerpt())
 	}
 	if !strings.Contains(old.String(), fmt.Sprintf("[%d bytes in all]", len(body))) {
-		t.Errorf("compacted exchange does not give the full size:\n%.200s", old.String())
+		t.Errorf("released exchange does not give the full size:\n%.200s", old.String())
 	}
 }
 
@@ -67,14 +67,14 @@ func TestLongRequestBodyCurlIsCut(t *testing.T) {
 	}
 	c.SetScope("next")
 	if l := len(ex.Curl()); l > 2*maxKeptCurl {
-		t.Errorf("compacted curl line is %d bytes", l)
+		t.Errorf("released curl line is %d bytes", l)
 	}
 	if len(ex.RequestBody) > 2*requestExcerpt {
 		t.Errorf("request body excerpt is %d bytes", len(ex.RequestBody))
 	}
 }
 
-// TestConcurrentUse runs requests, JSON reads, renders and compaction from
+// TestConcurrentUse runs requests, JSON reads, renders and body releases from
 // several goroutines at once; `go test -race` checks the locking.
 func TestConcurrentUse(t *testing.T) {
 	big := bytes.Repeat([]byte("z"), 2*responseExcerpt)
@@ -112,5 +112,58 @@ func TestConcurrentUse(t *testing.T) {
 	seen.Range(func(any, any) bool { n++; return true })
 	if n != 80 {
 		t.Errorf("observers saw %d exchanges, want 80", n)
+	}
+}
+
+// TestBodyRelease checks that the end of a scope releases a large body
+// explicitly: Body is nil (never an excerpt posing as the body), the
+// excerpt, size and JSON verdict stay, and small bodies stay whole.
+func TestBodyRelease(t *testing.T) {
+	large := `{"status":"0","message":"` + strings.Repeat("x", 2*responseExcerpt) + `"}`
+	small := `{"status":"0","message":"ok"}`
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/large" {
+			_, _ = io.WriteString(w, large)
+			return
+		}
+		_, _ = io.WriteString(w, small)
+	})
+	c := newClient(t, rec.URL, nil)
+	big := c.Do(context.Background(), Request{Path: "/large"})
+	little := c.Do(context.Background(), Request{Path: "/small"})
+	excerptBefore := big.BodyExcerpt()
+	if string(big.Body()) != large || big.BodyReleased() || !big.Get("status").Exists() {
+		t.Fatalf("within its scope the body must be whole: %d bytes, released %v", len(big.Body()), big.BodyReleased())
+	}
+	c.SetScope("next")
+	if big.Body() != nil || !big.BodyReleased() {
+		t.Errorf("after its scope: Body() is %d bytes, released %v; want nil and true", len(big.Body()), big.BodyReleased())
+	}
+	if big.BodyExcerpt() != excerptBefore || big.BodySize() != len(large) || !big.IsJSON() || big.Get("status").Exists() {
+		t.Errorf("released: excerpt kept %v, size %d, json %v, status readable %v",
+			big.BodyExcerpt() == excerptBefore, big.BodySize(), big.IsJSON(), big.Get("status").Exists())
+	}
+	if string(little.Body()) != small || little.BodyReleased() || little.Get("status").String() != "0" {
+		t.Errorf("a small body must stay whole: %q released %v", little.Body(), little.BodyReleased())
+	}
+}
+
+// TestScopes checks that an exchange keeps the client-wide scope, or the
+// one its request's context names.
+func TestScopes(t *testing.T) {
+	rec := newRecorder(t, nil)
+	c := newClient(t, rec.URL, nil)
+	c.SetScope("spec A")
+	a := c.Do(context.Background(), Request{Path: "/api/pages"})
+	b := c.Do(WithScope(context.Background(), "spec B"), Request{Path: "/api/pages"})
+	if a.Scope != "spec A" || b.Scope != "spec B" {
+		t.Errorf("scopes %q and %q, want spec A and spec B", a.Scope, b.Scope)
+	}
+	if got := c.Since(a.Seq); len(got) != 1 || got[0] != b {
+		t.Errorf("Since(%d) = %d exchanges, want b only", a.Seq, len(got))
+	}
+	if got := c.Since(-3); len(got) != 2 {
+		t.Errorf("Since(-3) = %d exchanges, want 2", len(got))
 	}
 }

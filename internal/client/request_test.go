@@ -251,7 +251,7 @@ func TestReadOnlyRefusal(t *testing.T) {
 // TestRedaction checks that neither token appears in anything the client
 // records or prints: URL, request body, request and response headers,
 // response body excerpts (also when a token straddles the excerpt's end
-// and after compaction), curl lines and error messages.
+// and after release), curl lines and error messages.
 func TestRedaction(t *testing.T) {
 	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		// A careless server echoes what it got, everywhere it can.
@@ -289,7 +289,7 @@ func TestRedaction(t *testing.T) {
 	}
 	c.SetScope("next")
 	for _, ex := range exs {
-		assertNoSecrets(t, "compacted exchange", ex.String())
+		assertNoSecrets(t, "released exchange", ex.String())
 	}
 	// A transport error quotes no URL (url.Error would print the query).
 	closed := newRecorder(t, nil)

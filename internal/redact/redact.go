@@ -105,6 +105,20 @@ func (r *Redactor) String(s string) string {
 	return r.replacer.Replace(s)
 }
 
+// Finds reports whether s holds a secret, in any of the encodings that
+// String replaces.
+func (r *Redactor) Finds(s string) bool {
+	if r == nil {
+		return false
+	}
+	for _, f := range r.forms {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // Bytes returns b with every secret replaced.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil {

@@ -119,3 +119,21 @@ func TestFieldsRedactsInPlace(t *testing.T) {
 	nilRedactor.Fields(m)  // must not panic
 	New().Fields(&model{}) // nil pointer fields: must not panic
 }
+
+// TestFinds checks that Finds sees a secret in every form String replaces,
+// and nothing else.
+func TestFinds(t *testing.T) {
+	const secret = "s3cr+t/value=="
+	r := New(Secret{Value: secret, Placeholder: "${X}"})
+	for _, s := range encodings(secret) {
+		if !r.Finds("before " + s + " after") {
+			t.Errorf("Finds misses the form %q", s)
+		}
+		if r.Finds(r.String("before " + s + " after")) {
+			t.Errorf("Finds still sees %q after String", s)
+		}
+	}
+	if r.Finds("nothing secret here") || (*Redactor)(nil).Finds(secret) {
+		t.Error("Finds reports a secret where there is none")
+	}
+}

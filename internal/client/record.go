@@ -1,0 +1,114 @@
+package client
+
+import (
+	"context"
+	"sync"
+)
+
+// exchangeLog is a client's record of its exchanges: it numbers them in the
+// order they complete, names the scope each ran in, hands each to the
+// observers, and releases the full bodies of finished scopes. Every method
+// is safe for concurrent use: requests may run side by side.
+type exchangeLog struct {
+	mu        sync.Mutex
+	seq       int
+	exchanges []*Exchange
+	observers []func(*Exchange)
+	scope     string
+	released  int // exchanges[:released] have released their full bodies
+}
+
+// scopeKey carries a scope name through a request's context (WithScope).
+type scopeKey struct{}
+
+// WithScope returns ctx naming the scope (a spec's text) of the requests
+// made with it. It overrides the client-wide SetScope for those requests
+// only, so requests of several specs running at once keep their own scope.
+func WithScope(ctx context.Context, scope string) context.Context {
+	return context.WithValue(ctx, scopeKey{}, scope)
+}
+
+// OnExchange registers f to see every exchange as it is recorded (used by
+// the cross-cutting protocol checks). f is called outside the log's lock,
+// from the goroutine that made the request: with concurrent requests it
+// runs concurrently and must guard its own state.
+func (c *Client) OnExchange(f func(*Exchange)) {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	c.log.observers = append(c.log.observers, f)
+}
+
+// SetScope names what is running now (a spec's text); each exchange keeps
+// it unless its request's context names another (WithScope). Exchanges
+// recorded before the call release their full bodies (see
+// Exchange.BodyReleased), so memory stays flat over a long run whatever
+// the target sends.
+func (c *Client) SetScope(s string) {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	c.log.scope = s
+	for _, e := range c.log.exchanges[c.log.released:] {
+		e.release()
+	}
+	c.log.released = len(c.log.exchanges)
+}
+
+// Exchanges returns every exchange recorded so far.
+func (c *Client) Exchanges() []*Exchange { return c.Since(0) }
+
+// Since returns the exchanges recorded after sequence number seq.
+func (c *Client) Since(seq int) []*Exchange {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	// Sequence numbers are 1, 2, ... in the order of the slice.
+	return append([]*Exchange(nil), c.log.exchanges[min(max(seq, 0), len(c.log.exchanges)):]...)
+}
+
+// Seq returns the sequence number of the last exchange.
+func (c *Client) Seq() int {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	return c.log.seq
+}
+
+// Retries returns how many times reads answered 429 or 503 were retried
+// over the run: the retries listed on the exchanges recorded so far.
+func (c *Client) Retries() int {
+	n := 0
+	for _, e := range c.Exchanges() {
+		n += len(e.Retries)
+	}
+	return n
+}
+
+// PlacementProbes lists the requests ("METHOD URL", redacted) that
+// carried the tokens as the spec's parameters although the client sends
+// them in headers (CredentialsInHeader), because they asked to
+// (Request.Placement): placement probes, for the run's summary. Requests
+// refused before sending are not listed. Empty with CredentialsInParams.
+func (c *Client) PlacementProbes() []string {
+	var out []string
+	for _, e := range c.Exchanges() {
+		if e.PlacementProbe && e.Sent {
+			out = append(out, e.RequestLine())
+		}
+	}
+	return out
+}
+
+// record numbers ex, files it under its scope and tells the observers.
+func (c *Client) record(ctx context.Context, ex *Exchange) {
+	c.log.mu.Lock()
+	c.log.seq++
+	ex.Seq = c.log.seq
+	ex.Scope = c.log.scope
+	if s, ok := ctx.Value(scopeKey{}).(string); ok {
+		ex.Scope = s
+	}
+	c.log.exchanges = append(c.log.exchanges, ex)
+	observers := append([]func(*Exchange){}, c.log.observers...)
+	c.log.mu.Unlock()
+	for _, f := range observers {
+		f(ex)
+	}
+}

@@ -1,0 +1,237 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Do sends r and returns the recorded exchange; it never returns nil.
+// Transport failures are in Exchange.Err (a *TransportError when the
+// request left the client).
+func (c *Client) Do(ctx context.Context, r Request) *Exchange {
+	ex := &Exchange{Method: r.Method, Started: time.Now(), red: c.redactor}
+	if ex.Method == "" {
+		ex.Method = http.MethodGet
+	}
+	b, err := c.build(ctx, r)
+	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r, b)) {
+		// A probe is harmless only because it lacks valid credentials:
+		// one carrying the real authentication token is a write.
+		err = ErrReadOnly
+	}
+	if b != nil {
+		ex.URL = c.redactor.String(b.req.URL.String())
+		ex.RequestHeader = redactHeader(c.redactor, b.req.Header)
+		ex.RequestBody = excerpt(c.redactor.Bytes(b.body), requestExcerpt)
+		ex.curl = c.curl(b, r)
+		ex.PlacementProbe = b.placementProbe
+	}
+	if err == nil && !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline) {
+		err = ErrRunDeadline
+	}
+	if err == nil {
+		if !c.cfg.Deadline.IsZero() {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
+			defer cancel()
+		}
+		c.send(ctx, b.req, b.body, r.safeToRepeat(), ex)
+	} else {
+		ex.Err = err
+	}
+	ex.Duration = time.Since(ex.Started)
+	c.record(ctx, ex)
+	return ex
+}
+
+// try is what one sending of a request brought back.
+type try struct {
+	status    int
+	header    http.Header // redacted
+	body      []byte      // what is kept of the body
+	size      int         // body bytes read
+	truncated bool        // longer than MaxBody
+	err       error
+	finalURL  string // redacted; set when same-host redirects were followed
+	redirect  string // why a redirect was not followed
+}
+
+// bodyCut reports a try whose status and headers arrived but whose
+// connection closed or was reset before the whole body did.
+func (t *try) bodyCut() bool { return errors.Is(t.err, ErrBodyCut) }
+
+// send sends the request until an answer stands: a read answered 429/503
+// is sent again (Config.Retries), and a request safe to repeat is sent once
+// more after a cut connection (nothing, or not the whole body, arrived:
+// a proxy or a server closing early; one failure of the path is no
+// verdict on the target). What stands is recorded on ex.
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, ex *Exchange) {
+	var kept *try
+	for busy := 0; ; {
+		if err := c.waitTurn(ctx); err != nil {
+			if kept == nil {
+				ex.Err = err
+				return
+			}
+			break // the last answer stands
+		}
+		ex.Sent = true
+		t := c.sendOnce(ctx, req, body)
+		// A try that got no status does not replace one that got a status.
+		if kept == nil || t.status != 0 || kept.status == 0 {
+			kept = t
+		}
+		if t.err != nil {
+			if safeToRepeat && ex.TransportRetry == "" && FailureKind(t.err) == KindClosed && ctx.Err() == nil {
+				ex.TransportRetry = Cause(t.err)
+				continue
+			}
+			break
+		}
+		wait, retry := c.retryAfter(ctx, ex.Method, t, busy)
+		if !retry || !sleep(ctx, wait) {
+			break // on an interrupted wait the 429/503 answer stands
+		}
+		busy++
+		ex.Retries = append(ex.Retries, fmt.Sprintf("%d %s (Retry-After %q), retried after %s",
+			t.status, http.StatusText(t.status), t.header.Get("Retry-After"), wait))
+	}
+	ex.Status, ex.Header, ex.Truncated, ex.Err = kept.status, kept.header, kept.truncated, kept.err
+	ex.BodyCut = kept.bodyCut()
+	ex.FinalURL, ex.Redirect = kept.finalURL, kept.redirect
+	if kept.status != 0 {
+		ex.setBody(kept.body, kept.size)
+	}
+}
+
+// sendOnce sends the request once, within --request-timeout, and reads
+// its answer.
+func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *try {
+	note := ""
+	attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	defer cancel()
+	areq := req.Clone(attemptCtx)
+	areq.Body = io.NopCloser(bytes.NewReader(body))
+	resp, err := c.http.Do(areq)
+	if err != nil {
+		return &try{err: c.transportError(ctx, attemptCtx, err, phaseHeaders)}
+	}
+	defer resp.Body.Close()
+	t := &try{status: resp.StatusCode, header: redactHeader(c.redactor, resp.Header), redirect: note}
+	if resp.Request != nil && resp.Request.URL.String() != req.URL.String() {
+		t.finalURL = c.redactor.String(resp.Request.URL.String())
+	}
+	var rerr error
+	t.body, t.truncated, rerr = readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
+	t.size = len(t.body)
+	if t.truncated {
+		// A body cut at the read bound is no JSON document: nothing but
+		// its excerpt is of use, so the MaxBody buffer is not kept until
+		// the spec ends.
+		t.body = append([]byte(nil), t.body[:min(len(t.body), responseExcerpt+redactSlack)]...)
+	}
+	if rerr != nil {
+		t.err = c.transportError(ctx, attemptCtx, rerr, phaseBody)
+	}
+	return t
+}
+
+// sleep waits d, or less if ctx ends first; it reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
+// waitTurn waits for the --rps limiter and checks that the request may
+// still go out; its error means nothing was sent.
+func (c *Client) waitTurn(ctx context.Context) error {
+	if c.limiter != nil {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return c.transportError(ctx, nil, fmt.Errorf("waiting for the --rps rate limit: %w", err), phaseLimit)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return c.transportError(ctx, nil, err, phaseLimit)
+	}
+	return nil
+}
+
+// retryAfter decides whether an idempotent read answered 429/503 is tried
+// again, and after how long. Writes are never retried: they might have
+// happened. A wait that would pass the caller's deadline is not started: the
+// 429/503 answer is kept instead of a timeout.
+func (c *Client) retryAfter(ctx context.Context, method string, t *try, retried int) (time.Duration, bool) {
+	if method != http.MethodGet || retried >= c.cfg.Retries {
+		return 0, false
+	}
+	if t.status != http.StatusTooManyRequests && t.status != http.StatusServiceUnavailable {
+		return 0, false
+	}
+	wait := time.Second
+	if s := strings.TrimSpace(t.header.Get("Retry-After")); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n >= 0 {
+			wait = time.Duration(n) * time.Second
+		} else if t, err := http.ParseTime(s); err == nil {
+			wait = time.Until(t)
+		}
+	}
+	if wait > c.cfg.MaxRetryWait {
+		wait = c.cfg.MaxRetryWait
+	}
+	if wait < 0 {
+		wait = 0
+	}
+	if d, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(d) {
+		return 0, false
+	}
+	return wait, true
+}
+
+// readBounded reads r up to limit bytes; truncated says there was more.
+// The rest is never read: closing the body then closes the connection, so a
+// 50 MB answer costs about limit of memory and no more time than limit
+// takes to arrive.
+// The buffer starts at the announced length (capped by limit) and doubles
+// up to limit, so at most about twice limit is ever allocated, whatever the
+// server announces or sends.
+func readBounded(r io.Reader, limit, announced int64) (body []byte, truncated bool, err error) {
+	size := int64(4096)
+	if announced >= 0 {
+		size = announced + 1 // +1: see EOF without growing
+	}
+	buf := make([]byte, 0, min(size, limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return buf[:limit:limit], true, nil
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf))+512, limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, rerr := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > limit {
+			return buf[:limit:limit], true, nil
+		}
+		if rerr == io.EOF {
+			return buf, false, nil
+		}
+		if rerr != nil {
+			return buf, false, rerr
+		}
+	}
+}
