@@ -1,12 +1,14 @@
-// Package suites lists the suite packages, one per area of the spec. A
-// runner calls Register once, after framework.Install, before RunSpecs.
+// Package suites lists the suite packages, one per area of the spec (the
+// pages area in two: reads and writes). A runner calls Register once, after
+// framework.Install, before RunSpecs.
 package suites
 
 import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/suites/auth"
 	"github.com/conformance-suite/conformance/suites/files"
-	"github.com/conformance-suite/conformance/suites/pages"
+	"github.com/conformance-suite/conformance/suites/pages/reads"
+	"github.com/conformance-suite/conformance/suites/pages/writes"
 	"github.com/conformance-suite/conformance/suites/protocol"
 	"github.com/conformance-suite/conformance/suites/settings"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
@@ -17,7 +19,8 @@ import (
 func Register(t *framework.Fixture) {
 	protocol.Register(t)
 	auth.Register(t)
-	pages.Register(t)
+	reads.Register(t)
+	writes.Register(t)
 	taxonomy.Register(t)
 	users.Register(t)
 	settings.Register(t)

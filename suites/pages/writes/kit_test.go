@@ -1,4 +1,4 @@
-package pages
+package writes
 
 import "testing"
 
@@ -7,7 +7,6 @@ import "testing"
 // does not.
 
 func TestEncodedOnce(t *testing.T) {
-	var k writeKit
 	const sent = `Salt & Pepper <b> "q"`
 	for got, want := range map[string]bool{
 		`Salt &amp; Pepper &lt;b&gt; &quot;q&quot;`:   true,  // htmlspecialchars
@@ -19,17 +18,16 @@ func TestEncodedOnce(t *testing.T) {
 		`Salt &amp Pepper &lt;b&gt; "q"`:              false, // a reference without ';'
 		`Salt and Pepper`:                             false, // other text
 	} {
-		if k.encodedOnce(got, sent) != want {
+		if encodedOnce(got, sent) != want {
 			t.Errorf("encodedOnce(%q, %q) = %v, want %v", got, sent, !want, want)
 		}
 	}
-	if !k.encodedOnce("plain text", "plain text") {
+	if !encodedOnce("plain text", "plain text") {
 		t.Error("text without special characters is its own encoding")
 	}
 }
 
 func TestKeepsTitleWord(t *testing.T) {
-	var k writeKit
 	const title = "Conformance 20261121t2350-3fa9c1 Slug From Title"
 	for slug, want := range map[string]bool{
 		"conformance-20261121t2350-3fa9c1-slug-from-title":   true,
@@ -41,7 +39,7 @@ func TestKeepsTitleWord(t *testing.T) {
 		"empty":                                              false,
 		"page-12":                                            false,
 	} {
-		if k.keepsTitleWord(slug, title) != want {
+		if keepsTitleWord(slug, title) != want {
 			t.Errorf("keepsTitleWord(%q) = %v, want %v", slug, !want, want)
 		}
 	}

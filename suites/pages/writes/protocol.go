@@ -1,4 +1,4 @@
-package pages
+package writes
 
 import (
 	"net/http"
@@ -12,49 +12,54 @@ import (
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
-// registerWriteProtocol adds the specs of the request-body rules of spec
+// registerProtocol adds the specs of the request-body rules of spec
 // section 1 (rules 3 and 4) that page writes check: JSON and form-encoded
 // bodies on POST and PUT, and form values sanitised exactly once. They
 // belong to the protocol area (their labels say area:protocol) but live
 // here because they need pages to write to. Settings bodies are the
 // settings area's.
-func registerWriteProtocol(t *framework.Fixture, k writeKit) {
+func registerProtocol(t *framework.Fixture, k kit) {
 	Describe("1 Request bodies on page writes", func() {
-		t.It("GEN-JSON-BODY", func(ctx SpecContext) {
-			title := k.title("Json Body")
-			ex, key := t.CreatePage(ctx, map[string]any{"title": title})
-			k.expectWritten(ex, "a create with a JSON body (Content-Type: application/json)")
-			k.expectEncodedOnce(k.read(ctx, key, "the page created from a JSON body"), "data.title", title,
-				"the title sent in the JSON body")
-		}, framework.Case("POST /api/pages"), spec.CreatePage)
+		// The same create and edit, once per body encoding: each must be
+		// read back with the value it carried.
+		for _, b := range []struct {
+			rule, name, sent, titleWords string
+			create                       func(ctx SpecContext, title string) (*client.Exchange, string)
+			edit                         func(ctx SpecContext, key, description string) *client.Exchange
+		}{
+			{"GEN-JSON-BODY", "JSON", "a JSON body (Content-Type: application/json)", "Json Body",
+				func(ctx SpecContext, title string) (*client.Exchange, string) {
+					return t.CreatePage(ctx, map[string]any{"title": title})
+				},
+				func(ctx SpecContext, key, description string) *client.Exchange {
+					return k.edit(ctx, key, map[string]any{"description": description})
+				}},
+			{"GEN-FORM-BODY", "form", "a form-encoded body", "Form Body",
+				func(ctx SpecContext, title string) (*client.Exchange, string) {
+					return k.createForm(ctx, url.Values{"title": {title}})
+				},
+				func(ctx SpecContext, key, description string) *client.Exchange {
+					return k.editForm(ctx, key, url.Values{"description": {description}})
+				}},
+		} {
+			t.It(b.rule, func(ctx SpecContext) {
+				title := k.title(b.titleWords)
+				ex, key := b.create(ctx, title)
+				expectWritten(ex, "a create with "+b.sent)
+				expectEncodedOnce(k.read(ctx, key, "the page created from a "+b.name+" body"), "data.title", title,
+					"the title sent in the "+b.name+" body")
+			}, framework.Case("POST /api/pages"), spec.CreatePage)
 
-		t.It("GEN-JSON-BODY", func(ctx SpecContext) {
-			key := k.mustCreate(ctx, nil)
-			description := "Conformance JSON edit " + t.RunID
-			ex := k.edit(ctx, key, map[string]any{"description": description})
-			key = k.follow(ctx, key, ex)
-			Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with a JSON body (Content-Type: application/json)")
-			k.expectString(k.read(ctx, key, "the page edited with a JSON body"), "data.description", description,
-				"the description sent in the JSON body")
-		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
-
-		t.It("GEN-FORM-BODY", func(ctx SpecContext) {
-			title := k.title("Form Body")
-			ex, key := k.createForm(ctx, url.Values{"title": {title}})
-			k.expectWritten(ex, "a create with a form-encoded body")
-			k.expectEncodedOnce(k.read(ctx, key, "the page created from a form body"), "data.title", title,
-				"the title sent in the form body")
-		}, framework.Case("POST /api/pages"), spec.CreatePage)
-
-		t.It("GEN-FORM-BODY", func(ctx SpecContext) {
-			key := k.mustCreate(ctx, nil)
-			description := "Conformance form edit " + t.RunID
-			ex := k.editForm(ctx, key, url.Values{"description": {description}})
-			key = k.follow(ctx, key, ex)
-			Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with a form-encoded body")
-			k.expectString(k.read(ctx, key, "the page edited with a form body"), "data.description", description,
-				"the description sent in the form body")
-		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
+			t.It(b.rule, func(ctx SpecContext) {
+				key := k.mustCreate(ctx, nil)
+				description := "Conformance " + b.name + " edit " + t.RunID
+				ex := b.edit(ctx, key, description)
+				key = k.follow(ctx, key, ex)
+				Expect(ex).To(framework.BeSuccess(http.StatusOK), "an edit with "+b.sent)
+				expectString(k.read(ctx, key, "the page edited with a "+b.name+" body"), "data.description", description,
+					"the description sent in the "+b.name+" body")
+			}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
+		}
 
 		// The title is the field whose encoding the spec fixes (HTML-encoded
 		// once, section 2.1), and contentRaw is the source "HTML-encoded by
@@ -63,15 +68,15 @@ func registerWriteProtocol(t *framework.Fixture, k writeKit) {
 		// sent or encoded once, never twice. Any entity form counts as
 		// encoded (see encodedOnce).
 		sanitisedOnce := func(sent map[string]string, got *client.Exchange, why string) {
-			k.expectEncodedOnce(got, "data.title", sent["title"], why+": title")
+			expectEncodedOnce(got, "data.title", sent["title"], why+": title")
 			if c, ok := sent["content"]; ok {
-				k.expectEncodedOnce(got, "data.contentRaw", c, why+": contentRaw")
+				expectEncodedOnce(got, "data.contentRaw", c, why+": contentRaw")
 			}
 			if d, ok := sent["description"]; ok {
 				desc := got.Get("data.description").String()
-				Expect(desc == d || k.encodedOnce(desc, d)).To(BeTrue(),
+				Expect(desc == d || encodedOnce(desc, d)).To(BeTrue(),
 					"%s: description %q reads back as sent or HTML-encoded once (e.g. %q), never twice; it is %q\n\n%s",
-					why, d, k.encodeOnce(d), desc, got.String())
+					why, d, encodeOnce(d), desc, got.String())
 			}
 		}
 

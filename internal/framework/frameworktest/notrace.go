@@ -1,4 +1,4 @@
-package pages_test
+package frameworktest
 
 import (
 	"context"
@@ -6,14 +6,32 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // snapshotTimeout bounds one snapshot (a few dozen GETs).
 const snapshotTimeout = 30 * time.Second
 
+// RunSuiteLeavingNoTrace is RunSuite for a suite package whose specs create
+// content: it also proves that the run, writes included, left the target's
+// content exactly as it found it. RunSpecs runs once per process, so the
+// snapshots are taken here, around it.
+func RunSuiteLeavingNoTrace(t *testing.T, area string, register func(*framework.Fixture)) {
+	t.Helper()
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	target, snapshot := FixtureAndSnapshot(t)
+	before := takeSnapshot(t, snapshot, "before")
+	framework.Install(target)
+	register(target)
+	ginkgo.RunSpecs(t, area)
+	checkNoTrace(t, before, snapshot)
+}
+
 // takeSnapshot snapshots the target's content or stops the test.
-func takeSnapshot(t *testing.T, snapshot func(context.Context) (frameworktest.Snapshot, error), when string) frameworktest.Snapshot {
+func takeSnapshot(t *testing.T, snapshot func(context.Context) (Snapshot, error), when string) Snapshot {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
 	defer cancel()
@@ -29,7 +47,7 @@ func takeSnapshot(t *testing.T, snapshot func(context.Context) (frameworktest.Sn
 // the category list read back exactly as before RunSpecs. It runs after
 // RunSpecs has returned, so the specs' DeferCleanup and the suite's final
 // sweep have both run.
-func checkNoTrace(t *testing.T, before frameworktest.Snapshot, snapshot func(context.Context) (frameworktest.Snapshot, error)) {
+func checkNoTrace(t *testing.T, before Snapshot, snapshot func(context.Context) (Snapshot, error)) {
 	t.Helper()
 	after := takeSnapshot(t, snapshot, "after")
 	if diff := before.Diff(after); len(diff) > 0 {

@@ -1,0 +1,190 @@
+package framework
+
+// Page helpers that the page suites (reads and writes) share: the page
+// endpoints and types, queries of the page list, reading page objects out of
+// an answer, and gathering every page a query matches. They judge nothing:
+// the rules and their assertions live in suites/.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// PagesPath is the page list endpoint (spec 4.1) and where pages are created
+// (4.3).
+const PagesPath = "/api/pages"
+
+// PagePath is the path of the page with key (spec 4.2, 4.4, 4.5).
+func PagePath(key string) string { return client.KeyPath("pages", key) }
+
+// PageTypes returns the five page types in the order of spec section 3 (a
+// fresh slice each call: nothing shared is mutable).
+func PageTypes() []string {
+	return []string{"published", "draft", "static", "sticky", "scheduled"}
+}
+
+// PageTypeQuery sets every type filter of the page list: true for the types
+// named, false for the others (spec 4.1; booleans as the string true, see
+// the PAGE-LIST-TYPE-FILTERS reading).
+func PageTypeQuery(on ...string) url.Values {
+	q := url.Values{}
+	for _, ty := range PageTypes() {
+		q.Set(ty, "false")
+	}
+	for _, ty := range on {
+		q.Set(ty, "true")
+	}
+	return q
+}
+
+// EveryTypeQuery asks for pages of every type: the largest listing a target
+// offers, and one that holds the draft pages a run creates.
+func EveryTypeQuery() url.Values { return PageTypeQuery(PageTypes()...) }
+
+// QueryWith returns a copy of q with the given name/value pairs set (q is
+// left as it was).
+func QueryWith(q url.Values, kv ...string) url.Values {
+	out := url.Values{}
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		out.Set(kv[i], kv[i+1])
+	}
+	return out
+}
+
+// PageItems returns the data array of a page list answer.
+func PageItems(ex *client.Exchange) []gjson.Result { return ex.Get("data").Array() }
+
+// PageKeys returns the keys of page objects, in order.
+func PageKeys(items []gjson.Result) []string {
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		keys = append(keys, it.Get("key").String())
+	}
+	return keys
+}
+
+// PagesOfType keeps the page objects of one type.
+func PagesOfType(items []gjson.Result, ty string) []gjson.Result {
+	var out []gjson.Result
+	for _, it := range items {
+		if it.Get("type").String() == ty {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// FirstChildPage returns the first page object whose key is hierarchical
+// (parent/child).
+func FirstChildPage(items []gjson.Result) (gjson.Result, bool) {
+	for _, it := range items {
+		if strings.Contains(it.Get("key").String(), "/") {
+			return it, true
+		}
+	}
+	return gjson.Result{}, false
+}
+
+// JSONText renders a value of an answer for a message: its JSON as sent, or
+// "missing".
+func JSONText(r gjson.Result) string {
+	if !r.Exists() {
+		return "missing"
+	}
+	return r.Raw
+}
+
+// AnswerStatus says how a request ended, for a message: the transport error,
+// or "HTTP <status>".
+func AnswerStatus(ex *client.Exchange) string {
+	if ex.Err != nil {
+		return ex.Err.Error()
+	}
+	return "HTTP " + strconv.Itoa(ex.Status)
+}
+
+// ListAllPages returns every page matching the type filters of q, as the
+// reference a rule's check compares against. It does not judge the server:
+// it asks for numberOfItems=-1 and, when that answer is incomplete
+// (len(data) differs from meta.total: PAGE-LIST-ALL's concern), for one page
+// of meta.total items, so that a broken -1 does not spill into other rules.
+// problem is non-empty when no consistent listing could be had.
+func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) (items []gjson.Result, ex *client.Exchange, problem string) {
+	ex = t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", "-1"))
+	if ex.Truncated {
+		// A large site: its whole listing does not fit the read limit.
+		// Walk it in pages instead (the pagination rules judge the walk
+		// itself; here it only gathers the pages to compare with).
+		return t.walkAllPages(ctx, q, ex)
+	}
+	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
+		return nil, ex, fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))
+	}
+	items = PageItems(ex)
+	total := ex.Get("meta.total")
+	if total.Type != gjson.Number || int(total.Num) == len(items) {
+		// Without a usable meta.total (PAGE-LIST-SHAPE's concern) the -1
+		// answer is the best listing there is.
+		return items, ex, ""
+	}
+	n := int(total.Num)
+	if n > 0 {
+		ex2 := t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
+		if ex2.Err == nil && ex2.Status == http.StatusOK && len(PageItems(ex2)) == n {
+			return PageItems(ex2), ex2, ""
+		}
+	}
+	return nil, ex, fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
+		"while meta.total is %d, and numberOfItems=%d did not give them either", len(items), n, n)
+}
+
+// Bounds of walkAllPages: it starts with pages of pageWalkSize items and
+// makes them smaller while one page is still larger than the read limit; it
+// sends at most pageWalkRequests requests per size, so a huge site costs a
+// bounded number of reads.
+const (
+	pageWalkSize     = 100
+	pageWalkRequests = 200
+)
+
+// walkAllPages gathers every page matching q by walking the list a page at
+// a time, for sites whose numberOfItems=-1 answer is larger than the read
+// limit (big is the -1 exchange that was cut).
+func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Exchange) ([]gjson.Result, *client.Exchange, string) {
+	last := big
+	for size := pageWalkSize; size >= 4; size /= 4 {
+		var items []gjson.Result
+		cut := false
+		for p := 1; p <= pageWalkRequests; p++ {
+			last = t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", strconv.Itoa(size), "pageNumber", strconv.Itoa(p)))
+			if last.Truncated {
+				cut = true // try smaller pages
+				break
+			}
+			if last.Err != nil || last.Status != http.StatusOK || !last.Get("data").IsArray() {
+				return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), and walking the list "+
+					"instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), AnswerStatus(last))
+			}
+			page := PageItems(last)
+			items = append(items, page...)
+			if len(page) < size || !last.Get("meta.hasMore").Bool() {
+				return items, last, ""
+			}
+		}
+		if !cut {
+			return nil, last, fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*pageWalkRequests, q.Encode())
+		}
+	}
+	return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())
+}

@@ -1,0 +1,133 @@
+package framework
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+func TestQueryWithLeavesItsInputAlone(t *testing.T) {
+	q := PageTypeQuery("draft")
+	got := QueryWith(q, "numberOfItems", "2", "draft", "false")
+	if q.Get("draft") != "true" || q.Has("numberOfItems") {
+		t.Errorf("QueryWith changed its input: %v", q)
+	}
+	if got.Get("draft") != "false" || got.Get("numberOfItems") != "2" || got.Get("published") != "false" {
+		t.Errorf("QueryWith(...) = %v", got)
+	}
+	for _, ty := range PageTypes() {
+		if EveryTypeQuery().Get(ty) != "true" {
+			t.Errorf("EveryTypeQuery leaves out %s", ty)
+		}
+	}
+}
+
+// pageList serves GET /api/pages from n pages: numberOfItems=-1 answers
+// with at most capAll of them (all when capAll is 0), other sizes page
+// normally. Each page's key is p<i> with a description of pad bytes, so
+// that a large page size can exceed a client's read limit.
+func pageList(t *testing.T, n, capAll, pad int) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		size, _ := strconv.Atoi(r.URL.Query().Get("numberOfItems"))
+		num, _ := strconv.Atoi(r.URL.Query().Get("pageNumber"))
+		num = max(num, 1)
+		from, to := 0, n
+		switch {
+		case size == -1 && capAll > 0:
+			to = min(n, capAll)
+		case size > 0:
+			from, to = min(n, (num-1)*size), min(n, num*size)
+		}
+		data := []map[string]any{}
+		for i := from; i < to; i++ {
+			data = append(data, map[string]any{"key": fmt.Sprintf("p%d", i), "description": strings.Repeat("x", pad)})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"status": "0", "data": data,
+			"meta": map[string]any{"total": n, "hasMore": to < n}})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func fixtureFor(t *testing.T, baseURL string, maxBody int64) *Fixture {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: baseURL, Token: "tok-en-value", MaxBody: maxBody})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(c, Options{})
+}
+
+func TestListAllPagesGathersEveryPage(t *testing.T) {
+	want := make([]string, 0, 30)
+	for i := range 30 {
+		want = append(want, fmt.Sprintf("p%d", i))
+	}
+	for _, c := range []struct {
+		name         string
+		capAll, pad  int
+		maxBody      int64
+		wantRequests int
+	}{
+		{"numberOfItems=-1 answers all", 0, 0, 0, 1},
+		{"numberOfItems=-1 capped: one page of meta.total", 15, 0, 0, 2},
+		// 30 pages of 1 kB do not fit 8 kB: pages of 100 and 25 do not
+		// either, pages of 6 do (five of them).
+		{"too large for the read limit: walked", 0, 1000, 8 << 10, 1 + 1 + 1 + 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := fixtureFor(t, pageList(t, 30, c.capAll, c.pad).URL, c.maxBody)
+			items, _, problem := f.ListAllPages(context.Background(), url.Values{})
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			if got := PageKeys(items); !slices.Equal(got, want) {
+				t.Errorf("keys %v, want %v", got, want)
+			}
+			if n := len(f.Client.Exchanges()); n != c.wantRequests {
+				t.Errorf("%d requests, want %d", n, c.wantRequests)
+			}
+		})
+	}
+}
+
+func TestListAllPagesSaysWhyItHasNoListing(t *testing.T) {
+	// numberOfItems=-1 gives 10 of 30, and so does every other size.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprint(w, `{"status":"0","data":[{"key":"a"}],"meta":{"total":30}}`)
+	}))
+	t.Cleanup(srv.Close)
+	items, _, problem := fixtureFor(t, srv.URL, 0).ListAllPages(context.Background(), url.Values{})
+	if items != nil || problem == "" {
+		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", len(items), problem)
+	}
+}
+
+func TestFirstChildPage(t *testing.T) {
+	f := fixtureFor(t, pageList(t, 0, 0, 0).URL, 0)
+	ex := f.Read(context.Background(), PagesPath, nil)
+	if _, ok := FirstChildPage(PageItems(ex)); ok {
+		t.Error("an empty list has no child page")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprint(w, `{"status":"0","data":[{"key":"a"},{"key":"a/b"},{"key":"a/c"}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	ex = fixtureFor(t, srv.URL, 0).Read(context.Background(), PagesPath, nil)
+	if child, ok := FirstChildPage(PageItems(ex)); !ok || child.Get("key").String() != "a/b" {
+		t.Errorf("FirstChildPage = %s, %v; want a/b", child.Raw, ok)
+	}
+}

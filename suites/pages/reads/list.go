@@ -1,0 +1,285 @@
+package reads
+
+// The page list (4.1): its shape, the type filters, the page size and page
+// number, and odd paging values (9.3).
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+func (k kit) listShapeSpecs() {
+	cases := []struct {
+		name string
+		q    url.Values
+	}{
+		{"no parameters", url.Values{}},
+		{"every type, numberOfItems=2, pageNumber=2", framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", "2")},
+		{"every type, numberOfItems=-1", framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "-1")},
+	}
+	for _, c := range cases {
+		k.t.It("PAGE-LIST-SHAPE", func(ctx SpecContext) {
+			ex := k.t.Read(ctx, framework.PagesPath, c.q)
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.MatchSchema("page-list.json"))
+		}, framework.Case(c.name))
+	}
+}
+
+func (k kit) defaultFilterSpec() {
+	t := k.t
+	t.It("PAGE-LIST-DEFAULT-FILTER", func(ctx SpecContext) {
+		inv, invEx := k.everything(ctx, framework.EveryTypeQuery())
+		published := framework.PagesOfType(inv, "published")
+		if len(published) == len(inv) {
+			framework.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
+		}
+		// The first page as a client sees it without any parameter.
+		first := k.list(ctx, url.Values{})
+		for _, it := range framework.PageItems(first) {
+			Expect(it.Get("type").String()).To(Equal("published"),
+				k.about(first, "without type filters every page listed is published; page %s is not", it.Get("key").String()))
+		}
+		// Every page of the default listing.
+		all, allEx := k.everything(ctx, url.Values{})
+		for _, it := range all {
+			Expect(it.Get("type").String()).To(Equal("published"),
+				k.about(allEx, "without type filters every page listed is published; page %s is not", it.Get("key").String()))
+		}
+		missing, _ := keyDiff(framework.PageKeys(published), framework.PageKeys(all))
+		Expect(missing).To(BeEmpty(), k.about2(allEx, invEx,
+			"without type filters the list holds every published page (these published pages of the every-type list are missing)"))
+	})
+}
+
+func (k kit) typeFilterSpecs() {
+	t := k.t
+	for _, ty := range framework.PageTypes() {
+		t.It("PAGE-LIST-TYPE-FILTERS", func(ctx SpecContext) {
+			inv, invEx := k.everything(ctx, framework.EveryTypeQuery())
+			want := framework.PageKeys(framework.PagesOfType(inv, ty))
+			if len(want) == 0 {
+				// The list of every type shows none: create one, whose type
+				// the create answer and a read confirm, so that a filter
+				// that drops the type from every listing still shows.
+				key := k.createOfType(ctx, ty)
+				inv, invEx = k.everything(ctx, framework.EveryTypeQuery())
+				want = framework.PageKeys(framework.PagesOfType(inv, ty))
+				if missing, _ := keyDiff([]string{key}, want); len(missing) > 0 {
+					want = append(want, key)
+				}
+			}
+			got, ex := k.everything(ctx, framework.PageTypeQuery(ty))
+			for _, it := range got {
+				Expect(it.Get("type").String()).To(Equal(ty),
+					k.about(ex, "with only %s=true every page listed is %s; page %s is not", ty, ty, it.Get("key").String()))
+			}
+			missing, extra := keyDiff(want, framework.PageKeys(got))
+			Expect(missing).To(BeEmpty(), k.about2(ex, invEx,
+				"with only %s=true the list holds every %s page (these %s pages of the every-type list, or created for the check, are missing)", ty, ty, ty))
+			Expect(extra).To(BeEmpty(), k.about2(ex, invEx,
+				"with only %s=true the list holds no page the every-type list does not show as %s (these are extra)", ty, ty))
+		}, framework.Case(ty))
+	}
+}
+
+// createOfType creates a page of type ty for the current spec (deleted after
+// it) and returns its key once a read confirms its type, or reports the rule
+// not checked.
+func (k kit) createOfType(ctx context.Context, ty string) string {
+	if !k.t.CanWrite() {
+		framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
+	}
+	// A past date, except for scheduled: a published page with a future date
+	// may legitimately become scheduled.
+	date := "2001-01-04 10:00:00"
+	if ty == "scheduled" {
+		date = time.Now().AddDate(10, 0, 0).Format("2006-01-02 15:04:05")
+	}
+	ex, key := k.t.CreatePage(ctx, map[string]any{"type": ty, "date": date, "slug": k.t.Marker(ty)})
+	if key == "" {
+		framework.NotChecked("the list of every type shows no %s page and creating one failed (%s)", ty, framework.AnswerStatus(ex))
+	}
+	read := k.t.Read(ctx, framework.PagePath(key), nil)
+	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
+		framework.NotChecked("the list of every type shows no %s page, and the %s page created for the check (%s) "+
+			"reads back as %s (HTTP %d)", ty, ty, key, framework.JSONText(read.Get("data.type")), read.Status)
+	}
+	return key
+}
+
+func (k kit) sizeSpecs() {
+	t := k.t
+	// Without parameters (published pages only) a small site may not fill a
+	// page; every type, with the drafts the run may create, should.
+	for _, c := range []struct {
+		name string
+		q    url.Values
+		full bool
+	}{{"no parameters", url.Values{}, false}, {"every type", framework.EveryTypeQuery(), true}} {
+		t.It("PAGE-LIST-DEFAULT-SIZE", func(ctx SpecContext) {
+			ex := k.list(ctx, c.q)
+			n, size, total := k.integer(ex, "numberOfItems"), k.integer(ex, "meta.pageSize"), k.integer(ex, "meta.total")
+			Expect(n).To(Equal(size), k.about(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
+			Expect(size).To(BeNumerically(">", 0), k.about(ex, "the default page size is positive"))
+			Expect(framework.PageItems(ex)).To(HaveLen(min(size, total)),
+				k.about(ex, "the first page holds min(page size %d, meta.total %d) pages", size, total))
+			if size != 15 {
+				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
+			}
+			if total <= size && c.full {
+				framework.NotChecked("%s", k.lacking(nPages(total)+", no more than the page size reported ("+
+					strconv.Itoa(size)+"), so the size used cannot be seen"))
+			}
+		}, framework.Case(c.name))
+	}
+
+	for _, c := range []struct {
+		name, what string
+		q          url.Values
+	}{{"every type", "no page", framework.EveryTypeQuery()}, {"no type parameter", "no published page", url.Values{}}} {
+		t.It("PAGE-LIST-ALL", func(ctx SpecContext) {
+			ref := k.list(ctx, c.q)
+			refTotal := k.integer(ref, "meta.total")
+			ex := k.list(ctx, framework.QueryWith(c.q, "numberOfItems", "-1"))
+			total := k.integer(ex, "meta.total")
+			Expect(total).To(Equal(refTotal), k.about2(ex, ref, "meta.total is the same with numberOfItems=-1 as with the default page size"))
+			items := framework.PageItems(ex)
+			Expect(items).To(HaveLen(total), k.about(ex, "numberOfItems=-1 returns all %d matching pages", total))
+			Expect(repeatedKeys(framework.PageKeys(items))).To(BeEmpty(), k.about(ex, "numberOfItems=-1 lists each page once"))
+			Expect(k.boolean(ex, "meta.hasMore")).To(BeFalse(), k.about(ex, "meta.hasMore is false when every page is returned"))
+			for _, path := range []string{"numberOfItems", "meta.pageSize"} {
+				Expect(k.integer(ex, path)).To(Or(Equal(-1), Equal(total)),
+					k.about(ex, "%s is -1 or the number of matching pages (%d)", path, total))
+			}
+			if refTotal == 0 {
+				framework.NotChecked("%s", k.lacking(c.what))
+			}
+		}, framework.Case(c.name))
+	}
+
+	for _, v := range []string{"0", "-5"} {
+		t.It("PAGE-LIST-NONPOSITIVE-SIZE", func(ctx SpecContext) {
+			ref := k.list(ctx, framework.EveryTypeQuery())
+			if len(framework.PageItems(ref)) == 0 {
+				framework.NotChecked("%s", k.lacking("no page at all"))
+			}
+			ex := k.list(ctx, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", v))
+			Expect(paging(ex)).To(Equal(paging(ref)), k.about2(ex, ref,
+				"numberOfItems=%s falls back to the default page size: numberOfItems and meta are those of a request without it", v))
+			Expect(framework.PageKeys(framework.PageItems(ex))).To(Equal(framework.PageKeys(framework.PageItems(ref))), k.about2(ex, ref,
+				"numberOfItems=%s gives the same pages as a request without it", v))
+		}, framework.Case("numberOfItems="+v))
+	}
+
+	for _, v := range []string{"0", "-1"} {
+		t.It("PAGE-LIST-PAGENUMBER-BELOW-1", func(ctx SpecContext) {
+			ref := k.list(ctx, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", "1"))
+			if len(framework.PageItems(ref)) == 0 {
+				framework.NotChecked("%s", k.lacking("no page at all"))
+			}
+			ex := k.list(ctx, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", v))
+			Expect(paging(ex)).To(Equal(paging(ref)), k.about2(ex, ref, "pageNumber=%s is treated as 1: numberOfItems and meta are those of page 1", v))
+			Expect(framework.PageKeys(framework.PageItems(ex))).To(Equal(framework.PageKeys(framework.PageItems(ref))), k.about2(ex, ref,
+				"pageNumber=%s gives the same pages as page 1", v))
+		}, framework.Case("pageNumber="+v))
+	}
+}
+
+// paging is the paging part of a list answer as sent (numberOfItems
+// and the four meta members, whatever their types), compared whole between
+// two answers that must be the same. Their types are PAGE-LIST-SHAPE's
+// concern, not that of the rules comparing two answers.
+func paging(ex *client.Exchange) map[string]any {
+	out := map[string]any{}
+	for _, path := range []string{"numberOfItems", "meta.total", "meta.pageNumber", "meta.pageSize", "meta.hasMore"} {
+		out[path] = ex.Get(path).Value()
+	}
+	return out
+}
+
+func (k kit) pastEndSpecs() {
+	t := k.t
+	for _, c := range []struct {
+		name  string
+		ahead int
+	}{{"the page after the last", 1}, {"far past the last page", 1000}} {
+		t.It("PAGE-LIST-PAST-END", func(ctx SpecContext) {
+			total := k.total(ctx, framework.EveryTypeQuery())
+			pn := max(pageCount(total, 2), 1) + c.ahead
+			ex := k.t.Read(ctx, framework.PagesPath, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", strconv.Itoa(pn)))
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			data := ex.Get("data")
+			Expect(data.IsArray() && len(data.Array()) == 0).To(BeTrue(),
+				k.about(ex, "pageNumber=%d, past the last page (%s at 2 a page), gives an empty data array", pn, nPages(total)))
+			Expect(k.boolean(ex, "meta.hasMore")).To(BeFalse(), k.about(ex, "meta.hasMore is false past the last page"))
+		}, framework.Case(c.name))
+	}
+}
+
+func (k kit) badPagingSpecs() {
+	for _, param := range []string{"numberOfItems", "pageNumber"} {
+		for _, v := range []string{"abc", "", "2.5"} {
+			name := param + "=" + v
+			if v == "" {
+				name = param + " empty"
+			}
+			k.t.It("PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx SpecContext) {
+				ex := k.t.Read(ctx, framework.PagesPath, url.Values{param: {v}})
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusBadRequest))
+				Expect(ex.IsJSON()).To(BeTrue(), k.about(ex, "the body is JSON"))
+				if ex.Status == http.StatusOK {
+					// 200 means the value was read as a default: a list.
+					Expect(ex).To(framework.BeSuccess(http.StatusOK))
+					Expect(ex.Get("data").IsArray()).To(BeTrue(), k.about(ex, "a 200 answer is the page list: data is an array"))
+				}
+			}, framework.Case(name))
+		}
+	}
+}
+
+// keyDiff returns the keys of want missing from got and the keys of got
+// not in want.
+func keyDiff(want, got []string) (missing, extra []string) {
+	in := func(list []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range list {
+			m[s] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	for _, s := range want {
+		if !g[s] {
+			missing = append(missing, s)
+		}
+	}
+	for _, s := range got {
+		if !w[s] {
+			extra = append(extra, s)
+		}
+	}
+	return missing, extra
+}
+
+// repeatedKeys returns the keys that occur more than once.
+func repeatedKeys(keys []string) []string {
+	count := map[string]int{}
+	var dups []string
+	for _, k := range keys {
+		count[k]++
+		if count[k] == 2 {
+			dups = append(dups, k)
+		}
+	}
+	return dups
+}

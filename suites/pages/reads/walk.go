@@ -1,0 +1,240 @@
+package reads
+
+// Walking the page list page by page (4.1 meta, 8) and untagged=true.
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// maxWalk bounds how many pages of one listing a spec visits (the
+// default page size on a large site could make many).
+const maxWalk = 12
+
+func (k kit) walkSpecs() {
+	t := k.t
+	for _, small := range []bool{true, false} {
+		name := "default page size, every type"
+		if small {
+			name = "small page size, every type"
+		}
+		t.It("PAGE-LIST-META-CONSISTENT", func(ctx SpecContext) {
+			q := framework.EveryTypeQuery()
+			if small {
+				probe := k.list(ctx, q)
+				q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallSize(k.integer(probe, "meta.total"))))
+			}
+			first := k.list(ctx, framework.QueryWith(q, "pageNumber", "1"))
+			total := k.integer(first, "meta.total")
+			size := k.integer(first, "meta.pageSize")
+			if small {
+				size, _ = strconv.Atoi(q.Get("numberOfItems"))
+			}
+			Expect(size).To(BeNumerically(">", 0), k.about(first, "the page size is positive"))
+			pages := pageCount(total, size)
+			for _, pn := range visit(max(pages, 1)) {
+				ex := first
+				if pn > 1 {
+					ex = k.list(ctx, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn)))
+				}
+				k.checkMeta(ex, pn, size, total, pages)
+			}
+			if pages < 2 {
+				framework.NotChecked("%s", k.lacking(nPages(total)+" of every type, one list page at size "+
+					strconv.Itoa(size)+": hasMore and partly filled pages cannot be seen"))
+			}
+		}, framework.Case(name))
+	}
+
+	t.It("PAGE-LIST-WALK", func(ctx SpecContext) {
+		total := k.total(ctx, framework.EveryTypeQuery())
+		size := smallSize(total)
+		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
+		first := k.list(ctx, framework.QueryWith(q, "pageNumber", "1"))
+		pages := pageCount(total, size)
+		if pages < 2 {
+			framework.NotChecked("%s", k.lacking(nPages(total)+", too few for several list pages"))
+		}
+		var keys []string
+		var last *client.Exchange
+		for pn := 1; pn <= pages; pn++ {
+			ex := first
+			if pn > 1 {
+				ex = k.list(ctx, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn)))
+			}
+			keys = append(keys, framework.PageKeys(framework.PageItems(ex))...)
+			last = ex
+		}
+		Expect(repeatedKeys(keys)).To(BeEmpty(), k.about(last,
+			"walking pages 1 to %d of numberOfItems=%d yields each page once (these keys came more than once)", pages, size))
+		Expect(keys).To(HaveLen(total), k.about2(last, first,
+			"walking pages 1 to %d of numberOfItems=%d yields all %d matching pages", pages, size, total))
+	}, framework.Case("every type"))
+}
+
+// checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
+func (k kit) checkMeta(ex *client.Exchange, pn, size, total, pages int) {
+	Expect(k.integer(ex, "numberOfItems")).To(Equal(size), k.about(ex, "numberOfItems is the page size used (%d)", size))
+	Expect(k.integer(ex, "meta.pageSize")).To(Equal(size), k.about(ex, "meta.pageSize is the page size used (%d)", size))
+	Expect(k.integer(ex, "meta.pageNumber")).To(Equal(pn), k.about(ex, "meta.pageNumber is the page served (%d)", pn))
+	Expect(k.integer(ex, "meta.total")).To(Equal(total), k.about(ex, "meta.total is the same on every page (%d)", total))
+	Expect(k.boolean(ex, "meta.hasMore")).To(Equal(pn < pages),
+		k.about(ex, "meta.hasMore is true exactly when later pages hold pages (page %d of %d)", pn, pages))
+	Expect(framework.PageItems(ex)).To(HaveLen(expectedLen(total, size, pn)),
+		k.about(ex, "page %d of size %d holds %d of the %d pages", pn, size, expectedLen(total, size, pn), total))
+}
+
+func (k kit) untaggedSpecs() {
+	t := k.t
+	t.It("PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx SpecContext) {
+		// Sized from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
+		inv, _ := k.everything(ctx, framework.EveryTypeQuery())
+		size := smallSize(len(inv))
+		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
+		first := k.list(ctx, framework.QueryWith(q, "pageNumber", "1"))
+		pages := pageCount(len(inv), size)
+		var all []gjson.Result
+		var afterSlices [][]string
+		for pn := 1; pn <= min(pages, maxWalk); pn++ {
+			plain := first
+			if pn > 1 {
+				plain = k.list(ctx, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn)))
+			}
+			want := untaggedKeys(framework.PageItems(plain))
+			ex := k.list(ctx, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn), "untagged", "true"))
+			Expect(framework.PageKeys(framework.PageItems(ex))).To(Equal(want), k.about2(ex, plain,
+				"untagged=true on page %d keeps exactly the untagged pages of the same page without it, in order", pn))
+			all = append(all, framework.PageItems(plain)...)
+			afterSlices = append(afterSlices, want)
+		}
+		// The check told the two readings apart only if filtering first
+		// would have given other slices.
+		before := untaggedKeys(all)
+		for i, slice := range afterSlices {
+			from := min(i*size, len(before))
+			if strings.Join(before[from:min(from+size, len(before))], "\x00") != strings.Join(slice, "\x00") {
+				return
+			}
+		}
+		framework.NotChecked("%s", k.lacking("no tagged page listed before an untagged one, so filtering before or after "+
+			"pagination gives the same slices"))
+	}, framework.Case("every page of a walk, every type"))
+
+	t.It("PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx SpecContext) {
+		inv, _ := k.everything(ctx, framework.EveryTypeQuery())
+		tagged := 0
+		for _, it := range inv {
+			if isTagged(it) {
+				tagged++
+			}
+		}
+		if tagged == 0 {
+			framework.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
+		}
+		size := strconv.Itoa(smallSize(len(inv)))
+		for _, q := range []url.Values{framework.EveryTypeQuery(), framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", size, "pageNumber", "2")} {
+			plain := k.list(ctx, q)
+			ex := k.list(ctx, framework.QueryWith(q, "untagged", "true"))
+			Expect(k.integer(ex, "meta.total")).To(Equal(k.integer(plain, "meta.total")), k.about2(ex, plain,
+				"meta.total with untagged=true is the one without it (it counts the type filters only)"))
+		}
+	}, framework.Case("every type"))
+}
+
+// smallSize picks a page size that splits total pages into several
+// pages (at most about nine requests for a walk), with a partly filled last
+// page when it can.
+func smallSize(total int) int {
+	s := max(2, (total+7)/8)
+	if total > s && total%s == 0 {
+		s++
+	}
+	return s
+}
+
+// pageCount is the number of non-empty pages of size s.
+func pageCount(total, s int) int {
+	if s <= 0 || total <= 0 {
+		return 0
+	}
+	return (total + s - 1) / s
+}
+
+// visit lists the page numbers a walk visits: all of them, or on a
+// long listing the first ones and the last two.
+func visit(pages int) []int {
+	var out []int
+	for pn := 1; pn <= pages; pn++ {
+		if pages <= maxWalk || pn <= maxWalk-2 || pn >= pages-1 {
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+// expectedLen is how many pages page pn of size s holds out of total.
+func expectedLen(total, s, pn int) int {
+	return max(0, min(s, total-(pn-1)*s))
+}
+
+// nPages says how many pages: "1 page", "3 pages".
+func nPages(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return strconv.Itoa(n) + " pages"
+}
+
+// isTagged reports whether a page object has tags. The spec's form is a
+// non-empty object; a non-empty string or array (earlier releases) counts
+// too, so that a shape problem (PAGE-OBJECT-SHAPE) does not also read as
+// "untagged".
+func isTagged(item gjson.Result) bool {
+	tg := item.Get("tags")
+	switch {
+	case tg.IsObject():
+		return len(tg.Map()) > 0
+	case tg.IsArray():
+		return len(tg.Array()) > 0
+	case tg.Type == gjson.String:
+		return tg.Str != ""
+	}
+	return false
+}
+
+// untaggedKeys keeps the keys of the pages without tags, in order.
+func untaggedKeys(items []gjson.Result) []string {
+	var keys []string
+	for _, it := range items {
+		if !isTagged(it) {
+			keys = append(keys, it.Get("key").String())
+		}
+	}
+	if keys == nil {
+		keys = []string{}
+	}
+	return keys
+}
+
+// tagBeforeUntagged reports whether some tagged page comes before an
+// untagged one: only then does filtering before pagination give other
+// slices than filtering after it.
+func tagBeforeUntagged(items []gjson.Result) bool {
+	seenTagged := false
+	for _, it := range items {
+		if isTagged(it) {
+			seenTagged = true
+		} else if seenTagged {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,203 @@
+package writes
+
+// What the write specs expect of an answer: written, a string as sent, HTML
+// encoded once, tags, fields unchanged, a valid type.
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/http"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// answer is one answer a spec judges, with what it is for messages.
+type answer struct {
+	ex  *client.Exchange
+	why string
+}
+
+// createdAndRead names the two answers a create spec judges alike: the
+// create response and the page read back.
+func createdAndRead(created, read *client.Exchange) []answer {
+	return []answer{{created, "the create response"}, {read, "the page read back"}}
+}
+
+// expectWritten expects a create or edit to have succeeded: HTTP 200 or
+// 201 with status "0" (the exact code of a create is PAGE-CREATE-201's).
+func expectWritten(ex *client.Exchange, what string) {
+	code := http.StatusCreated
+	if ex.Status == http.StatusOK {
+		code = http.StatusOK
+	}
+	ExpectWithOffset(1, ex).To(framework.BeSuccess(code), what)
+}
+
+// expectString expects the string at path of ex's body to equal want.
+func expectString(ex *client.Exchange, path, want, why string) {
+	r := ex.Get(path)
+	ExpectWithOffset(1, r.Type == gjson.String && r.Str == want).To(BeTrue(), func() string {
+		return fmt.Sprintf("%s: %s is %s, want %q\n\n%s", why, path, framework.JSONText(r), want, ex.String())
+	})
+}
+
+// expectStringIfPresent is expectString for a field a response may lack
+// (the create and edit responses are judged whole by their own rules).
+func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
+	if ex.Get(path).Exists() {
+		expectString(ex, path, want, why)
+	}
+}
+
+// expectEncodedOnce expects the string at path of ex's body to be sent
+// HTML-encoded exactly once (encodedOnce).
+func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
+	r := ex.Get(path)
+	ExpectWithOffset(1, r.Type == gjson.String && encodedOnce(r.Str, sent)).To(BeTrue(), func() string {
+		return fmt.Sprintf("%s: %s is %s, want %q HTML-encoded exactly once (e.g. %q; any entity form, never encoded twice)\n\n%s",
+			why, path, framework.JSONText(r), sent, encodeOnce(sent), ex.String())
+	})
+}
+
+// expectEncodedOnceIfPresent is expectEncodedOnce for a field a response
+// may lack (the create and edit responses are judged whole by their own
+// rules).
+func expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
+	if ex.Get(path).Exists() {
+		expectEncodedOnce(ex, path, sent, why)
+	}
+}
+
+// encodeOnce HTML-encodes s once the common way (&, <, > and " as named
+// entities). It is what failure messages show as the expected form; the
+// checks accept any once-encoding (see encodedOnce).
+func encodeOnce(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// charRef is one HTML character reference: named, decimal or hex.
+var charRef = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
+
+// encodedOnce reports whether got is sent HTML-encoded exactly once (spec
+// 2.1 title and contentRaw, 1.4). The spec names no encoder, so any form is
+// accepted: named or numeric references (&amp; or &#38;), and > or quotes
+// left as they are. What is required: decoding got once gives back what was
+// sent (so &amp;amp; fails), no raw < remains, and every & starts a
+// character reference (so text sent as is, not encoded, fails).
+func encodedOnce(got, sent string) bool {
+	if html.UnescapeString(got) != sent || strings.Contains(got, "<") {
+		return false
+	}
+	for i := strings.IndexByte(got, '&'); i >= 0; i = strings.IndexByte(got, '&') {
+		ref := charRef.FindString(got[i:])
+		if ref == "" {
+			return false
+		}
+		got = got[i+len(ref):]
+	}
+	return true
+}
+
+// expectTagNames expects the tags object at path to map tag keys (non-empty,
+// distinct) to exactly the names given, compared without surrounding spaces.
+func expectTagNames(ex *client.Exchange, path string, names []string, why string) {
+	r := ex.Get(path)
+	var got []string
+	problem := ""
+	if !r.IsObject() {
+		problem = "it is not an object of tag key to tag name"
+	} else {
+		r.ForEach(func(key, value gjson.Result) bool {
+			switch {
+			case key.Str == "":
+				problem = "a tag key is empty"
+			case value.Type != gjson.String:
+				problem = fmt.Sprintf("the value of tag %q is %s, want the tag name (a string)", key.Str, value.Raw)
+			}
+			// Trimmed: whether spaces around the commas of the string
+			// sent belong to the names is not said (4.3 "comma-separated").
+			got = append(got, strings.TrimSpace(value.String()))
+			return true
+		})
+	}
+	want := append([]string(nil), names...)
+	sort.Strings(want)
+	sort.Strings(got)
+	if problem == "" && !reflect.DeepEqual(got, want) {
+		problem = fmt.Sprintf("its names are %q, want %q", got, want)
+	}
+	ExpectWithOffset(1, problem).To(BeEmpty(), func() string {
+		return fmt.Sprintf("%s: %s is %s: %s\n\n%s", why, path, framework.JSONText(r), problem, ex.String())
+	})
+}
+
+// expectUnchanged expects the page objects of two reads of one page to
+// agree on every field named (fields the first read lacks are skipped: the
+// page object's shape is judged elsewhere).
+func expectUnchanged(before, after *client.Exchange, fields []string, why string) {
+	var diffs []string
+	for _, f := range fields {
+		b, a := before.Get("data."+f), after.Get("data."+f)
+		if !b.Exists() {
+			continue
+		}
+		if !jsonEqual(b.Raw, a.Raw) {
+			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, framework.JSONText(a)))
+		}
+	}
+	ExpectWithOffset(1, diffs).To(BeEmpty(), func() string {
+		return fmt.Sprintf("%s:\n  %s\n\nbefore:\n%s\nafter:\n%s", why, strings.Join(diffs, "\n  "), before.String(), after.String())
+	})
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return a == b
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// expectValidType expects data.type of ex to be one of the five types
+// (spec 2.1, 3). ifPresent skips a response that carries no type (the
+// create and edit responses are judged whole by their own rules).
+func expectValidType(ex *client.Exchange, why string, ifPresent bool) {
+	r := ex.Get("data.type")
+	if ifPresent && !r.Exists() {
+		return
+	}
+	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(framework.PageTypes(), r.Str)).To(BeTrue(), func() string {
+		return fmt.Sprintf("%s: data.type is %s, want one of %q (a page's type is one of these five)\n\n%s",
+			why, framework.JSONText(r), framework.PageTypes(), ex.String())
+	})
+}
+
+// keepsTitleWord reports whether slug keeps a word of title, whatever the
+// case and separators: the weakest sense of "derived from the title" (4.3)
+// that a slug made from something else (an ID, a counter, a date, a fixed
+// word) fails. Words of fewer than four characters and numbers do not
+// count, since they could match by chance.
+func keepsTitleWord(slug, title string) bool {
+	lower := strings.ToLower(slug)
+	split := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), split) {
+		if len([]rune(w)) < 4 || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			continue
+		}
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
