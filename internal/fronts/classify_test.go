@@ -2,7 +2,6 @@ package fronts_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/fronts"
-	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // serverNames are the names framework.AnsweredByFront gives each front.
@@ -20,39 +18,28 @@ var serverNames = map[fronts.Kind]string{fronts.Nginx: "nginx", fronts.Apache: "
 // client to each real front and checks that framework.AnsweredByFront
 // takes exactly the front's own answers for the front's, and names it.
 func TestClassifierKnowsTheRealFronts(t *testing.T) {
-	token := reference.NewToken()
-	h, err := reference.New(reference.Options{Token: token, AuthToken: reference.NewToken()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	backend := httptest.NewServer(h)
-	t.Cleanup(backend.Close)
-	for _, kind := range fronts.Kinds() {
-		t.Run(string(kind), func(t *testing.T) {
-			t.Parallel()
-			f := fronts.Start(t, kind, backend.URL)
-			c, err := client.New(client.Config{BaseURL: f.URL, Token: token})
-			if err != nil {
-				t.Fatal(err)
+	eachFront(t, func(t *testing.T, kind fronts.Kind, f *fronts.Front, token, _ string) {
+		c, err := client.New(client.Config{BaseURL: f.URL, Token: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range probes(token) {
+			ex := c.Do(t.Context(), clientRequest(t, p))
+			if ex.Err != nil {
+				t.Errorf("%s: %v", p.name, ex.Err)
+				continue
 			}
-			for _, p := range probes(token) {
-				ex := c.Do(t.Context(), clientRequest(t, p))
-				if ex.Err != nil {
-					t.Errorf("%s: %v", p.name, ex.Err)
-					continue
-				}
-				got := framework.AnsweredByFront(ex, true)
-				_, byFront := p.answers[kind]
-				switch {
-				case byFront && got.Server != serverNames[kind]:
-					t.Errorf("%s: %s answered it itself (HTTP %d), but AnsweredByFront says %+v:\n%s",
-						p.name, kind, ex.Status, got, ex.String())
-				case !byFront && got.ByFront():
-					t.Errorf("%s: the API answered it (HTTP %d), but AnsweredByFront says %+v", p.name, ex.Status, got)
-				}
+			got := framework.AnsweredByFront(ex, true)
+			_, byFront := p.answers[kind]
+			switch {
+			case byFront && got.Server != serverNames[kind]:
+				t.Errorf("%s: %s answered it itself (HTTP %d), but AnsweredByFront says %+v:\n%s",
+					p.name, kind, ex.Status, got, ex.String())
+			case !byFront && got.ByFront():
+				t.Errorf("%s: the API answered it (HTTP %d), but AnsweredByFront says %+v", p.name, ex.Status, got)
 			}
-		})
-	}
+		}
+	})
 }
 
 // clientRequest turns a raw probe into the suite client's request: the

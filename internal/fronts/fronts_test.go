@@ -6,14 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/fronts"
-	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // probe is one raw request and who must answer it behind each front, as
@@ -97,53 +95,42 @@ func send(t *testing.T, base string, p probe) (*http.Response, string) {
 // through each front and checks who answered: the front itself (its own
 // status, HTML, no CORS header) or the API behind it (JSON with CORS).
 func TestFrontsAnswerLikeRealDeployments(t *testing.T) {
-	token := reference.NewToken()
-	h, err := reference.New(reference.Options{Token: token, AuthToken: reference.NewToken()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	backend := httptest.NewServer(h)
-	t.Cleanup(backend.Close)
-	for _, kind := range fronts.Kinds() {
-		t.Run(string(kind), func(t *testing.T) {
-			t.Parallel()
-			f := fronts.Start(t, kind, backend.URL)
-			t.Logf("%s started in %s", kind, f.Startup.Round(time.Millisecond))
-			var wantOwn []int
-			for _, p := range probes(token) {
-				if status, ok := p.answers[kind]; ok {
-					wantOwn = append(wantOwn, status)
-				}
-				res, body := send(t, f.URL, p)
-				cors := res.Header.Get("Access-Control-Allow-Origin")
-				want, byFront := p.answers[kind]
-				switch {
-				case byFront && (res.StatusCode != want || cors != "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html")):
-					t.Errorf("%s: %s must answer it itself with its HTML %d; got %d, Content-Type %q, CORS %q:\n%.300s",
-						p.name, kind, want, res.StatusCode, res.Header.Get("Content-Type"), cors, body)
-				case !byFront && cors != "*":
-					t.Errorf("%s: the API must answer it through %s; got %d without its CORS header:\n%.300s",
-						p.name, kind, res.StatusCode, body)
-				}
+	eachFront(t, func(t *testing.T, kind fronts.Kind, f *fronts.Front, token, _ string) {
+		t.Logf("%s started in %s", kind, f.Startup.Round(time.Millisecond))
+		var wantOwn []int
+		for _, p := range probes(token) {
+			if status, ok := p.answers[kind]; ok {
+				wantOwn = append(wantOwn, status)
 			}
-			own, err := f.OwnAnswers()
-			if err != nil {
-				t.Fatal(err)
+			res, body := send(t, f.URL, p)
+			cors := res.Header.Get("Access-Control-Allow-Origin")
+			want, byFront := p.answers[kind]
+			switch {
+			case byFront && (res.StatusCode != want || cors != "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html")):
+				t.Errorf("%s: %s must answer it itself with its HTML %d; got %d, Content-Type %q, CORS %q:\n%.300s",
+					p.name, kind, want, res.StatusCode, res.Header.Get("Content-Type"), cors, body)
+			case !byFront && cors != "*":
+				t.Errorf("%s: the API must answer it through %s; got %d without its CORS header:\n%.300s",
+					p.name, kind, res.StatusCode, body)
 			}
-			var gotOwn []int
-			for _, a := range own {
-				gotOwn = append(gotOwn, a.Status)
-			}
-			slices.Sort(gotOwn) // threads may log out of order
-			slices.Sort(wantOwn)
-			if !slices.Equal(gotOwn, wantOwn) {
-				t.Errorf("OwnAnswers gives the statuses %v, want those of the probes %s answers itself: %v", gotOwn, kind, wantOwn)
-			}
-			if t.Failed() {
-				t.Log(f.Logs())
-			}
-		})
-	}
+		}
+		own, err := f.OwnAnswers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gotOwn []int
+		for _, a := range own {
+			gotOwn = append(gotOwn, a.Status)
+		}
+		slices.Sort(gotOwn) // threads may log out of order
+		slices.Sort(wantOwn)
+		if !slices.Equal(gotOwn, wantOwn) {
+			t.Errorf("OwnAnswers gives the statuses %v, want those of the probes %s answers itself: %v", gotOwn, kind, wantOwn)
+		}
+		if t.Failed() {
+			t.Log(f.Logs())
+		}
+	})
 }
 
 func TestStopEndsTheFront(t *testing.T) {

@@ -65,53 +65,42 @@ const fullRunTimeout = 3 * time.Minute
 // passes on its own (internal/selftest), so every rule failed here fails
 // because of the front.
 func TestFullRunBehindFronts(t *testing.T) {
-	for _, kind := range fronts.Kinds() {
-		t.Run(string(kind), func(t *testing.T) {
-			t.Parallel()
-			token, auth := reference.NewToken(), reference.NewToken()
-			h, err := reference.New(reference.Options{Token: token, AuthToken: auth})
-			if err != nil {
-				t.Fatal(err)
-			}
-			backend := httptest.NewServer(h)
-			t.Cleanup(backend.Close)
-			f := fronts.Start(t, kind, backend.URL)
-			// The fronts' logs hold request lines, tokens and all.
-			red := redact.New(redact.Secret{Value: token, Placeholder: "<token>"},
-				redact.Secret{Value: auth, Placeholder: "<authentication>"})
+	eachFront(t, func(t *testing.T, kind fronts.Kind, f *fronts.Front, token, auth string) {
+		// The fronts' logs hold request lines, tokens and all.
+		red := redact.New(redact.Secret{Value: token, Placeholder: "<token>"},
+			redact.Secret{Value: auth, Placeholder: "<authentication>"})
 
-			dir := t.TempDir()
-			jsonReport := filepath.Join(dir, "run.json")
-			res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: fullRunTimeout,
-				Env: []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth},
-				Args: []string{"--base-url", f.URL, "--allow-settings-write", "--no-color",
-					"--timeout", (fullRunTimeout - 15*time.Second).String(),
-					"--json-report", jsonReport, "--junit-report", filepath.Join(dir, "run.xml")}})
-			t.Logf("%s started in %s; the full run through it took %s (exit %d)",
-				kind, f.Startup.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond), res.Exit)
-			run, err := readReport(jsonReport)
-			if err != nil || res.TimedOut || res.Err != nil {
-				t.Fatalf("the run wrote no report (timed out: %v, %v, %v):\n%s\n%s\n%s", res.TimedOut, res.Err, err,
-					selftest.Tail(res.Stdout, 30), selftest.Tail(res.Stderr, 10), red.String(f.Logs()))
-			}
-			wantExit := 0
-			if len(pendingFrontFailures[kind]) > 0 {
-				wantExit = 1
-			}
-			if res.Exit != wantExit {
-				t.Errorf("the run behind %s exited %d, want %d:\n%s", kind, res.Exit, wantExit, red.String(selftest.Tail(res.Stdout, 20)))
-			}
-			checkFrontRun(t, kind, run, pendingFrontFailures[kind])
-			own, err := f.OwnAnswers()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, a := range own {
-				t.Logf("answered by %s itself: %s", kind, red.String(a.String()))
-			}
-			checkOwnAnswersReported(t, kind, run, len(own))
-		})
-	}
+		dir := t.TempDir()
+		jsonReport := filepath.Join(dir, "run.json")
+		res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: fullRunTimeout,
+			Env: []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth},
+			Args: []string{"--base-url", f.URL, "--allow-settings-write", "--no-color",
+				"--timeout", (fullRunTimeout - 15*time.Second).String(),
+				"--json-report", jsonReport, "--junit-report", filepath.Join(dir, "run.xml")}})
+		t.Logf("%s started in %s; the full run through it took %s (exit %d)",
+			kind, f.Startup.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond), res.Exit)
+		run, err := readReport(jsonReport)
+		if err != nil || res.TimedOut || res.Err != nil {
+			t.Fatalf("the run wrote no report (timed out: %v, %v, %v):\n%s\n%s\n%s", res.TimedOut, res.Err, err,
+				selftest.Tail(res.Stdout, 30), selftest.Tail(res.Stderr, 10), red.String(f.Logs()))
+		}
+		wantExit := 0
+		if len(pendingFrontFailures[kind]) > 0 {
+			wantExit = 1
+		}
+		if res.Exit != wantExit {
+			t.Errorf("the run behind %s exited %d, want %d:\n%s", kind, res.Exit, wantExit, red.String(selftest.Tail(res.Stdout, 20)))
+		}
+		checkFrontRun(t, kind, run, pendingFrontFailures[kind])
+		own, err := f.OwnAnswers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range own {
+			t.Logf("answered by %s itself: %s", kind, red.String(a.String()))
+		}
+		checkOwnAnswersReported(t, kind, run, len(own))
+	})
 }
 
 // checkFrontRun: the run fails exactly the pending rules, leaves nothing
@@ -203,6 +192,24 @@ func failures(run *report.Run, ids []string) string {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
+}
+
+// eachFront runs test in a parallel subtest per front, each in front of
+// a fresh reference server of its own with new tokens.
+func eachFront(t *testing.T, test func(t *testing.T, kind fronts.Kind, f *fronts.Front, token, auth string)) {
+	for _, kind := range fronts.Kinds() {
+		t.Run(string(kind), func(t *testing.T) {
+			t.Parallel()
+			token, auth := reference.NewToken(), reference.NewToken()
+			h, err := reference.New(reference.Options{Token: token, AuthToken: auth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			test(t, kind, fronts.Start(t, kind, srv.URL), token, auth)
+		})
+	}
 }
 
 func readReport(path string) (*report.Run, error) {
