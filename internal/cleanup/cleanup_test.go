@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
@@ -37,11 +37,11 @@ func TestRemovesOnlyRunMarkedPages(t *testing.T) {
 		}
 		return ex.Get("data.key").String()
 	}
-	runA := framework.NewRunID(time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
-	runB := framework.NewRunID(time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC))
-	parent := create(map[string]any{"title": "p", "slug": framework.MarkerPrefix + runA + "-parent", "type": "draft"})
-	child := create(map[string]any{"title": "c", "slug": framework.MarkerPrefix + runA + "-child", "parent": parent, "type": "draft"})
-	other := create(map[string]any{"title": "o", "slug": framework.MarkerPrefix + runB + "-p1", "type": "published", "date": "2020-01-01 00:00:00"})
+	runA := marker.NewRunID(time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
+	runB := marker.NewRunID(time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC))
+	parent := create(map[string]any{"title": "p", "slug": marker.Prefix + runA + "-parent", "type": "draft"})
+	child := create(map[string]any{"title": "c", "slug": marker.Prefix + runA + "-child", "parent": parent, "type": "draft"})
+	other := create(map[string]any{"title": "o", "slug": marker.Prefix + runB + "-p1", "type": "published", "date": "2020-01-01 00:00:00"})
 	mine := create(map[string]any{"title": "Conformance testing", "slug": "conformance-testing", "type": "draft"})
 
 	dry, err := Run(ctx, c, true)

@@ -8,7 +8,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // crossCuttingPriority makes the cross-cutting specs run after every other
@@ -35,11 +35,14 @@ func Install(t *Fixture) {
 			return
 		}
 		var b strings.Builder
+		var data []verdict.Exchange
 		for _, ex := range t.Client.Since(mark) {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
+			data = append(data, exchangeData(ex, t.Client.Redactor().String))
 		}
 		if b.Len() > 0 {
-			ginkgo.AddReportEntry(report.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+			ginkgo.AddReportEntry(verdict.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+			addEntry(verdict.EntryExchanges, data)
 		}
 	})
 

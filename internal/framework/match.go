@@ -16,6 +16,9 @@ import (
 // prints the whole exchange (request, status, headers, body excerpt, curl
 // line), already redacted by the client.
 
+// exchangeMatcher expects check to find no problem with an exchange. Its
+// failure message names the expectation and what was seen instead, then
+// prints the exchange; its failure is also recorded as a verdict.Fact.
 func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem string)) types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(ex *client.Exchange) (bool, error) {
 		if ex == nil {
@@ -29,11 +32,20 @@ func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem str
 		}
 		return check(ex) == "", nil
 	}).WithTemplate(
-		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}{{else}}Expected no {{.Data.Expect}}{{end}}\n\n{{call .Data.Render .Actual}}",
+		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}{{else}}Expected no {{.Data.Expect}}{{call .Data.Negated .Actual}}{{end}}\n\n{{call .Data.Render .Actual}}",
 		map[string]any{
-			"Expect":  expect,
-			"Problem": func(a any) string { return check(a.(*client.Exchange)) },
-			"Render":  func(a any) string { return a.(*client.Exchange).String() },
+			"Expect": expect,
+			"Problem": func(a any) string {
+				ex := a.(*client.Exchange)
+				problem := check(ex)
+				recordFact(factOf(ex, expect, problem, ""))
+				return problem
+			},
+			"Negated": func(a any) string {
+				recordFact(factOf(a.(*client.Exchange), "no "+expect, expect, ""))
+				return ""
+			},
+			"Render": func(a any) string { return a.(*client.Exchange).String() },
 		})
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -68,7 +68,7 @@ func (k clock) expired() bool {
 func unusableRun(cfg Config, c *client.Client, started time.Time, sentence string) *report.Run {
 	runID := cfg.RunID
 	if runID == "" {
-		runID = framework.NewRunID(started)
+		runID = marker.NewRunID(started)
 	}
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: runID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, Started: started,

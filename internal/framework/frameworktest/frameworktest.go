@@ -8,8 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/gomega"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -18,8 +16,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
@@ -127,7 +129,7 @@ func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 		s["GET "+path+" keys"] = canon(keys)
 		return keys, nil
 	}
-	keys, err := list("/api/pages", framework.AllPagesQuery())
+	keys, err := list("/api/pages", marker.AllPagesQuery())
 	if err != nil {
 		return nil, err
 	}
