@@ -1,8 +1,11 @@
-// Package framework is what every suite package stands on: the Fixture (the
-// one client, the run's mode and marker, the ledger of what the run
-// created), the rule-naming wrapper around ginkgo.It, the matchers that
-// print the exchange, and the suite-wide nodes (registered once, by
-// Install).
+// Package framework is what every suite package stands on, and holds no
+// rule of its own: the Fixture (the one client, the run's mode and marker,
+// the ledger of what the run created), the rule-naming wrapper around
+// ginkgo.It, the suite-wide nodes (registered once, by Install), the judge
+// of every exchange with the checks suites add (CrossCutting), the requests
+// several suites build (discovery, probes, page and settings lifecycles),
+// and the evidence kit: matchers whose failures carry the exchange and
+// record their facts, and one way to show a value or an outcome.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs.
@@ -35,8 +38,10 @@ type Fixture struct {
 	Client    *client.Client
 	Catalogue *spec.Catalogue
 	Options
-	Ledger   *Ledger
-	Protocol *Protocol
+	Ledger *Ledger
+	// CrossCutting judges every exchange of the run with the checks the
+	// suites add.
+	CrossCutting *CrossCutting
 
 	mu           sync.Mutex
 	bugs         []string
@@ -50,8 +55,8 @@ func New(c *client.Client, opts Options) *Fixture {
 		opts.RunID = marker.NewRunID(time.Now())
 	}
 	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
-	t.Protocol = NewProtocol(c.BaseURL())
-	c.OnExchange(t.Protocol.Observe)
+	t.CrossCutting = NewCrossCutting(c.BaseURL())
+	c.OnExchange(t.CrossCutting.Observe)
 	return t
 }
 

@@ -11,7 +11,9 @@ package settings
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
+	"reflect"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -40,10 +42,10 @@ func Register(t *framework.Fixture) {
 		// This case sets a value with strings in it (a custom field named
 		// by the run marker) and reads it back.
 		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
-			g := protect(ctx, t, "customFields set to a value with a field of the run's own")
+			g := t.GuardSettings(ctx, "customFields set to a value with a field of the run's own")
 			requireCustomFields(g)
-			value := customFieldsProbe(g.original["customFields"], t.Marker("field"))
-			put := g.put(ctx, map[string]any{"customFields": value})
+			value := customFieldsProbe(g.Original()["customFields"], t.Marker("field"))
+			put := g.Put(ctx, map[string]any{"customFields": value})
 			if put.Err != nil || put.Status != http.StatusOK {
 				framework.NotChecked("PUT of a valid customFields value was not accepted (HTTP %d), so it could not be read back (see SETTINGS-EDIT-OK)", put.Status)
 			}
@@ -52,10 +54,10 @@ func Register(t *framework.Fixture) {
 			Expect(ex).To(framework.MatchSchema("settings-response.json"))
 			cf := ex.Get("data.customFields")
 			Expect(json.Valid([]byte(cf.String()))).To(BeTrue(),
-				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, describe(cf), ex.String())
+				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, framework.Show(cf), ex.String())
 			var sent, got any
 			_ = json.Unmarshal([]byte(value), &sent)
-			if json.Unmarshal([]byte(cf.String()), &got) == nil && !equal(sent, got) {
+			if json.Unmarshal([]byte(cf.String()), &got) == nil && !reflect.DeepEqual(sent, got) {
 				t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
 			}
 		}, framework.Case("customFields set by the run reads back as JSON text"), framework.SettingsWrites, Serial)
@@ -63,42 +65,42 @@ func Register(t *framework.Fixture) {
 
 	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), Serial, func() {
 		t.It("SETTINGS-EDIT-OK", func(ctx SpecContext) {
-			g := protect(ctx, t, "slogan changed")
+			g := t.GuardSettings(ctx, "slogan changed")
 			needField(g, "slogan")
-			ex := g.put(ctx, map[string]any{"slogan": t.Marker("slogan")})
+			ex := g.Put(ctx, map[string]any{"slogan": t.Marker("slogan")})
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-edit-response.json"))
 		})
 
 		t.It("SETTINGS-EDIT-PARTIAL", func(ctx SpecContext) {
-			g := protect(ctx, t, "slogan changed")
+			g := t.GuardSettings(ctx, "slogan changed")
 			needField(g, "slogan")
 			value := t.Marker("slogan")
-			put := g.put(ctx, map[string]any{"slogan": value})
+			put := g.Put(ctx, map[string]any{"slogan": value})
 			Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
-			ex, after, problem := readSettings(ctx, t)
+			ex, after, problem := t.ReadSettings(ctx)
 			Expect(problem).To(BeEmpty(), "GET /api/settings after the change\n%s", ex.String())
 			Expect(after["slogan"]).To(Equal(value), "the slogan sent must show in the next GET\n%s", ex.String())
-			Expect(diff(g.original, after, "slogan")).To(BeEmpty(),
+			Expect(framework.SettingsDiff(g.Original(), after, "slogan")).To(BeEmpty(),
 				"a PUT changes only the fields present: every other field must keep its value\n%s", ex.String())
 		})
 
 		t.It("SETTINGS-CUSTOMFIELDS-400", func(ctx SpecContext) {
-			g := protect(ctx, t, "customFields sent as invalid JSON")
+			g := t.GuardSettings(ctx, "customFields sent as invalid JSON")
 			requireCustomFields(g)
-			put := g.put(ctx, map[string]any{"customFields": "{not json"})
+			put := g.Put(ctx, map[string]any{"customFields": "{not json"})
 			Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
-			ex, after, problem := readSettings(ctx, t)
+			ex, after, problem := t.ReadSettings(ctx)
 			Expect(problem).To(BeEmpty(), "GET /api/settings after the refused update\n%s", ex.String())
-			Expect(diff(g.original, after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
+			Expect(framework.SettingsDiff(g.Original(), after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
 		})
 	})
 }
 
 // needField stops a spec that changes a named field the target does not
 // have (the set of fields depends on the host version, spec 2.6).
-func needField(g *guard, name string) {
-	if _, ok := g.original[name]; !ok {
+func needField(g *framework.SettingsGuard, name string) {
+	if _, ok := g.Original()[name]; !ok {
 		framework.NotChecked("the target's settings have no %s field to change", name)
 	}
 }
@@ -114,7 +116,7 @@ func customFieldsProbe(current any, name string) string {
 	case string:
 		if json.Unmarshal([]byte(v), &fields) != nil {
 			fields = map[string]any{}
-			if json.Unmarshal([]byte(unescape(v)), &fields) != nil {
+			if json.Unmarshal([]byte(html.UnescapeString(v)), &fields) != nil {
 				fields = map[string]any{}
 			}
 		}
@@ -132,8 +134,8 @@ func customFieldsProbe(current any, name string) string {
 // whose settings have none: on such a host the field appears when first set
 // (the previous release does this), and no API call can remove it again, so
 // the settings could not be restored exactly.
-func requireCustomFields(g *guard) {
-	if _, had := g.original["customFields"]; !had {
+func requireCustomFields(g *framework.SettingsGuard) {
+	if _, had := g.Original()["customFields"]; !had {
 		framework.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
 	}
 }

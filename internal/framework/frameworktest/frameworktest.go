@@ -7,13 +7,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/onsi/ginkgo/v2"
@@ -194,4 +197,73 @@ func RunSuite(t *testing.T, area string, register func(*framework.Fixture)) {
 	framework.Install(target)
 	register(target)
 	ginkgo.RunSpecs(t, area)
+}
+
+// RunChild runs the test named test of this test binary again, in a child
+// process with environment variable env set to "1" (RunSpecs runs once per
+// process, so a second run of a suite needs a process of its own), and
+// fails t with the end of the child's output if the child fails. The test
+// named test checks env to know it is the child.
+func RunChild(t *testing.T, test, env, what string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if len(out) > maxChildOutput {
+			out = out[len(out)-maxChildOutput:]
+		}
+		t.Fatalf("%s failed (%v):\n%s", what, err, out)
+	}
+}
+
+// maxChildOutput bounds the child output a failing RunChild shows.
+const maxChildOutput = 6000
+
+// ReadOnlyRun runs the specs register adds as a --read-only run given the
+// authentication token does, against a fresh reference server, and fails t
+// if a request other than a GET carried the authentication token, or if a
+// spec not marked as writing tried to write (the read-only client refuses
+// it). It calls RunSpecs: run it in a child process (RunChild).
+func ReadOnlyRun(t *testing.T, description string, register ...func(*framework.Fixture)) {
+	t.Helper()
+	token, authToken := reference.NewToken(), reference.NewToken()
+	srv, err := reference.New(reference.Options{Token: token, AuthToken: authToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	c, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: authToken, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bad []string
+	c.OnExchange(func(ex *client.Exchange) {
+		refused := errors.Is(ex.Err, client.ErrReadOnly)
+		carriesAuth := strings.Contains(ex.URL, client.AuthTokenPlaceholder) || strings.Contains(ex.RequestBody, client.AuthTokenPlaceholder)
+		if ex.Method == http.MethodGet || (!refused && !carriesAuth) {
+			return
+		}
+		why := "carried the authentication token"
+		if refused {
+			why = "was refused by the read-only client: its spec writes without being marked Writes"
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		bad = append(bad, fmt.Sprintf("%s %s (spec %q)", ex.RequestLine(), why, ex.Scope))
+	})
+	target := framework.New(c, framework.Options{ReadOnly: true})
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	framework.Install(target)
+	for _, r := range register {
+		r(target)
+	}
+	ginkgo.RunSpecs(t, description)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bad) > 0 {
+		t.Errorf("in a read-only run %d write request(s) went wrong:\n  %s", len(bad), strings.Join(bad, "\n  "))
+	}
 }
