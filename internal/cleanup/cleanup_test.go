@@ -3,13 +3,12 @@ package cleanup
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/marker"
-	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // TestRemovesOnlyRunMarkedPages seeds a reference server with pages of two
@@ -17,14 +16,7 @@ import (
 // starts with "conformance-", then checks that cleanup deletes exactly the
 // run-marked ones, children first, and that a dry run deletes nothing.
 func TestRemovesOnlyRunMarkedPages(t *testing.T) {
-	tok, auth := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+	c, err := client.New(frameworktest.Reference(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package auth_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
-	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/suites/auth"
 )
 
@@ -81,18 +79,13 @@ func TestBrokenServer(t *testing.T) {
 // brokenRun is the child of TestBrokenServer: the refused writes its specs
 // send are carried out, so every one of them must be undone.
 func brokenRun(t *testing.T) {
-	token, authToken := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: token, AuthToken: authToken, Mutants: []string{"refused-write-applies"}})
+	cfg := frameworktest.Reference(t, "refused-write-applies")
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: authToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: authToken, ReadOnly: true})
+	cfg.ReadOnly = true
+	snap, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func expectSuccessEnvelope(ex *client.Exchange) {
 			"the endpoint's own rules judge that", ex.Status)
 	}
 	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
-	Expect(ex.Get("data").Exists()).To(BeTrue(), "the success has no data field\n\n%s", ex.String())
+	Expect(ex).To(framework.HaveJSON("data"), "the success has a data field")
 }
 
 // registerErrorShapes: ENV-HANDLER-ERROR-SHAPE on a 404 of each
@@ -152,7 +152,7 @@ func registerURLShape(t *framework.Fixture) {
 			// details are other rules'.
 			ex := t.Read(ctx, "/api/pages", nil)
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex.Get("data").IsArray()).To(BeTrue(), "GET {base}/api/pages does not answer with the page list\n\n%s", ex.String())
+			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()), "GET {base}/api/pages answers with the page list")
 		}, spec.ListPages)
 	})
 }

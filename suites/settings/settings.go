@@ -1,12 +1,12 @@
 // Package settings checks spec sections 2.6, 4.9 and 4.10: reading the site
 // settings and changing them.
 //
-// Every spec that changes a setting follows one protocol: read the whole
-// settings map, register its restore (DeferCleanup) before sending
-// anything, change one harmless field, judge, and let the restore put back
-// every field that differs and verify the whole map with a GET. A restore
-// that fails is recorded as a teardown problem (and in the run summary), so
-// a broken target is never left changed silently.
+// Every spec that changes a setting goes through framework.SettingsGuard:
+// it reads the whole settings map and registers its restore before anything
+// is sent; the spec changes one harmless field and judges; the restore puts
+// back every field that differs and verifies the whole map with a GET. A
+// restore that fails is recorded as a teardown problem (and in the run
+// summary), so a broken target is never left changed silently.
 package settings
 
 import (
@@ -17,6 +17,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -32,8 +34,8 @@ func Register(t *framework.Fixture) {
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-response.json"))
-			if cf := ex.Get("data.customFields"); cf.Exists() {
-				Expect(json.Valid([]byte(cf.String()))).To(BeTrue(), "customFields must be JSON text (spec 2.6), got %s\n%s", cf.Raw, ex.String())
+			if ex.Get("data.customFields").Exists() {
+				Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()), "customFields must be JSON text (spec 2.6)")
 			}
 		})
 
@@ -52,9 +54,9 @@ func Register(t *framework.Fixture) {
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-response.json"))
+			Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()),
+				"customFields was set to %s; it must read back as JSON text (spec 2.6)", value)
 			cf := ex.Get("data.customFields")
-			Expect(json.Valid([]byte(cf.String()))).To(BeTrue(),
-				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, framework.Show(cf), ex.String())
 			var sent, got any
 			_ = json.Unmarshal([]byte(value), &sent)
 			if json.Unmarshal([]byte(cf.String()), &got) == nil && !reflect.DeepEqual(sent, got) {
@@ -79,10 +81,10 @@ func Register(t *framework.Fixture) {
 			put := g.Put(ctx, map[string]any{"slogan": value})
 			Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
 			ex, after, problem := t.ReadSettings(ctx)
-			Expect(problem).To(BeEmpty(), "GET /api/settings after the change\n%s", ex.String())
-			Expect(after["slogan"]).To(Equal(value), "the slogan sent must show in the next GET\n%s", ex.String())
-			Expect(framework.SettingsDiff(g.Original(), after, "slogan")).To(BeEmpty(),
-				"a PUT changes only the fields present: every other field must keep its value\n%s", ex.String())
+			Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the change gives the settings"))
+			Expect(ex).To(framework.HaveJSON("data.slogan", Equal(value)), "the slogan sent must show in the next GET")
+			Expect(framework.SettingsDiff(g.Original(), after, "slogan")).To(BeEmpty(), framework.Evidence(ex,
+				"a PUT changes only the fields present: every other field must keep its value"))
 		})
 
 		t.It("SETTINGS-CUSTOMFIELDS-400", func(ctx SpecContext) {
@@ -91,10 +93,25 @@ func Register(t *framework.Fixture) {
 			put := g.Put(ctx, map[string]any{"customFields": "{not json"})
 			Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
 			ex, after, problem := t.ReadSettings(ctx)
-			Expect(problem).To(BeEmpty(), "GET /api/settings after the refused update\n%s", ex.String())
-			Expect(framework.SettingsDiff(g.Original(), after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
+			Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
+			Expect(framework.SettingsDiff(g.Original(), after)).To(BeEmpty(), framework.Evidence(ex, "a refused update changes nothing"))
 		})
 	})
+}
+
+// holdJSON expects a customFields value that holds JSON text: a string
+// that parses as JSON, or JSON other than null (an object the server
+// decoded, whose type SETTINGS-GET-SHAPE's schema judges).
+func holdJSON() types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(v any) (bool, error) {
+		switch s := v.(type) {
+		case nil:
+			return false, nil
+		case string:
+			return json.Valid([]byte(s)), nil
+		}
+		return true, nil
+	}).WithMessage("hold JSON text")
 }
 
 // needField stops a spec that changes a named field the target does not

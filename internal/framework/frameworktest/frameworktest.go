@@ -51,19 +51,28 @@ func FixtureAndSnapshot(tb testing.TB) (*framework.Fixture, func(context.Context
 	return t, func(ctx context.Context) (Snapshot, error) { return TakeSnapshot(ctx, c) }
 }
 
+// Reference serves a fresh reference server with the given mutants on a
+// loopback port until tb ends, and returns the configuration of a client
+// with both of its tokens.
+func Reference(tb testing.TB, mutants ...string) client.Config {
+	tb.Helper()
+	cfg := client.Config{Token: reference.NewToken(), AuthToken: reference.NewToken()}
+	srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	tb.Cleanup(ts.Close)
+	cfg.BaseURL = ts.URL
+	return cfg
+}
+
 func build(tb testing.TB) (*framework.Fixture, client.Config) {
 	tb.Helper()
 	cfg := client.Config{BaseURL: os.Getenv("CONFORMANCE_BASE_URL"), Token: os.Getenv("CONFORMANCE_TOKEN"), AuthToken: os.Getenv("CONFORMANCE_AUTH_TOKEN")}
 	opts := framework.Options{}
 	if cfg.BaseURL == "" {
-		cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
-		srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		ts := httptest.NewServer(srv)
-		tb.Cleanup(ts.Close)
-		cfg.BaseURL = ts.URL
+		cfg = Reference(tb)
 		opts.SettingsWrites = true
 	}
 	cfg.ReadOnly = cfg.AuthToken == ""
@@ -227,14 +236,9 @@ const maxChildOutput = 6000
 // it). It calls RunSpecs: run it in a child process (RunChild).
 func ReadOnlyRun(t *testing.T, description string, register ...func(*framework.Fixture)) {
 	t.Helper()
-	token, authToken := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: token, AuthToken: authToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: authToken, ReadOnly: true})
+	cfg := Reference(t)
+	cfg.ReadOnly = true
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
