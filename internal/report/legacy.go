@@ -55,13 +55,24 @@ type symptom struct {
 	signs  []sign
 }
 
-// answered reports whether a failed expectation of the spec judged a
-// response with HTTP status code.
+// answered reports whether the spec's failure was about a response with
+// HTTP status code: the response its failed expectations recorded (a
+// framework matcher's Fact), or, for a failure that recorded none (a plain
+// Gomega assertion), the last response the spec received, which is what
+// such assertions judge: a spec asserts on what it has just read.
 func answered(code int) func(SpecResult) bool {
 	return func(s SpecResult) bool {
 		for _, f := range s.Facts {
 			if f.Status == code {
 				return true
+			}
+		}
+		if len(s.Facts) > 0 {
+			return false
+		}
+		for i := len(s.Exchanges) - 1; i >= 0; i-- {
+			if s.Exchanges[i].Status != 0 {
+				return s.Exchanges[i].Status == code
 			}
 		}
 		return false

@@ -78,6 +78,12 @@ var (
 	// that shows it: a page list item with tags a string.
 	tagsStr2 = failure{rule: "PAGE-TAGS-MAP", message: `the page read back: data.tags is "news,PHP Tips": it is not an object of tag key to tag name`,
 		exchanges: []verdict.Exchange{{Seq: 9, Method: "GET", Path: "/api/pages", Status: 200, Body: `{"meta":{},"data":[{"key":"a","tags":"news"}]}`}}}
+	// A plain Gomega assertion on a response the spec read last: no fact,
+	// the status is that of the spec's last answer.
+	gomega200 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 200}}}
+	gomega404 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 404}}}
 	noScheduled = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only scheduled=true the list holds every scheduled page", specCase: "scheduled"}
 	noDraft     = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only draft=true the list holds every draft page (scheduled pages are missing)", specCase: "draft"}
 )
@@ -105,6 +111,15 @@ func TestDiagnoseLegacy(t *testing.T) {
 			name:     "the previous release, read-only run",
 			fails:    []failure{notFound200("PAGE-GET-404"), notFound200("CAT-GET-404"), noMeta, zeroSize, tagsStr2},
 			symptoms: []string{"handler failures answered HTTP 200", "no meta on the page list", "odd paging values crash or empty the list", "page tags a string of names, not a map"},
+		},
+		{
+			name:     "a status read from the last answer when no fact was recorded",
+			fails:    []failure{gomega200, noMeta, tagsStr},
+			symptoms: []string{"handler failures answered HTTP 200", "no meta on the page list", "page tags a string of names, not a map"},
+		},
+		{
+			name:  "the last answer, not any answer, of a failure without facts",
+			fails: []failure{gomega404, noMeta, tagsStr},
 		},
 		{
 			name:  "no scheduled filter: only the scheduled case counts",
