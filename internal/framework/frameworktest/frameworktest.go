@@ -1,6 +1,9 @@
-// Package frameworktest gives `go test` runs of a suite package a Fixture:
-// the built-in reference server on a loopback port, or the server named by
-// CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN / CONFORMANCE_AUTH_TOKEN.
+// Package frameworktest is what the `go test` runs of suite packages stand
+// on: a Fixture on the built-in reference server on a loopback port (or the
+// server named by CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN /
+// CONFORMANCE_AUTH_TOKEN), snapshots of a target's content to prove a run
+// left no trace, and second runs in child processes (a read-only run, a run
+// against a broken server), since RunSpecs runs once per process.
 package frameworktest
 
 import (
