@@ -10,12 +10,12 @@ import (
 	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // Leftovers lists the keys of run-marked pages, children before parents.
 func Leftovers(ctx context.Context, c *client.Client) ([]string, error) {
-	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: framework.AllPagesQuery()})
+	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery()})
 	if ex.Err != nil {
 		return nil, ex.Err
 	}
@@ -24,7 +24,7 @@ func Leftovers(ctx context.Context, c *client.Client) ([]string, error) {
 	}
 	var keys []string
 	for _, p := range ex.Get("data").Array() {
-		if k := p.Get("key").String(); framework.IsRunMarked(k) {
+		if k := p.Get("key").String(); marker.IsRunMarked(k) {
 			keys = append(keys, k)
 		}
 	}

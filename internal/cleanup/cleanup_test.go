@@ -3,13 +3,12 @@ package cleanup
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
-	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // TestRemovesOnlyRunMarkedPages seeds a reference server with pages of two
@@ -17,14 +16,7 @@ import (
 // starts with "conformance-", then checks that cleanup deletes exactly the
 // run-marked ones, children first, and that a dry run deletes nothing.
 func TestRemovesOnlyRunMarkedPages(t *testing.T) {
-	tok, auth := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+	c, err := client.New(frameworktest.Reference(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,11 +29,11 @@ func TestRemovesOnlyRunMarkedPages(t *testing.T) {
 		}
 		return ex.Get("data.key").String()
 	}
-	runA := framework.NewRunID(time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
-	runB := framework.NewRunID(time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC))
-	parent := create(map[string]any{"title": "p", "slug": framework.MarkerPrefix + runA + "-parent", "type": "draft"})
-	child := create(map[string]any{"title": "c", "slug": framework.MarkerPrefix + runA + "-child", "parent": parent, "type": "draft"})
-	other := create(map[string]any{"title": "o", "slug": framework.MarkerPrefix + runB + "-p1", "type": "published", "date": "2020-01-01 00:00:00"})
+	runA := marker.NewRunID(time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC))
+	runB := marker.NewRunID(time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC))
+	parent := create(map[string]any{"title": "p", "slug": marker.Prefix + runA + "-parent", "type": "draft"})
+	child := create(map[string]any{"title": "c", "slug": marker.Prefix + runA + "-child", "parent": parent, "type": "draft"})
+	other := create(map[string]any{"title": "o", "slug": marker.Prefix + runB + "-p1", "type": "published", "date": "2020-01-01 00:00:00"})
 	mine := create(map[string]any{"title": "Conformance testing", "slug": "conformance-testing", "type": "draft"})
 
 	dry, err := Run(ctx, c, true)

@@ -8,12 +8,8 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
-
-// crossCuttingPriority makes the cross-cutting specs run after every other
-// spec, so they judge the whole run's exchanges.
-const crossCuttingPriority = -1000
 
 // Install registers the suite-wide nodes. Ginkgo allows one BeforeSuite and
 // one ReportAfterSuite per process, so only runners call it, once, before
@@ -35,11 +31,14 @@ func Install(t *Fixture) {
 			return
 		}
 		var b strings.Builder
+		var data []verdict.Exchange
 		for _, ex := range t.Client.Since(mark) {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
+			data = append(data, exchangeData(ex, t.Client.Redactor().String))
 		}
 		if b.Len() > 0 {
-			ginkgo.AddReportEntry(report.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+			ginkgo.AddReportEntry(verdict.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
+			addEntry(verdict.EntryExchanges, data)
 		}
 	})
 
@@ -49,25 +48,4 @@ func Install(t *Fixture) {
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })
 
-	registerCrossCutting(t)
-}
-
-// registerCrossCutting adds one spec per cross-cutting rule; each judges
-// every exchange recorded before it (see Protocol). The number of responses
-// each judged reaches the report from t.Protocol, not from these specs.
-func registerCrossCutting(t *Fixture) {
-	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(LabelCrossCutting), func() {
-		for _, c := range ProtocolChecks {
-			t.It(c.Rule, func(ginkgo.SpecContext) {
-				tally := t.Protocol.Tally(c.Rule)
-				if tally.Checked == 0 {
-					NotChecked("no API response this rule can judge was recorded before this check " +
-						"(did the label filter leave no other spec?)")
-				}
-				if tally.Violations > 0 {
-					ginkgo.Fail(tally.Summary())
-				}
-			})
-		}
-	})
 }

@@ -13,10 +13,28 @@ import (
 )
 
 // Matchers on *client.Exchange. Each failure names the expectation and
-// prints the whole exchange (request, status, headers, body excerpt, curl
-// line), already redacted by the client.
+// what was seen instead, prints the whole exchange (request, status,
+// headers, body excerpt, curl line), already redacted by the client, and is
+// recorded as a verdict.Fact for the report.
 
+// exchangeCheck is an expectation on one exchange.
+type exchangeCheck struct {
+	// expect is the expectation in words.
+	expect string
+	// field is the JSON path judged; "" when the response is judged whole.
+	field string
+	// check returns what is wrong with the exchange, "" when nothing is.
+	check func(ex *client.Exchange) (problem string)
+	// seen says what a negated expectation saw (optional).
+	seen func(ex *client.Exchange) string
+}
+
+// exchangeMatcher expects check to find no problem with an exchange.
 func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem string)) types.GomegaMatcher {
+	return exchangeCheck{expect: expect, check: check}.matcher()
+}
+
+func (c exchangeCheck) matcher() types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(ex *client.Exchange) (bool, error) {
 		if ex == nil {
 			return false, fmt.Errorf("no exchange to check")
@@ -27,13 +45,31 @@ func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem str
 			// site is no violation of the spec).
 			NotChecked("the answer to %s is larger than the read limit of this run (--max-body); raise it to check this rule", ex.RequestLine())
 		}
-		return check(ex) == "", nil
+		return c.check(ex) == "", nil
 	}).WithTemplate(
-		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}{{else}}Expected no {{.Data.Expect}}{{end}}\n\n{{call .Data.Render .Actual}}",
+		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}"+
+			"{{else}}Expected no {{.Data.Expect}}{{call .Data.Seen .Actual}}{{end}}\n\n{{call .Data.Render .Actual}}",
 		map[string]any{
-			"Expect":  expect,
-			"Problem": func(a any) string { return check(a.(*client.Exchange)) },
-			"Render":  func(a any) string { return a.(*client.Exchange).String() },
+			"Expect": c.expect,
+			"Problem": func(a any) string {
+				ex := a.(*client.Exchange)
+				problem := c.check(ex)
+				recordFact(factOf(ex, c.expect, problem, c.field))
+				return problem
+			},
+			"Seen": func(a any) string {
+				ex := a.(*client.Exchange)
+				seen := c.expect
+				if c.seen != nil {
+					seen = c.seen(ex)
+				}
+				recordFact(factOf(ex, "no "+c.expect, seen, c.field))
+				if c.seen == nil {
+					return ""
+				}
+				return "\nGot: " + seen
+			},
+			"Render": func(a any) string { return a.(*client.Exchange).String() },
 		})
 }
 
@@ -81,7 +117,7 @@ func beEnvelope(code int, what, status string) types.GomegaMatcher {
 				return p
 			}
 			if st := ex.Get("status"); st.Type != gjson.String || st.Str != status {
-				return "status is " + rawOrMissing(st.Raw) + fmt.Sprintf(", want %q", status)
+				return "status is " + Show(st) + fmt.Sprintf(", want %q", status)
 			}
 			return messageProblem(ex)
 		})
@@ -135,16 +171,9 @@ func statusAndObject(ex *client.Exchange, code int) string {
 
 func messageProblem(ex *client.Exchange) string {
 	if m := ex.Get("message"); m.Type != gjson.String {
-		return "message is " + rawOrMissing(m.Raw) + ", want a string"
+		return "message is " + Show(m) + ", want a string"
 	}
 	return ""
-}
-
-func rawOrMissing(raw string) string {
-	if raw == "" {
-		return "missing"
-	}
-	return raw
 }
 
 func joinCodes(codes []int) string {

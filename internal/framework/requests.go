@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // Read sends GET path with the API token in the query (spec 5.3).
@@ -180,7 +181,7 @@ func (t *Fixture) sweep(ctx context.Context) {
 // timed out while the request was in flight) still made its page. It is
 // the backstop that keeps a run from leaving pages behind.
 func (t *Fixture) strays(ctx context.Context) []string {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: AllPagesQuery()})
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery()})
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
 		return nil
 	}
@@ -191,13 +192,6 @@ func (t *Fixture) strays(ctx context.Context) []string {
 		}
 	}
 	return out
-}
-
-// AllPagesQuery is the query of GET /api/pages that lists every page at
-// once: all five type filters on, no page size limit (spec 4.1).
-func AllPagesQuery() url.Values {
-	return url.Values{"published": {"true"}, "static": {"true"}, "sticky": {"true"}, "draft": {"true"},
-		"scheduled": {"true"}, "numberOfItems": {"-1"}}
 }
 
 // cleanupTimeout bounds one cleanup action that no interrupt may cut short.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 
-	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // Case is an It argument that tells apart several specs of one rule, e.g.
@@ -22,7 +22,7 @@ const (
 	LabelSettingsWrites = "settings-writes"
 	// LabelCrossCutting marks the specs that judge every recorded exchange
 	// (--rerun-failed selects by it).
-	LabelCrossCutting = report.LabelCrossCutting
+	LabelCrossCutting = verdict.LabelCrossCutting
 )
 
 // It registers a spec that checks the catalogue rule id. The spec text is
@@ -42,12 +42,14 @@ func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool
 	text := fmt.Sprintf("[%s] %s", rule.ID, rule.Text)
 	labels := []string{rule.Label(), "area:" + string(rule.Area)}
 	var decorators []any
+	var specCase Case
 	needsSettings := false
 	writes := rule.Writes
 	for _, a := range args {
 		switch v := a.(type) {
 		case Case:
 			text += " (" + string(v) + ")"
+			specCase = v
 		case spec.Endpoint:
 			labels = append(labels, v.Label())
 		case WritesDecorator:
@@ -71,15 +73,18 @@ func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool
 	if needsSettings {
 		labels = append(labels, LabelSettingsWrites)
 	}
-	decorators = append(decorators, ginkgo.Label(dedupe(labels)...), ginkgo.Offset(1))
+	decorators = append(decorators, ginkgo.Label(uniqLabels(labels)...), ginkgo.Offset(1))
 	return ginkgo.It(text, append(decorators, func(ctx ginkgo.SpecContext) {
+		if specCase != "" {
+			addEntry(verdict.EntryCase, verdict.Case(specCase))
+		}
 		switch {
 		case writes && t.ReadOnly:
-			ginkgo.Skip(report.NotCheckedPrefix + "read-only run: this rule needs write requests")
+			notChecked("read-only run: this rule needs write requests", 1)
 		case writes && !t.Client.HasAuth():
-			ginkgo.Skip(report.NotCheckedPrefix + "no --auth-token given: this rule needs write requests")
+			notChecked("no --auth-token given: this rule needs write requests", 1)
 		case needsSettings && !t.SettingsWrites:
-			ginkgo.Skip(report.NotCheckedPrefix + "settings writes not allowed (pass --allow-settings-write)")
+			notChecked("settings writes not allowed (pass --allow-settings-write)", 1)
 		}
 		body(ctx)
 	})...)
@@ -96,21 +101,9 @@ const (
 	SettingsWrites
 )
 
-// NotChecked stops the current spec and reports its rule as not checked,
-// with the reason (e.g. the target has no draft page to look at).
-func NotChecked(format string, args ...any) {
-	ginkgo.Skip(report.NotCheckedPrefix+fmt.Sprintf(format, args...), 1)
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		s = strings.TrimSpace(s)
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+func uniqLabels(in []string) []string {
+	for i, s := range in {
+		in[i] = strings.TrimSpace(s)
 	}
-	return out
+	return verdict.Uniq(in)
 }

@@ -1,31 +1,27 @@
-// Package framework is what every suite package stands on: the Fixture (the
-// one client, the run's mode and marker, the ledger of what the run
-// created), the rule-naming wrapper around ginkgo.It, the matchers that
-// print the exchange, and the suite-wide nodes (registered once, by
-// Install).
+// Package framework is what every suite package stands on, and holds no
+// rule of its own: the Fixture (the one client, the run's mode and marker,
+// the ledger of what the run created), the rule-naming wrapper around
+// ginkgo.It, the suite-wide nodes (registered once, by Install), the judge
+// of every exchange with the checks suites add (CrossCutting), the requests
+// several suites build (discovery, probes, page and settings lifecycles),
+// and the evidence kit: matchers whose failures carry the exchange and
+// record their facts, and one way to show a value or an outcome.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs.
 package framework
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
-
-// MarkerPrefix starts the slug of everything a run creates; `conformance
-// cleanup` removes pages whose key starts with it, and only those.
-const MarkerPrefix = "conformance-"
 
 // Options is the part of the run's configuration that specs read.
 type Options struct {
@@ -42,8 +38,10 @@ type Fixture struct {
 	Client    *client.Client
 	Catalogue *spec.Catalogue
 	Options
-	Ledger   *Ledger
-	Protocol *Protocol
+	Ledger *Ledger
+	// CrossCutting judges every exchange of the run with the checks the
+	// suites add.
+	CrossCutting *CrossCutting
 
 	mu           sync.Mutex
 	bugs         []string
@@ -54,27 +52,17 @@ type Fixture struct {
 // New builds the target for one run.
 func New(c *client.Client, opts Options) *Fixture {
 	if opts.RunID == "" {
-		opts.RunID = NewRunID(time.Now())
+		opts.RunID = marker.NewRunID(time.Now())
 	}
 	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
-	t.Protocol = NewProtocol(c.BaseURL())
-	c.OnExchange(t.Protocol.Observe)
+	t.CrossCutting = NewCrossCutting(c.BaseURL())
+	c.OnExchange(t.CrossCutting.Observe)
 	return t
-}
-
-// NewRunID returns a short, sortable, unique run ID such as
-// "20261121t2350-3fa9c1".
-func NewRunID(now time.Time) string {
-	b := make([]byte, 3)
-	_, _ = rand.Read(b)
-	return strings.ToLower(now.UTC().Format("20060102t1504")) + "-" + hex.EncodeToString(b)
 }
 
 // Marker returns a slug for something this run creates:
 // "conformance-<run-id>-<name>".
-func (t *Fixture) Marker(name string) string {
-	return MarkerPrefix + t.RunID + "-" + name
-}
+func (t *Fixture) Marker(name string) string { return marker.Of(t.RunID, name) }
 
 // CanWrite reports whether the run may create, edit and delete pages.
 func (t *Fixture) CanWrite() bool { return !t.ReadOnly && t.Client.HasAuth() }
@@ -127,22 +115,10 @@ func (t *Fixture) setReport(r types.Report) {
 	t.report = &r
 }
 
-// markerPattern matches a key segment made by Marker. It ignores case: a
-// server may keep the case of a title it derives a slug from.
-var markerPattern = regexp.MustCompile(`(?i)^` + MarkerPrefix + `\d{8}t\d{4}-[0-9a-f]{6}-`)
-
-// IsRunMarked reports whether a page key was made by a conformance run: its
-// first segment starts with a run marker (runs only create children under
-// parents they made). Keys people choose, even ones starting with
-// "conformance-", do not match, and neither does a marked child under a
-// person's page: deleting "parent/child" deletes the parent on some
-// servers (the previous release does).
-func IsRunMarked(key string) bool {
-	return markerPattern.MatchString(strings.Split(key, "/")[0])
-}
+// IsRunMarked reports whether a page key was made by a conformance run. It
+// is marker.IsRunMarked, kept here for suites/pages until that calls it.
+func IsRunMarked(key string) bool { return marker.IsRunMarked(key) }
 
 // HasRunMarker reports whether key's first segment carries this run's
 // marker (ignoring case).
-func (t *Fixture) HasRunMarker(key string) bool {
-	return strings.HasPrefix(strings.ToLower(strings.Split(key, "/")[0]), strings.ToLower(t.Marker("")))
-}
+func (t *Fixture) HasRunMarker(key string) bool { return marker.HasRunMarker(key, t.RunID) }

@@ -1,39 +1,10 @@
 package framework
 
 import (
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
 )
-
-func TestMarkerAndIsRunMarked(t *testing.T) {
-	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "tok-en-value"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := New(c, Options{RunID: NewRunID(time.Date(2026, 11, 21, 23, 50, 0, 0, time.UTC))})
-	m := tg.Marker("child")
-	cases := []struct {
-		key  string
-		want bool
-	}{
-		{m, true},
-		{"parent/" + m, false}, // a marked child of a person's page: never ours to delete
-		{strings.ToUpper(m[:1]) + m[1:], true},
-		{m + "/x", true},
-		{"conformance-testing", false},    // a person's page
-		{"conformance-2026-notes", false}, // close, but not our shape
-		{"about/conformance-testing-guide", false},
-		{"", false},
-	}
-	for _, c := range cases {
-		if got := IsRunMarked(c.key); got != c.want {
-			t.Errorf("IsRunMarked(%q) = %v, want %v", c.key, got, c.want)
-		}
-	}
-}
 
 func TestLedgerFollowsRenamesAndRemovals(t *testing.T) {
 	var l Ledger

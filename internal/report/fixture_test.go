@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // A fixed run for the golden files: its own small catalogue (so a rule
@@ -105,6 +106,8 @@ func fixtureReport() *types.Report {
 	create := leaf("4.3 POST /api/pages", "PAGE-CREATE-201", "POST /api/pages answers 201 with the full page object.",
 		types.SpecStateSkipped, "area:pages", "writes")
 	create.Failure = types.Failure{Message: "not checked: read-only run: this rule needs write requests"}
+	create.ReportEntries = types.ReportEntries{{Name: verdict.EntryNotChecked,
+		Value: types.WrapEntryValue(verdict.NotChecked{Reason: "read-only run: this rule needs write requests"})}}
 
 	noCache := leaf("Every response of the run", "GEN-NO-CACHE", "Every response carries no-cache headers.",
 		types.SpecStateFailed, "area:protocol", "cross-cutting")

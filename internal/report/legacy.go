@@ -2,9 +2,12 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // Diagnosis is a pattern the failures of a run match, said in one line at
@@ -37,10 +40,11 @@ const LegacyLine = "This target behaves like a release before real status codes 
 const legacyMinSymptoms = 3
 
 // sign is one way a failed rule shows a symptom: the rule failed and, when
-// match is set, its failing spec's message (and recorded requests) say so.
+// match is set, what its failing spec recorded as data (verdict.Fact,
+// verdict.Exchange, verdict.Case) shows it.
 type sign struct {
 	rule  string
-	match func(message, requests string) bool
+	match func(SpecResult) bool
 }
 
 // symptom is one behaviour of the releases before the spec's (section 9.3,
@@ -51,42 +55,98 @@ type symptom struct {
 	signs  []sign
 }
 
-var (
-	keyOnlyData    = regexp.MustCompile(`"data"\s*:\s*\{\s*"key"\s*:\s*"(?:[^"\\]|\\.)*"\s*\}`)
-	gotHTTP        = regexp.MustCompile(`(?m)^Got: HTTP (\d{3})\b`)
-	responseStatus = regexp.MustCompile(`(?m)^response:\s+(\d{3})\b`)
-	metaMissing    = regexp.MustCompile(`(?m)\bmeta\b[^\n]*(?:missing|required|absent)|(?:missing|no)[^\n]*\bmeta\b`)
-	tagsString     = regexp.MustCompile(`(?m)\btags\b[^\n]*(?:expected object, got string|is "[^\n]*not an object)`)
-	doubleEncoded  = regexp.MustCompile(`&amp;(?:amp|lt|gt|quot|#0?39);`)
-	scheduled      = regexp.MustCompile(`(?i)\bscheduled\b`)
-)
-
-// answered reports whether the failure message says the target answered
-// HTTP code: the matchers write "Got: HTTP 200"; other checks print the
-// exchange, whose first response line carries the code.
-func answered(code string) func(string, string) bool {
-	return func(msg, _ string) bool {
-		if m := gotHTTP.FindStringSubmatch(msg); m != nil {
-			return m[1] == code
+// answered reports whether the spec's failure was about a response with
+// HTTP status code: the response its failed expectations recorded (a
+// framework matcher's Fact), or, for a failure that recorded none (a plain
+// Gomega assertion), the last response the spec received, which is what
+// such assertions judge: a spec asserts on what it has just read.
+func answered(code int) func(SpecResult) bool {
+	return func(s SpecResult) bool {
+		for _, f := range s.Facts {
+			if f.Status == code {
+				return true
+			}
 		}
-		m := responseStatus.FindStringSubmatch(msg)
-		return m != nil && m[1] == code
+		if len(s.Facts) > 0 {
+			return false
+		}
+		for i := len(s.Exchanges) - 1; i >= 0; i-- {
+			if s.Exchanges[i].Status != 0 {
+				return s.Exchanges[i].Status == code
+			}
+		}
+		return false
 	}
 }
 
-func inMessage(re *regexp.Regexp) func(string, string) bool {
-	return func(msg, _ string) bool { return re.MatchString(msg) }
+// anyBody reports whether a response the spec received has a whole JSON
+// body for which has holds.
+func anyBody(has func(body gjson.Result, ex verdict.Exchange) bool) func(SpecResult) bool {
+	return func(s SpecResult) bool {
+		for _, ex := range s.Exchanges {
+			if !ex.Cut && gjson.Valid(ex.Body) && has(gjson.Parse(ex.Body), ex) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
-// inExchanges also looks at the spec's recorded requests: a body shape
-// (data holding only key) may be in an exchange the message does not print.
-func inExchanges(re *regexp.Regexp) func(string, string) bool {
-	return func(msg, req string) bool { return re.MatchString(msg) || re.MatchString(req) }
+// keyOnlyData: data is an object holding key and nothing else (what the
+// earlier releases answered a create or an edit with).
+var keyOnlyData = anyBody(func(body gjson.Result, _ verdict.Exchange) bool {
+	data := body.Get("data")
+	if !data.IsObject() {
+		return false
+	}
+	m := data.Map()
+	key, ok := m["key"]
+	return ok && len(m) == 1 && key.Type == gjson.String
+})
+
+// listWithoutMeta: an answer of the page list with no meta.
+var listWithoutMeta = anyBody(func(body gjson.Result, ex verdict.Exchange) bool {
+	return ex.Method == "GET" && strings.HasSuffix(ex.Path, "/api/pages") && body.IsObject() && !body.Get("meta").Exists()
+})
+
+// tagsString: a page object, alone or in a list, whose tags are a string
+// of names.
+var tagsString = anyBody(func(body gjson.Result, _ verdict.Exchange) bool {
+	data := body.Get("data")
+	if data.Get("tags").Type == gjson.String {
+		return true
+	}
+	for _, p := range data.Array() {
+		if p.Get("tags").Type == gjson.String {
+			return true
+		}
+	}
+	return false
+})
+
+// doubleEncodings are what an HTML entity turns into when encoded again.
+var doubleEncodings = []string{"&amp;amp;", "&amp;lt;", "&amp;gt;", "&amp;quot;", "&amp;#39;", "&amp;#039;"}
+
+// encodedTwice: a response holds text HTML-encoded twice.
+func encodedTwice(s SpecResult) bool {
+	for _, ex := range s.Exchanges {
+		for _, d := range doubleEncodings {
+			if strings.Contains(ex.Body, d) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inCase reports whether the failing spec is the rule's case c.
+func inCase(c verdict.Case) func(SpecResult) bool {
+	return func(s SpecResult) bool { return s.Case == c }
 }
 
 // legacySymptoms is the table the diagnosis is decided from.
 func legacySymptoms() []symptom {
-	handler200 := answered("200")
+	handler200 := answered(200)
 	var handlerFailures []sign // rules whose handler must answer 4xx
 	for _, id := range []string{"PAGE-GET-404", "TAG-GET-404", "CAT-GET-404", "USER-GET-404", "PAGE-EDIT-404",
 		"PAGE-DELETE-404", "SETTINGS-CUSTOMFIELDS-400", "FILES-UPLOAD-REFUSED-400", "PAGE-CREATE-INVALID-TYPE",
@@ -97,21 +157,21 @@ func legacySymptoms() []symptom {
 		{name: "handler failures answered HTTP 200", status: true, signs: handlerFailures},
 		{name: "create answered 200, not 201", status: true, signs: []sign{{"PAGE-CREATE-201", handler200}}},
 		{name: "create or edit returned only the key", signs: []sign{
-			{"PAGE-CREATE-201", inExchanges(keyOnlyData)},
-			{"PAGE-CREATE-FIELDS", inExchanges(keyOnlyData)},
-			{"PAGE-EDIT-OK", inExchanges(keyOnlyData)},
+			{"PAGE-CREATE-201", keyOnlyData},
+			{"PAGE-CREATE-FIELDS", keyOnlyData},
+			{"PAGE-EDIT-OK", keyOnlyData},
 		}},
 		{name: "no meta on the page list", signs: []sign{
-			{"PAGE-LIST-SHAPE", inMessage(metaMissing)},
-			{"PAGE-LIST-META-CONSISTENT", inMessage(metaMissing)},
-			{"PAGE-LIST-PAST-END", inMessage(metaMissing)},
+			{"PAGE-LIST-SHAPE", listWithoutMeta},
+			{"PAGE-LIST-META-CONSISTENT", listWithoutMeta},
+			{"PAGE-LIST-PAST-END", listWithoutMeta},
 		}},
 		{name: "no scheduled filter on the page list", signs: []sign{
-			{"PAGE-LIST-TYPE-FILTERS", inMessage(scheduled)},
+			{"PAGE-LIST-TYPE-FILTERS", inCase("scheduled")},
 		}},
 		{name: "form input HTML-encoded twice", signs: []sign{
 			{"GEN-FORM-SANITISED-ONCE", nil},
-			{"PAGE-TITLE-ENCODED", inExchanges(doubleEncoded)},
+			{"PAGE-TITLE-ENCODED", encodedTwice},
 		}},
 		{name: "odd paging values crash or empty the list", signs: []sign{
 			{"PAGE-LIST-BAD-PAGING-NO-CRASH", nil},
@@ -119,15 +179,16 @@ func legacySymptoms() []symptom {
 			{"PAGE-LIST-PAGENUMBER-BELOW-1", nil},
 		}},
 		{name: "page tags a string of names, not a map", signs: []sign{
-			{"PAGE-TAGS-MAP", inMessage(tagsString)},
-			{"PAGE-OBJECT-SHAPE", inMessage(tagsString)},
+			{"PAGE-TAGS-MAP", tagsString},
+			{"PAGE-OBJECT-SHAPE", tagsString},
 		}},
 	}
 }
 
-// Diagnose decides from the failed rules and their messages whether the
-// target behaves like a release before the spec's (spec section 9.3). It
-// returns nil when the failures do not show that pattern.
+// Diagnose decides from the failed rules and the data their failing specs
+// recorded (never their rendered messages) whether the target behaves like
+// a release before the spec's (spec section 9.3). It returns nil when the
+// failures do not show that pattern.
 func Diagnose(run *Run) *Diagnosis {
 	failed := map[string][]SpecResult{}
 	for _, rr := range run.Rules {
@@ -174,9 +235,9 @@ func Diagnose(run *Run) *Diagnosis {
 	}
 }
 
-func anySpec(specs []SpecResult, match func(string, string) bool) bool {
+func anySpec(specs []SpecResult, match func(SpecResult) bool) bool {
 	for _, s := range specs {
-		if match(s.Message, s.Requests) {
+		if match(s) {
 			return true
 		}
 	}

@@ -6,21 +6,40 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
-// failure is one failed rule and the message of its failing spec.
-type failure struct{ rule, message string }
+// failure is one failed rule: the message of its failing spec (what the
+// golden reports show) and the data the framework recorded beside it (what
+// the diagnosis reads).
+type failure struct {
+	rule, message string
+	facts         []verdict.Fact
+	exchanges     []verdict.Exchange
+	specCase      verdict.Case
+}
 
-// got renders a matcher failure the way internal/framework does.
-func got(expect string, status int, body string) string {
-	return "Expected: " + expect + "\nGot: HTTP " + strconv.Itoa(status) + "\n\n" +
-		exchange("GET", "/api/x", status, "OK", body)
+// matcherFailure is a failure of a framework matcher on one exchange: the
+// message as the matcher renders it, its fact, and the exchange.
+func matcherFailure(rule, expect, got, method, path string, status int, body string) failure {
+	return failure{rule: rule,
+		message:   "Expected: " + expect + "\nGot: " + got + "\n\n" + exchange(method, path, status, "OK", body),
+		facts:     []verdict.Fact{{Expected: expect, Got: got, Status: status, Seq: 1}},
+		exchanges: []verdict.Exchange{{Seq: 1, Method: method, Path: path, Status: status, Body: body}},
+	}
+}
+
+// statusFailure is a failed status expectation on GET /api/x.
+func statusFailure(rule, expect string, status int, body string) failure {
+	return matcherFailure(rule, expect, "HTTP "+strconv.Itoa(status), "GET", "/api/x", status, body)
 }
 
 func runOf(fails []failure, passed ...string) *Run {
 	r := &Run{}
 	for _, f := range fails {
-		r.Specs = append(r.Specs, SpecResult{Name: "[" + f.rule + "]", Rules: []string{f.rule}, Status: Failed, Message: f.message})
+		r.Specs = append(r.Specs, SpecResult{Name: "[" + f.rule + "]", Rules: []string{f.rule}, Status: Failed, Message: f.message,
+			Facts: f.facts, Exchanges: f.exchanges, Case: f.specCase})
 		r.Rules = append(r.Rules, RuleResult{ID: f.rule, Status: Failed, Specs: []int{len(r.Specs) - 1}})
 	}
 	for _, id := range passed {
@@ -30,28 +49,43 @@ func runOf(fails []failure, passed ...string) *Run {
 	return r
 }
 
+const (
+	handlerError404 = `HTTP 404 with a handler-error body (status "1", message a string)`
+	tagsAsString    = `{"status":"0","data":{"tags":"news,PHP Tips"}}`
+)
+
 var (
 	notFound200 = func(id string) failure {
-		return failure{id, got(`HTTP 404 with a handler-error body (status "1", message a string)`, 200, `{"status":"1","message":"Page not found."}`)}
+		return statusFailure(id, handlerError404, 200, `{"status":"1","message":"Page not found."}`)
 	}
-	create200    = failure{"PAGE-CREATE-201", got(`HTTP 201 with a success envelope (status "0", message a string)`, 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-a"}}`)}
-	createFields = failure{"PAGE-CREATE-FIELDS", "Expected: a body matching schema page-response.json\nGot: \n  data.title: required property is missing\n\n" +
-		exchange("POST", "/api/pages", 200, "OK", `{"status":"0","message":"Page created.","data":{"key":"conformance-x-b"}}`)}
-	noMeta = failure{"PAGE-LIST-SHAPE", "Expected: a body matching schema page-list.json\nGot: \n  meta: required property is missing\n  numberOfItems: expected integer, got string\n\n" +
-		exchange("GET", "/api/pages", 200, "OK", `{"status":"0","message":"List of pages","numberOfItems":"15","data":[]}`)}
-	doubleForm = failure{"GEN-FORM-SANITISED-ONCE", "title reads back double-encoded\nrequest:  POST " + fixtureBase + "/api/pages\n" +
+	create200    = statusFailure("PAGE-CREATE-201", `HTTP 201 with a success envelope (status "0", message a string)`, 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-a"}}`)
+	createFields = matcherFailure("PAGE-CREATE-FIELDS", "a body matching schema page-response.json", "\n  data.title: required property is missing",
+		"POST", "/api/pages", 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-b"}}`)
+	noMeta = matcherFailure("PAGE-LIST-SHAPE", "a body matching schema page-list.json", "\n  meta: required property is missing\n  numberOfItems: expected integer, got string",
+		"GET", "/api/pages", 200, `{"status":"0","message":"List of pages","numberOfItems":"15","data":[]}`)
+	// A hand-built message (no fact): the diagnosis reads the exchange.
+	doubleForm = failure{rule: "GEN-FORM-SANITISED-ONCE", message: "title reads back double-encoded\nrequest:  POST " + fixtureBase + "/api/pages\n" +
 		"response: 201 Created (1ms)\n          body: {\"data\":{\"title\":\"Salt &amp;amp; Pepper\"}}\nreproduce: curl -sS -i -X POST \"" + fixtureBase + "/api/pages\"\n" +
-		"Expected\n    <string>: Salt &amp;amp; Pepper\nto equal\n    <string>: Salt &amp; Pepper"}
-	zeroSize  = failure{"PAGE-LIST-NONPOSITIVE-SIZE", "Expected\n    <int>: 0\nto be >\n    <int>: 0"}
-	badPaging = failure{"PAGE-LIST-BAD-PAGING-NO-CRASH", got("HTTP 200", 500, "")}
-	tagsStr   = failure{"PAGE-TAGS-MAP", "Expected: a body matching schema page-response.json\nGot: \n  data.tags: expected object, got string\n\n" +
-		exchange("GET", "/api/pages/alpha", 200, "OK", `{"status":"0","data":{"tags":"news,PHP Tips"}}`)}
-	tagsStr2 = failure{"PAGE-TAGS-MAP", `the page read back: data.tags is "news,PHP Tips": it is not an object of tag key to tag name` + "\n\n" +
-		exchange("GET", "/api/pages/alpha", 200, "OK", `{"status":"0","data":{"tags":"news,PHP Tips"}}`)}
-	// Gomega's own message after an exchange description: the first
-	// response line carries the code.
-	gomega200 = failure{"USER-GET-404", exchange("GET", "/api/users/nobody", 200, "OK", `{"status":"1","message":"User not found"}`) +
-		"Expected\n    <int>: 200\nto equal\n    <int>: 404"}
+		"Expected\n    <string>: Salt &amp;amp; Pepper\nto equal\n    <string>: Salt &amp; Pepper",
+		exchanges: []verdict.Exchange{{Seq: 3, Method: "POST", Path: "/api/pages", Status: 201, Body: `{"data":{"title":"Salt &amp;amp; Pepper"}}`}}}
+	titleTwice = failure{rule: "PAGE-TITLE-ENCODED", message: "title is not encoded once",
+		exchanges: []verdict.Exchange{{Seq: 4, Method: "GET", Path: "/api/pages/x", Status: 200, Body: `{"data":{"title":"Salt &amp;lt;b&amp;gt;"}}`}}}
+	zeroSize  = failure{rule: "PAGE-LIST-NONPOSITIVE-SIZE", message: "Expected\n    <int>: 0\nto be >\n    <int>: 0"}
+	badPaging = statusFailure("PAGE-LIST-BAD-PAGING-NO-CRASH", "HTTP 200", 500, "")
+	tagsStr   = matcherFailure("PAGE-TAGS-MAP", "a body matching schema page-response.json", "\n  data.tags: expected object, got string",
+		"GET", "/api/pages/alpha", 200, tagsAsString)
+	// The same symptom, where the failing expectation is not on the exchange
+	// that shows it: a page list item with tags a string.
+	tagsStr2 = failure{rule: "PAGE-TAGS-MAP", message: `the page read back: data.tags is "news,PHP Tips": it is not an object of tag key to tag name`,
+		exchanges: []verdict.Exchange{{Seq: 9, Method: "GET", Path: "/api/pages", Status: 200, Body: `{"meta":{},"data":[{"key":"a","tags":"news"}]}`}}}
+	// A plain Gomega assertion on a response the spec read last: no fact,
+	// the status is that of the spec's last answer.
+	gomega200 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 200}}}
+	gomega404 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 404}}}
+	noScheduled = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only scheduled=true the list holds every scheduled page", specCase: "scheduled"}
+	noDraft     = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only draft=true the list holds every draft page (scheduled pages are missing)", specCase: "draft"}
 )
 
 func legacyFailures() []failure {
@@ -79,9 +113,23 @@ func TestDiagnoseLegacy(t *testing.T) {
 			symptoms: []string{"handler failures answered HTTP 200", "no meta on the page list", "odd paging values crash or empty the list", "page tags a string of names, not a map"},
 		},
 		{
-			name:     "a status code read from the exchange when the message is Gomega's",
+			name:     "a status read from the last answer when no fact was recorded",
 			fails:    []failure{gomega200, noMeta, tagsStr},
 			symptoms: []string{"handler failures answered HTTP 200", "no meta on the page list", "page tags a string of names, not a map"},
+		},
+		{
+			name:  "the last answer, not any answer, of a failure without facts",
+			fails: []failure{gomega404, noMeta, tagsStr},
+		},
+		{
+			name:  "no scheduled filter: only the scheduled case counts",
+			fails: []failure{notFound200("PAGE-GET-404"), noDraft, noScheduled, titleTwice},
+			symptoms: []string{"handler failures answered HTTP 200", "no scheduled filter on the page list",
+				"form input HTML-encoded twice"},
+		},
+		{
+			name:  "a message that only mentions scheduled is no evidence",
+			fails: []failure{notFound200("PAGE-GET-404"), noDraft, titleTwice},
 		},
 		{
 			name:  "one bug: every handler failure answered 200 (mutant handler-errors-200)",
@@ -93,12 +141,12 @@ func TestDiagnoseLegacy(t *testing.T) {
 		},
 		{
 			name:  "three old traits but real status codes: not the old release",
-			fails: []failure{noMeta, zeroSize, tagsStr, {"PAGE-GET-404", got("HTTP 404", 500, "")}},
+			fails: []failure{noMeta, zeroSize, tagsStr, statusFailure("PAGE-GET-404", "HTTP 404", 500, "")},
 		},
 		{
 			name: "404 rules failing for their body, not their code",
 			fails: []failure{
-				{"PAGE-GET-404", got(`HTTP 404 with a handler-error body`, 404, `{"message":"Page not found."}`)},
+				matcherFailure("PAGE-GET-404", handlerError404, "the body has no status field", "GET", "/api/pages/x", 404, `{"message":"Page not found."}`),
 				noMeta, zeroSize, badPaging},
 		},
 		{
@@ -172,7 +220,7 @@ func legacyRun(t *testing.T) *Run {
 	}
 	r.Meta = Meta{SuiteVersion: "v1.2.3", Target: "https://old.example.org", RunID: "20260314t0926-def456", Mode: "writes",
 		Started: fixtureStart, Duration: Duration(2 * time.Second), Requests: 40}
-	r.Verdict = verdict(r)
+	r.Verdict = verdictSentence(r)
 	r.Diagnosis = Diagnose(r)
 	return r
 }

@@ -6,6 +6,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // Status of a rule or a spec in the suite's terms.
@@ -123,6 +125,13 @@ type SpecResult struct {
 	Location string   `json:"location,omitempty"`
 	Requests string   `json:"requests,omitempty"` // a failing spec's exchanges
 	Duration Duration `json:"duration"`
+
+	// What the framework recorded as data, read by the diagnosis (not
+	// part of the JSON report): the spec's Case, the facts of its failed
+	// expectations, and its exchanges when it failed.
+	Case      verdict.Case       `json:"-"`
+	Facts     []verdict.Fact     `json:"-"`
+	Exchanges []verdict.Exchange `json:"-"`
 }
 
 // Extras is what the framework knows beyond the Ginkgo report.
@@ -177,19 +186,20 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		run.Rules = append(run.Rules, rr)
 		run.Counts.add(rr.Status)
 	}
-	run.Verdict = verdict(run)
+	run.Verdict = verdictSentence(run)
 	run.Diagnosis = Diagnose(run)
 	return run
 }
 
-// What the framework writes into the Ginkgo report and Build reads back.
+// What the framework writes into the Ginkgo report and Build reads back
+// (defined in internal/verdict).
 const (
 	// EntryRequests names the report entry that carries a failing spec's
-	// exchanges.
-	EntryRequests = "requests"
-	// NotCheckedPrefix starts the skip message of every spec that could
-	// not check its rule; reports show the rest as the reason.
-	NotCheckedPrefix = "not checked: "
+	// exchanges, rendered.
+	EntryRequests = verdict.EntryRequests
+	// NotCheckedPrefix starts the text of a not-checked spec where only
+	// text goes (JUnit's skipped message).
+	NotCheckedPrefix = verdict.NotCheckedPrefix
 )
 
 // Reasons a rule or spec was not checked that the report itself gives.
@@ -264,7 +274,7 @@ func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string)
 	case passed > 0:
 		return Passed, ""
 	}
-	return NotChecked, strings.Join(uniq(reasons), "; ")
+	return NotChecked, strings.Join(verdict.Uniq(reasons), "; ")
 }
 
 func specResult(sr types.SpecReport) SpecResult {
@@ -297,11 +307,34 @@ func specResult(sr types.SpecReport) SpecResult {
 		res.Message = ReasonNotSelected
 	}
 	for _, e := range sr.ReportEntries {
-		if e.Name == EntryRequests {
+		switch e.Name {
+		case verdict.EntryRequests:
 			res.Requests = e.StringRepresentation()
+		case verdict.EntryCase:
+			res.Case, _ = entryValue[verdict.Case](e)
+		case verdict.EntryFact:
+			if f, ok := entryValue[verdict.Fact](e); ok {
+				res.Facts = append(res.Facts, f)
+			}
+		case verdict.EntryExchanges:
+			res.Exchanges, _ = entryValue[[]verdict.Exchange](e)
 		}
 	}
 	return res
+}
+
+// entryValue is the typed value of a report entry: the value itself in the
+// process that ran the specs, or decoded from its JSON in one that read a
+// Ginkgo report back.
+func entryValue[T any](e types.ReportEntry) (T, bool) {
+	if v, ok := e.Value.GetRawValue().(T); ok {
+		return v, true
+	}
+	var v T
+	if e.Value.AsJSON == "" || json.Unmarshal([]byte(e.Value.AsJSON), &v) != nil {
+		return v, false
+	}
+	return v, true
 }
 
 // repoRelative cuts a code location down to its path inside this
@@ -317,16 +350,25 @@ func repoRelative(loc string) string {
 	return loc
 }
 
-// skipReason is the reason of a skipped spec: the framework's message, or
-// ReasonSkipped when Ginkgo skipped it without one.
+// skipReason is the reason of a skipped spec: the framework's NotChecked,
+// any other skip's message, or ReasonSkipped when Ginkgo skipped it without
+// one.
 func skipReason(sr types.SpecReport) string {
-	if msg := strings.TrimPrefix(sr.Failure.Message, NotCheckedPrefix); msg != "" {
-		return msg
+	for _, e := range sr.ReportEntries {
+		if e.Name != verdict.EntryNotChecked {
+			continue
+		}
+		if n, ok := entryValue[verdict.NotChecked](e); ok {
+			return n.Reason
+		}
+	}
+	if sr.Failure.Message != "" {
+		return sr.Failure.Message
 	}
 	return ReasonSkipped
 }
 
-func verdict(run *Run) string {
+func verdictSentence(run *Run) string {
 	c := run.Counts
 	switch {
 	case len(run.SuiteErrors) > 0 && c.Passed+c.Failed == 0:
@@ -344,16 +386,4 @@ func verdict(run *Run) string {
 // Failed reports whether the run must exit non-zero.
 func (r *Run) Failed() bool {
 	return r.Counts.Failed > 0 || r.Counts.Errored > 0 || len(r.SuiteErrors) > 0
-}
-
-func uniq(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }

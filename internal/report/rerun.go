@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // LabelCrossCutting is the label of the specs that judge every exchange
 // of the run (internal/framework labels them with this constant).
-const LabelCrossCutting = "cross-cutting"
+const LabelCrossCutting = verdict.LabelCrossCutting
 
 // failedRules lists the rules a run failed or could not finish, in report
 // order, and says which of them are cross-cutting (judged on every

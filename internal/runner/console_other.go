@@ -12,7 +12,7 @@ import (
 // descriptors cannot be swapped.
 func redirectConsole(red *redact.Redactor) (restore func()) {
 	saved := formatter.ColorableStdOut
-	w := red.Writer(dropGoroutineDumps(saved)) // health.go: no stack trace reaches the user
+	w := red.Writer(dropGoroutineDumps(saved)) // console.go: no stack trace reaches the user
 	formatter.ColorableStdOut = w
 	return func() {
 		_ = w.Flush()

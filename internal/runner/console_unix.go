@@ -34,7 +34,7 @@ func redirectConsole(red *redact.Redactor) (restore func()) {
 			continue
 		}
 		original := os.NewFile(uintptr(saved), "console")
-		rw := red.Writer(dropGoroutineDumps(original)) // health.go: no stack trace reaches the user
+		rw := red.Writer(dropGoroutineDumps(original)) // console.go: no stack trace reaches the user
 		done := make(chan struct{})
 		go func() {
 			_, _ = io.Copy(rw, r)

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,87 +9,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/report"
 )
-
-// A progress report as Ginkgo prints it when the run's time limit
-// interrupts a spec (no-colour mode).
-const progressReport = `------------------------------
-• [TIMEDOUT] [0.221 seconds]
-4.4 PUT /api/pages/{key} [It] [PAGE-UUID-STABLE] uuid does not change
-  [TIMEDOUT] A suite timeout occurred
-  In [It] at: suites/pages/writes.go:286
-
-  This is the Progress Report generated when the suite timeout occurred:
-    4.4 PUT /api/pages/{key} [PAGE-UUID-STABLE] (Spec Runtime: 114ms)
-      suites/pages/writes.go:286
-      In [It] (Node Runtime: 114ms)
-        suites/pages/writes.go:286
-
-      Spec Goroutine
-      goroutine 119 [select]
-        net/http.(*persistConn).roundTrip(0x35e0a9286640, 0x35e0a9404cd0)
-          /usr/local/go/src/net/http/transport.go:2911
-      > github.com/x/internal/framework.(*Target).Read(...)
-          internal/framework/requests.go:17
-            | func (t *Target) Read(ctx context.Context) *client.Exchange {
-            > 	return t.Client.Do(ctx, client.Request{})
-
-      Goroutines of Interest
-      goroutine 7 [chan receive]
-        main.main()
-          main.go:3
-
-  [FAILED] A suite timeout occurred and then the following failure was recorded:
-  reading page back
-------------------------------
-SSSS
-`
-
-func TestDropGoroutineDumps(t *testing.T) {
-	for _, chunk := range []int{1, 3, 17, len(progressReport)} {
-		var out bytes.Buffer
-		w := dropGoroutineDumps(&out)
-		for s := progressReport; s != ""; {
-			n := min(chunk, len(s))
-			if _, err := w.Write([]byte(s[:n])); err != nil {
-				t.Fatal(err)
-			}
-			s = s[n:]
-		}
-		got := out.String()
-		for _, gone := range []string{"goroutine 119", "goroutine 7", "persistConn", "transport.go", "> github.com", "main.main", "| func"} {
-			if strings.Contains(got, gone) {
-				t.Errorf("chunks of %d: %q reached the console:\n%s", chunk, gone, got)
-			}
-		}
-		for _, kept := range []string{"[TIMEDOUT] A suite timeout occurred", "(Spec Runtime: 114ms)", "      (Spec Goroutine: Go stack traces omitted)",
-			"(Goroutines of Interest: Go stack traces omitted)", "  [FAILED] A suite timeout occurred", "reading page back", "SSSS\n"} {
-			if !strings.Contains(got, kept) {
-				t.Errorf("chunks of %d: %q was dropped:\n%s", chunk, kept, got)
-			}
-		}
-	}
-}
-
-// TestDropGoroutineDumpsStreams checks that output without a newline
-// (Ginkgo's progress dots) is not held back.
-func TestDropGoroutineDumpsStreams(t *testing.T) {
-	var out bytes.Buffer
-	w := dropGoroutineDumps(&out)
-	_, _ = w.Write([]byte("[123] Suite - 10/10 specs "))
-	_, _ = w.Write([]byte("•"))
-	if out.String() != "[123] Suite - 10/10 specs •" {
-		t.Errorf("held back: %q", out.String())
-	}
-	// A line that may be a section header is held until it is known.
-	_, _ = w.Write([]byte("\n  Spec Gor"))
-	if strings.Contains(out.String(), "Spec Gor") {
-		t.Error("a possible header was written before it was known")
-	}
-	_, _ = w.Write([]byte("outine is not a header here\n"))
-	if !strings.Contains(out.String(), "  Spec Goroutine is not a header here\n") {
-		t.Errorf("a line that is no header was lost: %q", out.String())
-	}
-}
 
 func refused() error {
 	return &client.TransportError{Kind: client.KindRefused, Cause: "the connection was refused"}
@@ -172,65 +90,5 @@ func TestAssessHealth(t *testing.T) {
 				t.Errorf("exit %d %q, want %d %q", h.Exit, h.Sentence, tc.exit, tc.verdict)
 			}
 		})
-	}
-}
-
-func TestTimedOut(t *testing.T) {
-	spent := newClock(time.Now().Add(-time.Hour), 10*time.Second)
-	live := newClock(time.Now(), time.Hour)
-	timeout := &report.Run{SuiteErrors: []string{"Suite Timeout Elapsed"}}
-	if !timedOut(timeout, spent) {
-		t.Error("a spent budget and Ginkgo's suite timeout: not timed out")
-	}
-	if timedOut(&report.Run{}, spent) {
-		t.Error("specs that ended in time (cleanup ran into the reserve) counted as timed out")
-	}
-	if timedOut(timeout, live) {
-		t.Error("timed out with budget left")
-	}
-}
-
-func TestClock(t *testing.T) {
-	if k := newClock(time.Now(), 0); !k.hard.IsZero() || k.suiteTimeout() != 0 || k.expired() {
-		t.Errorf("no --timeout: %+v", k)
-	}
-	start := time.Now()
-	k := newClock(start, 10*time.Second)
-	if !k.hard.Equal(start.Add(10 * time.Second)) {
-		t.Errorf("hard deadline %v", k.hard)
-	}
-	if st := k.suiteTimeout(); st > 9*time.Second || st < 8*time.Second {
-		t.Errorf("specs get %s of 10s, want about 9s (a tenth kept for cleanup)", st)
-	}
-	if g := k.gracePeriod(); g < time.Second || g > 10*time.Second {
-		t.Errorf("grace period %s", g)
-	}
-	if k.expired() {
-		t.Error("expired at the start")
-	}
-	if long := newClock(start, time.Hour); long.reserve != maxCleanupReserve {
-		t.Errorf("reserve of a 1h run is %s, want the cap %s", long.reserve, maxCleanupReserve)
-	}
-	if past := newClock(start.Add(-time.Minute), 10*time.Second); !past.expired() || past.suiteTimeout() <= 0 {
-		t.Errorf("a spent budget: expired %v, suite timeout %s (must stay positive for Ginkgo)", past.expired(), past.suiteTimeout())
-	}
-}
-
-func TestUnusableRun(t *testing.T) {
-	c, err := client.New(client.Config{BaseURL: "http://127.0.0.1:9", Token: "tok-tok-tok"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := unusableRun(Config{SuiteVersion: "v9", RunID: "r1"}, c, time.Now(), "Cannot reach it.")
-	if run.Verdict != "The target cannot be checked: Cannot reach it." || run.Meta.RunID != "r1" || run.Meta.Target != "http://127.0.0.1:9" {
-		t.Errorf("verdict %q meta %+v", run.Verdict, run.Meta)
-	}
-	if run.Counts.Passed+run.Counts.Failed != 0 || len(run.Rules) == 0 {
-		t.Errorf("counts %+v, %d rules", run.Counts, len(run.Rules))
-	}
-	for _, rr := range run.Rules {
-		if rr.Status == report.NotChecked && rr.Reason != "the target cannot be checked (preflight)" {
-			t.Errorf("rule %s: reason %q", rr.ID, rr.Reason)
-		}
 	}
 }

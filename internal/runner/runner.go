@@ -247,8 +247,8 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 
 func extras(t *framework.Fixture) report.Extras {
 	checked := map[string]int{}
-	for _, c := range framework.ProtocolChecks {
-		checked[c.Rule] = t.Protocol.Tally(c.Rule).Checked
+	for _, rule := range t.CrossCutting.Rules() {
+		checked[rule] = t.CrossCutting.Tally(rule).Checked
 	}
 	return report.Extras{
 		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(),

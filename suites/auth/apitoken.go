@@ -17,9 +17,9 @@ import (
 func registerAPIToken(t *framework.Fixture) {
 	Describe("5.6 The API token, on every endpoint", func() {
 		for _, ep := range spec.Endpoints() {
-			missing := newProbe(t, ep, "missing-token-"+epName(ep))
+			missing := t.NewProbe(ep, "missing-token-"+epName(ep))
 			t.It("AUTH-MISSING-TOKEN-400", func(ctx SpecContext) {
-				r := missing.request()
+				r := missing.Request()
 				strict := true
 				switch {
 				case !ep.NeedsAuth():
@@ -34,7 +34,7 @@ func registerAPIToken(t *framework.Fixture) {
 					// token, and both 5.5 (401) and 5.6 (400) describe it.
 					r.Credentials, strict = client.NoTokens, false
 				}
-				ex := missing.send(ctx, t, r)
+				ex := missing.Send(ctx, r)
 				if !strict {
 					Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
 					if ex.Status == http.StatusUnauthorized {
@@ -43,20 +43,20 @@ func registerAPIToken(t *framework.Fixture) {
 				}
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest))
 				expectTokenMessage(ex)
-			}, append([]any{framework.Case(string(ep))}, missing.decorators()...)...)
+			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
 
-			invalid := newProbe(t, ep, "invalid-token-"+epName(ep))
+			invalid := t.NewProbe(ep, "invalid-token-"+epName(ep))
 			t.It("AUTH-INVALID-TOKEN-401", func(ctx SpecContext) {
-				r := invalid.request()
+				r := invalid.Request()
 				r.Credentials, r.TokenValue = client.APIToken, wrongValue(t.Client.Token())
 				if onlyTokenMissingAllowed(t, ep) {
 					// With a valid authentication token the API token is
 					// the only thing wrong.
 					r.Credentials = client.BothTokens
 				}
-				ex := invalid.send(ctx, t, r)
+				ex := invalid.Send(ctx, r)
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
-			}, append([]any{framework.Case(string(ep))}, invalid.decorators()...)...)
+			}, append([]any{framework.Case(string(ep))}, invalid.Decorators()...)...)
 		}
 	})
 }

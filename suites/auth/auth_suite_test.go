@@ -2,14 +2,8 @@ package auth_test
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,14 +13,15 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
-	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/suites/auth"
-	"github.com/conformance-suite/conformance/suites/protocol"
 )
 
 // readOnlyChildEnv, when set, makes TestAuth the read-only run of
 // TestReadOnlyRun instead of the ordinary one.
 const readOnlyChildEnv = "CONFORMANCE_AUTH_READ_ONLY_CHILD"
+
+// brokenChildEnv, when set, makes TestAuth the run of TestBrokenServer.
+const brokenChildEnv = "CONFORMANCE_AUTH_BROKEN_CHILD"
 
 // TestAuth runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL), then checks that the run left the
@@ -36,7 +31,11 @@ const readOnlyChildEnv = "CONFORMANCE_AUTH_READ_ONLY_CHILD"
 // around it.
 func TestAuth(t *testing.T) {
 	if os.Getenv(readOnlyChildEnv) != "" {
-		readOnlyRun(t)
+		frameworktest.ReadOnlyRun(t, "auth, read-only", auth.Register)
+		return
+	}
+	if os.Getenv(brokenChildEnv) != "" {
+		brokenRun(t)
 		return
 	}
 	RegisterFailHandler(Fail)
@@ -62,65 +61,63 @@ func takeSnapshot(t *testing.T, snapshot func(context.Context) (frameworktest.Sn
 	return s
 }
 
-// TestReadOnlyRun runs the auth and protocol specs as a --read-only run
-// would, against the reference server, in a child process (RunSpecs runs
-// once per process), and fails if any request other than a GET carried the
+// TestReadOnlyRun runs the auth specs as a --read-only run would, in a
+// child process, and fails if any request other than a GET carried the
 // authentication token, or if a spec not marked as writing tried to write.
 func TestReadOnlyRun(t *testing.T) {
-	if os.Getenv(readOnlyChildEnv) != "" {
-		t.Skip("this is the child run")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestAuth$", "-test.count=1")
-	cmd.Env = append(os.Environ(), readOnlyChildEnv+"=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		if len(out) > 6000 {
-			out = out[len(out)-6000:]
-		}
-		t.Fatalf("the read-only run failed (%v):\n%s", err, out)
-	}
+	frameworktest.RunChild(t, "TestAuth", readOnlyChildEnv, "the read-only run")
 }
 
-// readOnlyRun is the child of TestReadOnlyRun. The client has the
-// authentication token (as a --read-only run given one does) and refuses
-// writes; every exchange is watched.
-func readOnlyRun(t *testing.T) {
-	token, authToken := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: token, AuthToken: authToken})
+// TestBrokenServer runs the auth specs with settings writes against a
+// reference server that carries out the writes it refuses, in a child
+// process, and fails if the run left the content or the settings changed,
+// or did not say that it restored the settings.
+func TestBrokenServer(t *testing.T) {
+	frameworktest.RunChild(t, "TestAuth", brokenChildEnv, "the run against a broken server")
+}
+
+// brokenRun is the child of TestBrokenServer: the refused writes its specs
+// send are carried out, so every one of them must be undone.
+func brokenRun(t *testing.T) {
+	cfg := frameworktest.Reference(t, "refused-write-applies")
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: authToken, ReadOnly: true})
+	cfg.ReadOnly = true
+	snap, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var bad []string
-	c.OnExchange(func(ex *client.Exchange) {
-		refused := errors.Is(ex.Err, client.ErrReadOnly)
-		carriesAuth := strings.Contains(ex.URL, client.AuthTokenPlaceholder) || strings.Contains(ex.RequestBody, client.AuthTokenPlaceholder)
-		if ex.Method == http.MethodGet || (!refused && !carriesAuth) {
-			return
-		}
-		why := "carried the authentication token"
-		if refused {
-			why = "was refused by the read-only client: its spec writes without being marked Writes"
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		bad = append(bad, fmt.Sprintf("%s %s (spec %q)", ex.RequestLine(), why, ex.Scope))
-	})
-	target := framework.New(c, framework.Options{ReadOnly: true})
+	snapshot := func(ctx context.Context) (frameworktest.Snapshot, error) {
+		return frameworktest.TakeSnapshot(ctx, snap)
+	}
+	before := takeSnapshot(t, snapshot, "before")
+	if before["GET /api/settings"] == "" {
+		t.Fatal("the snapshot holds no settings: the comparison would prove nothing")
+	}
+	target := framework.New(c, framework.Options{SettingsWrites: true})
 	RegisterFailHandler(Fail)
 	framework.Install(target)
 	auth.Register(target)
-	protocol.Register(target)
-	RunSpecs(t, "auth and protocol, read-only")
-	mu.Lock()
-	defer mu.Unlock()
-	if len(bad) > 0 {
-		t.Errorf("in a read-only run %d write request(s) went wrong:\n  %s", len(bad), strings.Join(bad, "\n  "))
+	RunSpecs(ignoreFailures{}, "auth against a server that carries out refused writes")
+	if diff := before.Diff(takeSnapshot(t, snapshot, "after")); len(diff) > 0 {
+		t.Errorf("the run changed the target's content (%d differences):\n  %s", len(diff), strings.Join(diff, "\n  "))
+	}
+	if p := target.Ledger.Problems(); len(p) > 0 {
+		t.Errorf("teardown problems: %q", p)
+	}
+	restored := false
+	for _, s := range target.Ledger.Settings() {
+		restored = restored || strings.Contains(s, "restored and verified")
+	}
+	if !restored {
+		t.Errorf("no settings change was restored (the server applies refused PUTs): %q", target.Ledger.Settings())
 	}
 }
+
+// ignoreFailures is the GinkgoTestingT of a run whose specs fail on
+// purpose.
+type ignoreFailures struct{}
+
+func (ignoreFailures) Fail() {}

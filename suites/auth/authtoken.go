@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"reflect"
-	"sort"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -24,19 +22,19 @@ func registerAuthToken(t *framework.Fixture) {
 			if !ep.Writes() {
 				continue
 			}
-			none := newProbe(t, ep, "no-auth-"+epName(ep))
+			none := t.NewProbe(ep, "no-auth-"+epName(ep))
 			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
-				r := none.request()
+				r := none.Request()
 				r.Credentials = client.APIToken
-				Expect(none.send(ctx, t, r)).To(framework.HaveHTTPStatus(none.refusals()...))
-			}, append([]any{framework.Case(none.caseName())}, none.decorators()...)...)
+				Expect(none.Send(ctx, r)).To(framework.HaveHTTPStatus(refusals(none)...))
+			}, append([]any{framework.Case(caseName(none))}, none.Decorators()...)...)
 
-			wrong := newProbe(t, ep, "bad-auth-"+epName(ep))
+			wrong := t.NewProbe(ep, "bad-auth-"+epName(ep))
 			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
-				r := wrong.request()
+				r := wrong.Request()
 				r.Credentials, r.AuthValue = client.BothTokens, wrongValue(t.Client.AuthToken())
-				Expect(wrong.send(ctx, t, r)).To(framework.HaveHTTPStatus(wrong.refusals()...))
-			}, append([]any{framework.Case(wrong.caseName())}, wrong.decorators()...)...)
+				Expect(wrong.Send(ctx, r)).To(framework.HaveHTTPStatus(refusals(wrong)...))
+			}, append([]any{framework.Case(caseName(wrong))}, wrong.Decorators()...)...)
 		}
 
 		// The probes above name a page that does not exist, so 404 is
@@ -77,22 +75,22 @@ func registerAuthToken(t *framework.Fixture) {
 	})
 
 	Describe("5.5 A refused write changes nothing", func() {
-		create := newProbe(t, spec.CreatePage, "no-effect")
+		create := t.NewProbe(spec.CreatePage, "no-effect")
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
-			r := create.request()
+			r := create.Request()
 			r.Credentials = client.APIToken
-			refused := create.send(ctx, t, r) // removes the page if it was made after all
-			key := create.slug
+			refused := create.Send(ctx, r) // removes the page if it was made after all
+			key := create.Slug
 			if k := refused.Get("data.key").String(); refused.Status/100 == 2 && k != "" {
 				key = k
 			}
 			// The page exists when reading its key succeeds with it; how a
 			// missing page is answered is PAGE-GET-404's rule.
 			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
-			exists := after.Err == nil && after.Status == http.StatusOK && after.Get("data.key").String() == key
-			Expect(exists).To(BeFalse(),
-				"the create sent without the authentication token made page %s anyway; the create was:\n\n%s\nand reading the key gave:\n\n%s",
-				key, refused.String(), after.String())
+			if after.Err == nil && after.Status == http.StatusOK {
+				Expect(after).NotTo(framework.HaveJSON("data.key", Equal(key)),
+					"the create sent without the authentication token (among this spec's requests) made page %s anyway", key)
+			}
 		}, framework.Case(string(spec.CreatePage)), spec.CreatePage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
@@ -105,28 +103,24 @@ func registerAuthToken(t *framework.Fixture) {
 				JSON: map[string]any{"description": "changed by a refused edit", "content": "changed by a refused edit"}})
 			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
 			Expect(after).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(after.Get("data").Value()).To(Equal(before.Get("data").Value()),
-				"the page changed after an edit sent without the authentication token; the edit was:\n\n%s\nbefore:\n%s\nafter:\n%s",
-				refused.String(), before.String(), after.String())
+			Expect(after).To(framework.HaveJSON("data", Equal(before.Get("data").Value())),
+				"the page changed after an edit sent without the authentication token (the edit, #%d, and the read before it are among this spec's requests)", refused.Seq)
 		}, framework.Case(string(spec.EditPage)), spec.EditPage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
 			key := createPage(ctx, t, "target of a refused delete")
 			refused := t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key)})
 			after := t.ReadAuth(ctx, client.KeyPath("pages", key), nil)
-			Expect(after).To(framework.HaveHTTPStatus(http.StatusOK),
-				"the page is gone after a delete sent without the authentication token; the delete was:\n\n%s", refused.String())
-			Expect(after.Get("data.key").String()).To(Equal(key), after.String)
+			gone := fmt.Sprintf("the page is gone after a delete sent without the authentication token (#%d, among this spec's requests)", refused.Seq)
+			Expect(after).To(framework.HaveHTTPStatus(http.StatusOK), gone)
+			Expect(after).To(framework.HaveJSON("data.key", Equal(key)), gone)
 		}, framework.Case(string(spec.DeletePage)), spec.DeletePage)
 
 		t.It("AUTH-REFUSED-WRITE-NO-EFFECT", func(ctx SpecContext) {
-			was := readSettings(ctx, t)
-			if was == nil {
-				framework.NotChecked("GET /api/settings gave no settings object to compare with")
-			}
+			g := t.GuardSettings(ctx, "a settings PUT without the authentication token (must be refused)")
 			field := ""
 			for _, f := range []string{"slogan", "description", "title"} {
-				if _, ok := was[f].(string); ok {
+				if _, ok := g.Original()[f].(string); ok {
 					field = f
 					break
 				}
@@ -135,16 +129,13 @@ func registerAuthToken(t *framework.Fixture) {
 				framework.NotChecked("the settings have none of slogan, description, title as a string to try to change")
 			}
 			// A real change is attempted, so that a server carrying the
-			// refused request out shows it; such a change is undone below.
-			refused := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
+			// refused request out shows it; the guard undoes such a change.
+			refused := g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
 				JSON: map[string]any{field: "conformance " + t.RunID}})
-			now := readSettings(ctx, t)
-			Expect(now).NotTo(BeNil(), "GET /api/settings gave no settings object after the refused PUT")
-			if !reflect.DeepEqual(was, now) {
-				restoreSettings(ctx, t, was, now)
-			}
-			Expect(now).To(Equal(was),
-				"the settings changed after a PUT sent without the authentication token; the PUT was:\n\n%s", refused.String())
+			nowEx, now, problem := t.ReadSettings(ctx)
+			Expect(problem).To(BeEmpty(), framework.Evidence(nowEx, "GET /api/settings gives the settings after the refused PUT"))
+			Expect(framework.SettingsDiff(g.Original(), now)).To(BeEmpty(), framework.Evidence(nowEx,
+				"the settings changed after a PUT sent without the authentication token (#%d, among this spec's requests)", refused.Seq))
 		}, framework.Case(string(spec.EditSettings)), spec.EditSettings, framework.SettingsWrites)
 	})
 }
@@ -156,38 +147,4 @@ func createPage(ctx context.Context, t *framework.Fixture, description string) s
 		framework.NotChecked("could not create a page to work on: HTTP %d %s", ex.Status, ex.BodyExcerpt())
 	}
 	return key
-}
-
-// restoreSettings puts back the settings a refused PUT changed after all,
-// checks that it worked and records the outcome for the run summary.
-func restoreSettings(ctx context.Context, t *framework.Fixture, was, now map[string]any) {
-	body := map[string]any{}
-	var names []string
-	for k, v := range was {
-		if !reflect.DeepEqual(now[k], v) {
-			body[k] = v
-			names = append(names, k)
-		}
-	}
-	sort.Strings(names)
-	if len(body) == 0 {
-		var added []string
-		for k := range now {
-			if _, ok := was[k]; !ok {
-				added = append(added, k)
-			}
-		}
-		sort.Strings(added)
-		t.Ledger.AddProblem(fmt.Sprintf("a refused settings PUT added settings %v, which the API cannot remove", added))
-		return
-	}
-	t.Write(ctx, http.MethodPut, "/api/settings", body)
-	check := t.ReadAuth(ctx, "/api/settings", nil)
-	for _, k := range names {
-		if !reflect.DeepEqual(check.Get("data."+k).Value(), was[k]) {
-			t.Ledger.AddProblem(fmt.Sprintf("settings %v were changed by a refused PUT and could not be restored", names))
-			return
-		}
-	}
-	t.Ledger.SettingsChanged(fmt.Sprintf("settings %v were changed by a PUT without the authentication token; restored and verified", names))
 }

@@ -43,7 +43,7 @@ func registerPlacement(t *framework.Fixture) {
 		}, framework.Case("POST /api/pages, JSON body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			slug := t.Marker("form-tokens")
-			guardCreate(t, slug)
+			t.GuardCreate(slug)
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.BothTokens,
 				Form: url.Values{"slug": {slug}, "title": {"Conformance run " + t.RunID}, "type": {"draft"}}})
 			t.Adopt(ex)

@@ -1,11 +1,8 @@
 package files
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/png"
 	"mime"
 	"net/http"
 	"net/url"
@@ -68,7 +65,7 @@ func registerUploads(t *framework.Fixture) {
 		})
 		needPage := func() {
 			if pageKey == "" {
-				framework.NotChecked("the draft page to upload to could not be created (%s)", outcome(pageEx))
+				framework.NotChecked("the draft page to upload to could not be created (%s)", framework.Outcome(pageEx))
 			}
 		}
 		uploads := func(ctx SpecContext) *uploadRun {
@@ -88,17 +85,17 @@ func registerUploads(t *framework.Fixture) {
 				}
 				Expect(u.ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, pageKey)
 				Expect(u.listing).To(framework.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", pageKey, u.name)
-				Expect(u.missing).To(BeEmpty(), "after uploading %s, GET /api/files/{key} must list exactly one new record\n%s", u.name, u.listing.String())
+				Expect(u.missing).To(BeEmpty(), framework.Evidence(u.listing, "after uploading %s, GET /api/files/{key} must list exactly one new record", u.name))
 				// size is an integer (FILES-LIST-SHAPE's schema), but its
 				// unit "is not stated" (2.5): bytes are only assumed, so a
 				// size other than the bytes sent is recorded, not failed.
 				if size := u.record.Get("size"); size.Type != gjson.Number || size.Num != float64(len(u.content)) {
 					t.Observe("FILES-UPLOAD-ROUNDTRIP: the record of %s has size %s for %d bytes uploaded (the spec does not state the unit)",
-						u.name, describe(size), len(u.content))
+						u.name, framework.Show(size), len(u.content))
 				}
-				Expect(mediaType(u.record.Get("mime").String())).To(Equal("text/plain"),
-					"the record of %s must have mime text/plain (parameters such as charset are allowed), got %s\n%s",
-					u.name, describe(u.record.Get("mime")), u.listing.String())
+				Expect(mediaType(u.record.Get("mime").String())).To(Equal("text/plain"), framework.Evidence(u.listing,
+					"the record of %s must have mime text/plain (parameters such as charset are allowed), got %s",
+					u.name, framework.Show(u.record.Get("mime"))))
 				if got := u.record.Get("filename").String(); got != u.name && i == 0 {
 					t.Observe("POST /api/files/{key} stores a file under another name than sent, e.g. %q as %q (the spec does not say how names are kept)", u.name, got)
 				}
@@ -114,10 +111,10 @@ func registerUploads(t *framework.Fixture) {
 			older, newer := r.uploads[0], r.uploads[1]
 			final := newer.listing
 			iOld, iNew := indexOf(final, older.record), indexOf(final, newer.record)
-			Expect(iOld).To(BeNumerically(">=", 0), "the older upload %s must still be listed\n%s", older.name, final.String())
-			Expect(iNew).To(BeNumerically("<", iOld),
-				"files are listed most recent first (spec 4.11): %s (uploaded %s later) must come before %s\n%s",
-				newer.name, uploadGap, older.name, final.String())
+			Expect(iOld).To(BeNumerically(">=", 0), framework.Evidence(final, "the older upload %s must still be listed", older.name))
+			Expect(iNew).To(BeNumerically("<", iOld), framework.Evidence(final,
+				"files are listed most recent first (spec 4.11): %s (uploaded %s later) must come before %s",
+				newer.name, uploadGap, older.name))
 		})
 
 		t.It("FILES-UPLOAD-REFUSED-400", func(ctx SpecContext) {
@@ -144,7 +141,7 @@ func registerUploads(t *framework.Fixture) {
 			}
 			ex := t.Client.Do(ctx, client.Request{
 				Method: http.MethodPost, Path: "/api/images", Credentials: client.BothTokens, Form: form,
-				Files: []client.File{{Field: "image", Name: name, MIMEType: "image/png", Content: tinyPNG()}},
+				Files: []client.File{{Field: "image", Name: name, MIMEType: "image/png", Content: framework.TinyPNG()}},
 			})
 			judgeRefusal(t, ex, fmt.Sprintf("image %s for page %s (POST /api/images)", name, pageKey))
 		}, framework.Case("image .txt"), spec.UploadImage)
@@ -155,13 +152,6 @@ func registerUploads(t *framework.Fixture) {
 // carries: plain text, so that a server which accepts a .php file stores
 // nothing executable.
 const probeText = "conformance suite probe: plain text, not code\n"
-
-// tinyPNG is a valid 1x1 PNG image, the image probe's content.
-func tinyPNG() []byte {
-	var b bytes.Buffer
-	_ = png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1)))
-	return b.Bytes()
-}
 
 // judgeRefusal: an upload the server takes passes (the allowed extensions
 // are not shown) and is recorded; one it refuses must be a 400 with a
@@ -273,26 +263,4 @@ func pause(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-time.After(d):
 	}
-}
-
-func describe(r gjson.Result) string {
-	if !r.Exists() {
-		return "(missing)"
-	}
-	return r.Raw
-}
-
-// outcome summarises an exchange in a few words for a not-checked reason.
-func outcome(ex *client.Exchange) string {
-	switch {
-	case ex == nil:
-		return "no request was sent"
-	case ex.Err != nil:
-		return "request failed: " + ex.Err.Error()
-	}
-	body := ex.BodyExcerpt()
-	if len(body) > 200 {
-		body = body[:200] + "…"
-	}
-	return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ex.Status, body))
 }

@@ -1,4 +1,4 @@
-package protocol_test
+package protocol
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
-// TestCrossCuttingChecks feeds the central checks (internal/framework,
-// protocol.go) responses that break them in known ways and checks what
+// TestCrossCuttingChecks feeds the checks of every response
+// (crosscutting.go, judged by framework.CrossCutting) responses that break them in known ways and checks what
 // each rule counted and how it groups the violations.
 func TestCrossCuttingChecks(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +44,8 @@ func TestCrossCuttingChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := framework.NewProtocol(srv.URL)
+	p := framework.NewCrossCutting(srv.URL)
+	p.Add(everyResponseChecks()...)
 	c.OnExchange(p.Observe)
 	ctx := context.Background()
 	for _, path := range []string{"/api/pages", "/api/tags", "/api/tags", "/api/html", "/api/pages/a", "/api/pages/b", "/elsewhere"} {
@@ -59,7 +60,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		"ENV-STATUS-AGREES":     {3, 2}, // only JSON objects with a status field
 		"ENV-MESSAGE-STRING":    {5, 2}, // only JSON objects
 	}
-	for _, c := range framework.ProtocolChecks {
+	for _, c := range everyResponseChecks() {
 		got := p.Tally(c.Rule)
 		if w := want[c.Rule]; got.Checked != w.checked || got.Violations != w.violations {
 			t.Errorf("%s: checked %d, violations %d; want %d, %d\n%s", c.Rule, got.Checked, got.Violations, w.checked, w.violations, got.Summary())
@@ -108,7 +109,8 @@ func TestCrossCuttingReadings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := framework.NewProtocol(srv.URL)
+	p := framework.NewCrossCutting(srv.URL)
+	p.Add(everyResponseChecks()...)
 	c.OnExchange(p.Observe)
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/images"})
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/files/some-page"})

@@ -1,12 +1,10 @@
-// Package protocol checks what holds on every endpoint: the response
-// envelope of successes, handler errors and early errors (spec sections 1
-// and 7) and the URL shape (sections 1 and 9.1).
-//
-// The header and body rules that hold for every response (Content-Type,
-// JSON body, CORS, no-cache, the status and message fields) are not checked
-// here but centrally, on every exchange of the run, by internal/framework
-// (protocol.go); the specs here add the responses those checks need to see:
-// successes, 404s and early errors of each kind.
+// Package protocol checks what holds on every endpoint: the header and body
+// rules of every response (Content-Type, JSON body, CORS, no-cache, the
+// status and message fields: crosscutting.go, judged on every exchange of
+// the run), the response envelope of successes, handler errors and early
+// errors (spec sections 1 and 7) and the URL shape (sections 1 and 9.1).
+// The envelope specs also send the responses the cross-cutting checks need
+// to see: successes, 404s and early errors of each kind.
 package protocol
 
 import (
@@ -19,11 +17,11 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
-	"github.com/conformance-suite/conformance/suites/auth"
 )
 
 // Register adds the protocol specs for target t.
 func Register(t *framework.Fixture) {
+	registerEveryResponse(t)
 	registerSuccessShape(t)
 	registerErrorShapes(t)
 	registerURLShape(t)
@@ -38,7 +36,7 @@ func registerSuccessShape(t *framework.Fixture) {
 				continue
 			}
 			t.It("ENV-SUCCESS-SHAPE", func(ctx SpecContext) {
-				r := client.Request{Method: http.MethodGet, Path: auth.Discover(ctx, t, ep)}
+				r := client.Request{Method: http.MethodGet, Path: t.Discover(ctx, ep)}
 				if ep.NeedsAuth() {
 					if !t.Client.HasAuth() {
 						framework.NotChecked("no --auth-token given")
@@ -75,7 +73,7 @@ func expectSuccessEnvelope(ex *client.Exchange) {
 			"the endpoint's own rules judge that", ex.Status)
 	}
 	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
-	Expect(ex.Get("data").Exists()).To(BeTrue(), "the success has no data field\n\n%s", ex.String())
+	Expect(ex).To(framework.HaveJSON("data"), "the success has a data field")
 }
 
 // registerErrorShapes: ENV-HANDLER-ERROR-SHAPE on a 404 of each
@@ -121,14 +119,14 @@ func registerErrorShapes(t *framework.Fixture) {
 			expectErrorBody(ex, "error-early.json", 400, 499)
 		}, framework.Case("invalid API token"), spec.ListPages)
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/nonexistent")), "error-early.json", 400, 499)
+			expectErrorBody(t.Client.Do(ctx, t.UnknownEndpointRequest(http.MethodGet, "/api/nonexistent")), "error-early.json", 400, 499)
 		}, framework.Case("unknown endpoint"))
 		// A read method on a path the spec gives only a write method: the
 		// request cannot also be read as a write without the
 		// authentication token (whose 401 body the spec does not shape),
 		// nor, as DELETE /api/pages could, as a delete of an empty key.
 		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-			expectErrorBody(t.Client.Do(ctx, auth.UnknownEndpointRequest(t, http.MethodGet, "/api/images")), "error-early.json", 400, 499)
+			expectErrorBody(t.Client.Do(ctx, t.UnknownEndpointRequest(http.MethodGet, "/api/images")), "error-early.json", 400, 499)
 		}, framework.Case("known path, wrong method: GET /api/images"))
 	})
 }
@@ -154,7 +152,7 @@ func registerURLShape(t *framework.Fixture) {
 			// details are other rules'.
 			ex := t.Read(ctx, "/api/pages", nil)
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex.Get("data").IsArray()).To(BeTrue(), "GET {base}/api/pages does not answer with the page list\n\n%s", ex.String())
+			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()), "GET {base}/api/pages answers with the page list")
 		}, spec.ListPages)
 	})
 }

@@ -3,7 +3,6 @@ package protocol_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -18,7 +17,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
-	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/suites"
 )
@@ -273,14 +272,7 @@ func TestCheckCoverage(t *testing.T) {
 // allowed, against a fresh reference server; spec failures do not matter
 // here (the area tests judge them), only which requests were sent.
 func fullRun(t *testing.T, out string) {
-	token, auth := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: token, AuthToken: auth})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: token, AuthToken: auth})
+	c, err := client.New(frameworktest.Reference(t))
 	if err != nil {
 		t.Fatal(err)
 	}

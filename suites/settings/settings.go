@@ -1,20 +1,24 @@
 // Package settings checks spec sections 2.6, 4.9 and 4.10: reading the site
 // settings and changing them.
 //
-// Every spec that changes a setting follows one protocol: read the whole
-// settings map, register its restore (DeferCleanup) before sending
-// anything, change one harmless field, judge, and let the restore put back
-// every field that differs and verify the whole map with a GET. A restore
-// that fails is recorded as a teardown problem (and in the run summary), so
-// a broken target is never left changed silently.
+// Every spec that changes a setting goes through framework.SettingsGuard:
+// it reads the whole settings map and registers its restore before anything
+// is sent; the spec changes one harmless field and judges; the restore puts
+// back every field that differs and verifies the whole map with a GET. A
+// restore that fails is recorded as a teardown problem (and in the run
+// summary), so a broken target is never left changed silently.
 package settings
 
 import (
 	"encoding/json"
+	"html"
 	"net/http"
+	"reflect"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -30,8 +34,8 @@ func Register(t *framework.Fixture) {
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-response.json"))
-			if cf := ex.Get("data.customFields"); cf.Exists() {
-				Expect(json.Valid([]byte(cf.String()))).To(BeTrue(), "customFields must be JSON text (spec 2.6), got %s\n%s", cf.Raw, ex.String())
+			if ex.Get("data.customFields").Exists() {
+				Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()), "customFields must be JSON text (spec 2.6)")
 			}
 		})
 
@@ -40,22 +44,22 @@ func Register(t *framework.Fixture) {
 		// This case sets a value with strings in it (a custom field named
 		// by the run marker) and reads it back.
 		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
-			g := protect(ctx, t, "customFields set to a value with a field of the run's own")
+			g := t.GuardSettings(ctx, "customFields set to a value with a field of the run's own")
 			requireCustomFields(g)
-			value := customFieldsProbe(g.original["customFields"], t.Marker("field"))
-			put := g.put(ctx, map[string]any{"customFields": value})
+			value := customFieldsProbe(g.Original()["customFields"], t.Marker("field"))
+			put := g.Put(ctx, map[string]any{"customFields": value})
 			if put.Err != nil || put.Status != http.StatusOK {
 				framework.NotChecked("PUT of a valid customFields value was not accepted (HTTP %d), so it could not be read back (see SETTINGS-EDIT-OK)", put.Status)
 			}
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-response.json"))
+			Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()),
+				"customFields was set to %s; it must read back as JSON text (spec 2.6)", value)
 			cf := ex.Get("data.customFields")
-			Expect(json.Valid([]byte(cf.String()))).To(BeTrue(),
-				"customFields was set to %s; it must read back as JSON text (spec 2.6), got %s\n%s", value, describe(cf), ex.String())
 			var sent, got any
 			_ = json.Unmarshal([]byte(value), &sent)
-			if json.Unmarshal([]byte(cf.String()), &got) == nil && !equal(sent, got) {
+			if json.Unmarshal([]byte(cf.String()), &got) == nil && !reflect.DeepEqual(sent, got) {
 				t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
 			}
 		}, framework.Case("customFields set by the run reads back as JSON text"), framework.SettingsWrites, Serial)
@@ -63,42 +67,57 @@ func Register(t *framework.Fixture) {
 
 	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), Serial, func() {
 		t.It("SETTINGS-EDIT-OK", func(ctx SpecContext) {
-			g := protect(ctx, t, "slogan changed")
+			g := t.GuardSettings(ctx, "slogan changed")
 			needField(g, "slogan")
-			ex := g.put(ctx, map[string]any{"slogan": t.Marker("slogan")})
+			ex := g.Put(ctx, map[string]any{"slogan": t.Marker("slogan")})
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("settings-edit-response.json"))
 		})
 
 		t.It("SETTINGS-EDIT-PARTIAL", func(ctx SpecContext) {
-			g := protect(ctx, t, "slogan changed")
+			g := t.GuardSettings(ctx, "slogan changed")
 			needField(g, "slogan")
 			value := t.Marker("slogan")
-			put := g.put(ctx, map[string]any{"slogan": value})
+			put := g.Put(ctx, map[string]any{"slogan": value})
 			Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
-			ex, after, problem := readSettings(ctx, t)
-			Expect(problem).To(BeEmpty(), "GET /api/settings after the change\n%s", ex.String())
-			Expect(after["slogan"]).To(Equal(value), "the slogan sent must show in the next GET\n%s", ex.String())
-			Expect(diff(g.original, after, "slogan")).To(BeEmpty(),
-				"a PUT changes only the fields present: every other field must keep its value\n%s", ex.String())
+			ex, after, problem := t.ReadSettings(ctx)
+			Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the change gives the settings"))
+			Expect(ex).To(framework.HaveJSON("data.slogan", Equal(value)), "the slogan sent must show in the next GET")
+			Expect(framework.SettingsDiff(g.Original(), after, "slogan")).To(BeEmpty(), framework.Evidence(ex,
+				"a PUT changes only the fields present: every other field must keep its value"))
 		})
 
 		t.It("SETTINGS-CUSTOMFIELDS-400", func(ctx SpecContext) {
-			g := protect(ctx, t, "customFields sent as invalid JSON")
+			g := t.GuardSettings(ctx, "customFields sent as invalid JSON")
 			requireCustomFields(g)
-			put := g.put(ctx, map[string]any{"customFields": "{not json"})
+			put := g.Put(ctx, map[string]any{"customFields": "{not json"})
 			Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
-			ex, after, problem := readSettings(ctx, t)
-			Expect(problem).To(BeEmpty(), "GET /api/settings after the refused update\n%s", ex.String())
-			Expect(diff(g.original, after)).To(BeEmpty(), "a refused update changes nothing\n%s", ex.String())
+			ex, after, problem := t.ReadSettings(ctx)
+			Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
+			Expect(framework.SettingsDiff(g.Original(), after)).To(BeEmpty(), framework.Evidence(ex, "a refused update changes nothing"))
 		})
 	})
 }
 
+// holdJSON expects a customFields value that holds JSON text: a string
+// that parses as JSON, or JSON other than null (an object the server
+// decoded, whose type SETTINGS-GET-SHAPE's schema judges).
+func holdJSON() types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(v any) (bool, error) {
+		switch s := v.(type) {
+		case nil:
+			return false, nil
+		case string:
+			return json.Valid([]byte(s)), nil
+		}
+		return true, nil
+	}).WithMessage("hold JSON text")
+}
+
 // needField stops a spec that changes a named field the target does not
 // have (the set of fields depends on the host version, spec 2.6).
-func needField(g *guard, name string) {
-	if _, ok := g.original[name]; !ok {
+func needField(g *framework.SettingsGuard, name string) {
+	if _, ok := g.Original()[name]; !ok {
 		framework.NotChecked("the target's settings have no %s field to change", name)
 	}
 }
@@ -114,7 +133,7 @@ func customFieldsProbe(current any, name string) string {
 	case string:
 		if json.Unmarshal([]byte(v), &fields) != nil {
 			fields = map[string]any{}
-			if json.Unmarshal([]byte(unescape(v)), &fields) != nil {
+			if json.Unmarshal([]byte(html.UnescapeString(v)), &fields) != nil {
 				fields = map[string]any{}
 			}
 		}
@@ -132,8 +151,8 @@ func customFieldsProbe(current any, name string) string {
 // whose settings have none: on such a host the field appears when first set
 // (the previous release does this), and no API call can remove it again, so
 // the settings could not be restored exactly.
-func requireCustomFields(g *guard) {
-	if _, had := g.original["customFields"]; !had {
+func requireCustomFields(g *framework.SettingsGuard) {
+	if _, had := g.Original()["customFields"]; !had {
 		framework.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -25,13 +24,7 @@ func checkListShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 		Expect(ex).To(framework.MatchSchema(k.listSchema))
 		// 4.6 and 4.7: list items come "without pages" (only the single
 		// view expands them).
-		var withPages []string
-		for i, item := range ex.Get("data").Array() {
-			if item.Get("pages").Exists() {
-				withPages = append(withPages, fmt.Sprintf("data[%d] (key %s)", i, describe(item.Get("key"))))
-			}
-		}
-		Expect(withPages).To(BeEmpty(), "list items must not carry pages (spec %s: the list comes without pages)\n%s", k.section, ex.String())
+		Expect(ex).To(framework.Hold("list items carry no pages (spec "+k.section+": the list comes without pages)", itemsWithPages))
 		return len(ex.Get("data").Array())
 	}
 	if check() == 0 {
@@ -46,7 +39,7 @@ func checkGetShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
 		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
-		Expect(ex.Get("data.key").String()).To(Equal(tm.key), "data.key must be the %s asked for\n%s", k.noun, ex.String())
+		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", k.noun)
 	}
 }
 
@@ -69,16 +62,11 @@ func checkPagesMatchList(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 			// the list the list endpoint gave, so this rule is still judged.
 			listKeys, source = tm.list, fmt.Sprintf("its list in GET /api/%s (the single view has no list)", k.endpoint)
 		}
-		pages := ex.Get("data.pages")
-		Expect(pages.IsArray()).To(BeTrue(), "data.pages must be an array of page objects\n%s", ex.String())
-		var pageKeys []string
-		for _, p := range pages.Array() {
-			pageKeys = append(pageKeys, p.Get("key").String())
-		}
-		Expect(pageKeys).To(ConsistOf(listKeys),
-			"%s %q: the keys of data.pages must be exactly the page keys %s names\n%s", k.noun, tm.key, source, ex.String())
+		Expect(ex).To(framework.HaveJSON("data.pages", framework.BeJSONArray()), "data.pages must be an array of page objects")
+		Expect(ex).To(framework.Hold(fmt.Sprintf("the keys of data.pages are exactly the page keys %s names", source),
+			func(ex *client.Exchange) []string { return multisetDiff(listKeys, pageKeysOf(ex)) }), "%s %q", k.noun, tm.key)
 		compared++
-		named += len(listKeys) + len(pageKeys)
+		named += len(listKeys) + len(pageKeysOf(ex))
 	}
 	if compared == 0 {
 		framework.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
@@ -101,7 +89,7 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 		if ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil); ex.Err == nil && ex.Status == http.StatusOK {
 			keys = append(keys, strs(ex.Get("data.list"))...)
 		}
-		keys = dedupe(keys)
+		keys = framework.Uniq(keys)
 		if len(keys) > maxPagesPerTerm {
 			t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names", k.rule, maxPagesPerTerm, len(keys), k.noun)
 			keys = keys[:maxPagesPerTerm]
@@ -115,7 +103,7 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 			checked++
 			problem := ""
 			if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
-				problem = fmt.Sprintf("%s %q names page %q, but GET /api/pages/{key} did not return it (%s)", k.noun, tm.key, key, outcome(ex))
+				problem = fmt.Sprintf("%s %q names page %q, but GET /api/pages/{key} did not return it (%s)", k.noun, tm.key, key, framework.Outcome(ex))
 			} else if uses, got := k.uses(ex.Get("data"), tm.key); !uses {
 				problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
 			}
@@ -131,9 +119,53 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 		framework.NotChecked("no %s the target lists names any page", k.noun)
 	}
 	if len(problems) > 0 {
-		Expect(problems).To(BeEmpty(), "every page a %s names must carry it (%d pages read); the first offending read:\n%s",
-			k.noun, checked, evidence.String())
+		Expect(problems).To(BeEmpty(), framework.Evidence(evidence,
+			"every page a %s names must carry it (%d pages read); the first offending read:", k.noun, checked))
 	}
+}
+
+// itemsWithPages lists the items of a term list that carry pages.
+func itemsWithPages(ex *client.Exchange) []string {
+	var withPages []string
+	for i, item := range ex.Get("data").Array() {
+		if item.Get("pages").Exists() {
+			withPages = append(withPages, fmt.Sprintf("data[%d] (key %s) carries pages", i, framework.Show(item.Get("key"))))
+		}
+	}
+	return withPages
+}
+
+// pageKeysOf returns the key of each page object in data.pages of a term's
+// single view ("" for a page without one).
+func pageKeysOf(ex *client.Exchange) []string {
+	var keys []string
+	for _, p := range ex.Get("data.pages").Array() {
+		keys = append(keys, p.Get("key").String())
+	}
+	return keys
+}
+
+// multisetDiff says how got differs from want, as multisets.
+func multisetDiff(want, got []string) []string {
+	left := map[string]int{}
+	for _, k := range want {
+		left[k]++
+	}
+	var problems []string
+	for _, k := range got {
+		if left[k] > 0 {
+			left[k]--
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("data.pages holds page %q, which the list does not name (that often)", k))
+	}
+	for _, k := range want {
+		if left[k] > 0 {
+			left[k]--
+			problems = append(problems, fmt.Sprintf("data.pages lacks page %q, which the list names", k))
+		}
+	}
+	return problems
 }
 
 // checkGet404: TAG-GET-404 / CAT-GET-404.
@@ -153,7 +185,7 @@ type term struct {
 func listTerms(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) []term {
 	ex := t.Read(ctx, "/api/"+k.endpoint, nil)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
-		framework.NotChecked("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)", k.endpoint, outcome(ex), k.rule)
+		framework.NotChecked("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(ex), k.rule)
 	}
 	var out []term
 	for _, item := range ex.Get("data").Array() {
@@ -201,7 +233,7 @@ func ensureTerms(ctx ginkgo.SpecContext, t *framework.Fixture, k kind, needPages
 	}
 	ex, key := t.CreatePage(ctx, fields)
 	if key == "" {
-		framework.NotChecked("the target lists %s, and creating a draft page with %s %q failed (%s)", what, k.noun, made, outcome(ex))
+		framework.NotChecked("the target lists %s, and creating a draft page with %s %q failed (%s)", what, k.noun, made, framework.Outcome(ex))
 	}
 	terms = listTerms(ctx, t, k)
 	if !usable(terms, needPages) {
@@ -245,28 +277,4 @@ func strs(r gjson.Result) []string {
 		}
 	}
 	return out
-}
-
-func dedupe(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// outcome summarises an exchange in a few words for a not-checked reason.
-func outcome(ex *client.Exchange) string {
-	if ex.Err != nil {
-		return "request failed: " + ex.Err.Error()
-	}
-	body := ex.BodyExcerpt()
-	if len(body) > 200 {
-		body = body[:200] + "…"
-	}
-	return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ex.Status, body))
 }

@@ -43,7 +43,7 @@ var kinds = []kind{
 		uses: func(page gjson.Result, key string) (bool, string) {
 			tags := page.Get("tags")
 			if !tags.IsObject() {
-				return false, "tags is " + describe(tags) + ", not an object"
+				return false, "tags is " + framework.Show(tags) + ", not an object"
 			}
 			if _, ok := tags.Map()[key]; ok {
 				return true, ""
@@ -60,7 +60,7 @@ var kinds = []kind{
 			if cat.Type == gjson.String && cat.Str == key {
 				return true, ""
 			}
-			return false, "category is " + describe(cat)
+			return false, "category is " + framework.Show(cat)
 		},
 	},
 }
@@ -82,12 +82,4 @@ func registerKind(t *framework.Fixture, k kind) {
 		t.It(k.rule+"-LIST-CONSISTENT", func(ctx ginkgo.SpecContext) { checkListConsistent(ctx, t, k) })
 		t.It(k.rule+"-GET-404", func(ctx ginkgo.SpecContext) { checkGet404(ctx, t, k) })
 	})
-}
-
-// describe renders a JSON value for a message: its raw text, or "missing".
-func describe(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	return r.Raw
 }

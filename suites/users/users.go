@@ -4,8 +4,10 @@ package users
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,38 +51,21 @@ func Register(t *framework.Fixture) {
 		t.It("USER-LIST-KEYED-BY-USERNAME", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			data := ex.Get("data")
-			Expect(data.IsObject()).To(BeTrue(), "data must be an object keyed by username, got %s\n%s", kindOf(data), ex.String())
-			profiles := data.Map()
-			if len(profiles) == 0 {
+			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data must be an object keyed by username")
+			if len(ex.Get("data").Map()) == 0 {
 				framework.NotChecked("GET /api/users lists no profile")
 			}
-			var wrong []string
-			for _, key := range sortedKeys(profiles) {
-				if u := profiles[key].Get("username"); u.Type != gjson.String || u.Str != key {
-					wrong = append(wrong, fmt.Sprintf("key %q holds the profile of username %s", key, describe(u)))
-				}
-			}
-			Expect(wrong).To(BeEmpty(), "each key of data must be the username of its profile\n%s", ex.String())
+			Expect(ex).To(framework.Hold("each key of data is the username of its profile", keysNotUsernames))
 		})
 
 		t.It("USER-LIST-SUBSET", func(ctx SpecContext) {
 			ex := t.Read(ctx, "/api/users", nil)
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			profiles := listProfiles(ex)
-			if len(profiles) == 0 {
+			if len(listProfiles(ex)) == 0 {
 				framework.NotChecked("GET /api/users lists no profile")
 			}
-			var extra []string
-			for _, p := range profiles {
-				for _, f := range singleOnly {
-					if p.Get(f).Exists() {
-						extra = append(extra, fmt.Sprintf("profile %s carries %s", describe(p.Get("username")), f))
-					}
-				}
-			}
-			Expect(extra).To(BeEmpty(), "list profiles must not carry %s (spec 2.4: single profile only)\n%s",
-				strings.Join(singleOnly, ", "), ex.String())
+			Expect(ex).To(framework.Hold(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
+				strings.Join(singleOnly, ", ")), singleOnlyFields))
 		})
 	})
 
@@ -90,7 +75,7 @@ func Register(t *framework.Fixture) {
 				ex := t.Read(ctx, client.KeyPath("users", name), nil)
 				Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
 				Expect(ex).To(framework.MatchSchema("user-response.json"))
-				Expect(ex.Get("data.username").Value()).To(Equal(name), "data.username must be the username asked for\n%s", ex.String())
+				Expect(ex).To(framework.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
 			}
 		})
 
@@ -117,30 +102,68 @@ func Register(t *framework.Fixture) {
 					// profile by chance; real ones are far longer (5.8:
 					// 64 hexadecimal characters, older ones more).
 					if len(secret) >= minSecretLen {
-						Expect(bytes.Contains(ex.Body(), []byte(secret))).To(BeFalse(),
-							"the response body contains %s (value not shown)\n%s", what, ex.String())
+						Expect(ex).To(framework.Hold("the response body does not contain "+what+" (value not shown)",
+							func(ex *client.Exchange) []string {
+								if bytes.Contains(ex.Body(), []byte(secret)) {
+									return []string{"the body contains " + what}
+								}
+								return nil
+							}))
 					}
 				}
 				// By name: in every profile the response holds.
-				var found []string
-				for _, p := range profilesOf(ex) {
-					profiles++
-					for name := range p.Map() {
-						for _, s := range sensitive {
-							if strings.EqualFold(name, s) {
-								found = append(found, fmt.Sprintf("profile %s carries %s", describe(p.Get("username")), name))
-							}
-						}
-					}
-				}
-				sort.Strings(found)
-				Expect(found).To(BeEmpty(), "profiles never carry email, role, password hash or tokens (spec 2.4)\n%s", ex.String())
+				profiles += len(profilesOf(ex))
+				Expect(ex).To(framework.Hold("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
 			}
 			if profiles == 0 {
 				framework.NotChecked("no users response held a profile to look at")
 			}
 		})
 	})
+}
+
+// keysNotUsernames lists the keys of a users list's data that are not the
+// username of the profile they hold.
+func keysNotUsernames(ex *client.Exchange) []string {
+	var wrong []string
+	profiles := ex.Get("data").Map()
+	for _, key := range slices.Sorted(maps.Keys(profiles)) {
+		if u := profiles[key].Get("username"); u.Type != gjson.String || u.Str != key {
+			wrong = append(wrong, fmt.Sprintf("key %q holds the profile of username %s", key, framework.Show(u)))
+		}
+	}
+	return wrong
+}
+
+// singleOnlyFields lists the single-profile-only fields the profiles of a
+// users list carry.
+func singleOnlyFields(ex *client.Exchange) []string {
+	var extra []string
+	for _, p := range listProfiles(ex) {
+		for _, f := range singleOnly {
+			if p.Get(f).Exists() {
+				extra = append(extra, fmt.Sprintf("profile %s carries %s", framework.Show(p.Get("username")), f))
+			}
+		}
+	}
+	return extra
+}
+
+// sensitiveFields lists the fields of sensitive names (any case) the
+// profiles of a users response carry.
+func sensitiveFields(ex *client.Exchange) []string {
+	var found []string
+	for _, p := range profilesOf(ex) {
+		for name := range p.Map() {
+			for _, s := range sensitive {
+				if strings.EqualFold(name, s) {
+					found = append(found, fmt.Sprintf("profile %s carries %s", framework.Show(p.Get("username")), name))
+				}
+			}
+		}
+	}
+	sort.Strings(found)
+	return found
 }
 
 // listProfiles returns the profiles of a users list response: the values
@@ -151,7 +174,7 @@ func listProfiles(ex *client.Exchange) []gjson.Result {
 	if data.IsObject() {
 		m := data.Map()
 		out := make([]gjson.Result, 0, len(m))
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			out = append(out, m[k])
 		}
 		return out
@@ -182,7 +205,7 @@ func usernames(ctx SpecContext, t *framework.Fixture) []string {
 			}
 		}
 		if data := list.Get("data"); len(names) == 0 && data.IsObject() {
-			names = sortedKeys(data.Map())
+			names = slices.Sorted(maps.Keys(data.Map()))
 		}
 	}
 	if len(names) == 0 {
@@ -202,32 +225,4 @@ func usernames(ctx SpecContext, t *framework.Fixture) []string {
 		names = names[:maxUsers]
 	}
 	return names
-}
-
-func sortedKeys(m map[string]gjson.Result) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func kindOf(r gjson.Result) string {
-	switch {
-	case !r.Exists():
-		return "nothing"
-	case r.IsArray():
-		return "an array"
-	case r.IsObject():
-		return "an object"
-	}
-	return r.Raw
-}
-
-func describe(r gjson.Result) string {
-	if !r.Exists() {
-		return "(missing)"
-	}
-	return r.Raw
 }

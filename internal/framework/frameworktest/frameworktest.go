@@ -1,25 +1,33 @@
-// Package frameworktest gives `go test` runs of a suite package a Fixture:
-// the built-in reference server on a loopback port, or the server named by
-// CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN / CONFORMANCE_AUTH_TOKEN.
+// Package frameworktest is what the `go test` runs of suite packages stand
+// on: a Fixture on the built-in reference server on a loopback port (or the
+// server named by CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN /
+// CONFORMANCE_AUTH_TOKEN), snapshots of a target's content to prove a run
+// left no trace, and second runs in child processes (a read-only run, a run
+// against a broken server), since RunSpecs runs once per process.
 package frameworktest
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/onsi/ginkgo/v2"
-	"github.com/onsi/gomega"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"os/exec"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
@@ -46,19 +54,28 @@ func FixtureAndSnapshot(tb testing.TB) (*framework.Fixture, func(context.Context
 	return t, func(ctx context.Context) (Snapshot, error) { return TakeSnapshot(ctx, c) }
 }
 
+// Reference serves a fresh reference server with the given mutants on a
+// loopback port until tb ends, and returns the configuration of a client
+// with both of its tokens.
+func Reference(tb testing.TB, mutants ...string) client.Config {
+	tb.Helper()
+	cfg := client.Config{Token: reference.NewToken(), AuthToken: reference.NewToken()}
+	srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	tb.Cleanup(ts.Close)
+	cfg.BaseURL = ts.URL
+	return cfg
+}
+
 func build(tb testing.TB) (*framework.Fixture, client.Config) {
 	tb.Helper()
 	cfg := client.Config{BaseURL: os.Getenv("CONFORMANCE_BASE_URL"), Token: os.Getenv("CONFORMANCE_TOKEN"), AuthToken: os.Getenv("CONFORMANCE_AUTH_TOKEN")}
 	opts := framework.Options{}
 	if cfg.BaseURL == "" {
-		cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
-		srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		ts := httptest.NewServer(srv)
-		tb.Cleanup(ts.Close)
-		cfg.BaseURL = ts.URL
+		cfg = Reference(tb)
 		opts.SettingsWrites = true
 	}
 	cfg.ReadOnly = cfg.AuthToken == ""
@@ -127,7 +144,7 @@ func TakeSnapshot(ctx context.Context, c *client.Client) (Snapshot, error) {
 		s["GET "+path+" keys"] = canon(keys)
 		return keys, nil
 	}
-	keys, err := list("/api/pages", framework.AllPagesQuery())
+	keys, err := list("/api/pages", marker.AllPagesQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -192,4 +209,68 @@ func RunSuite(t *testing.T, area string, register func(*framework.Fixture)) {
 	framework.Install(target)
 	register(target)
 	ginkgo.RunSpecs(t, area)
+}
+
+// RunChild runs the test named test of this test binary again, in a child
+// process with environment variable env set to "1" (RunSpecs runs once per
+// process, so a second run of a suite needs a process of its own), and
+// fails t with the end of the child's output if the child fails. The test
+// named test checks env to know it is the child.
+func RunChild(t *testing.T, test, env, what string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if len(out) > maxChildOutput {
+			out = out[len(out)-maxChildOutput:]
+		}
+		t.Fatalf("%s failed (%v):\n%s", what, err, out)
+	}
+}
+
+// maxChildOutput bounds the child output a failing RunChild shows.
+const maxChildOutput = 6000
+
+// ReadOnlyRun runs the specs register adds as a --read-only run given the
+// authentication token does, against a fresh reference server, and fails t
+// if a request other than a GET carried the authentication token, or if a
+// spec not marked as writing tried to write (the read-only client refuses
+// it). It calls RunSpecs: run it in a child process (RunChild).
+func ReadOnlyRun(t *testing.T, description string, register ...func(*framework.Fixture)) {
+	t.Helper()
+	cfg := Reference(t)
+	cfg.ReadOnly = true
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var bad []string
+	c.OnExchange(func(ex *client.Exchange) {
+		refused := errors.Is(ex.Err, client.ErrReadOnly)
+		carriesAuth := strings.Contains(ex.URL, client.AuthTokenPlaceholder) || strings.Contains(ex.RequestBody, client.AuthTokenPlaceholder)
+		if ex.Method == http.MethodGet || (!refused && !carriesAuth) {
+			return
+		}
+		why := "carried the authentication token"
+		if refused {
+			why = "was refused by the read-only client: its spec writes without being marked Writes"
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		bad = append(bad, fmt.Sprintf("%s %s (spec %q)", ex.RequestLine(), why, ex.Scope))
+	})
+	target := framework.New(c, framework.Options{ReadOnly: true})
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	framework.Install(target)
+	for _, r := range register {
+		r(target)
+	}
+	ginkgo.RunSpecs(t, description)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(bad) > 0 {
+		t.Errorf("in a read-only run %d write request(s) went wrong:\n  %s", len(bad), strings.Join(bad, "\n  "))
+	}
 }

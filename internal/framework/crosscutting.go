@@ -6,18 +6,19 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/conformance-suite/conformance/internal/client"
 )
 
-// Protocol judges every recorded exchange against the cross-cutting rules
-// of spec sections 1, 5.9 and 7 (Content-Type, JSON body, CORS, no-cache,
-// envelope status and message). No spec can forget these checks, and one
-// missing header gives one failure per rule, not one per request.
-type Protocol struct {
+// CrossCutting judges every recorded exchange with the checks the suites
+// add (suites/protocol adds those of spec sections 1, 5.9 and 7), and
+// tallies each rule's verdicts: no spec can forget these checks, and one
+// missing header gives one failure per rule, not one per request. Only
+// exchanges observed after a check was added are judged by it, so suites
+// add their checks when they register, before any request is sent.
+type CrossCutting struct {
 	apiPrefix string
 	mu        sync.Mutex
+	checks    []ExchangeCheck
 	tallies   map[string]*Tally
 }
 
@@ -60,139 +61,53 @@ const (
 	maxRequests = 24
 )
 
-// Verdict is one rule's judgement of one exchange.
-type Verdict struct {
+// Judgement is one rule's judgement of one exchange.
+type Judgement struct {
 	// Skip: the rule cannot judge this exchange (not counted as checked).
 	Skip bool
 	// Problem is what is wrong; "" when the exchange conforms.
 	Problem string
 }
 
-var (
-	conforms = Verdict{}
-	skip     = Verdict{Skip: true}
-)
-
-func violation(format string, args ...any) Verdict {
-	return Verdict{Problem: fmt.Sprintf(format, args...)}
-}
-
-// ProtocolCheck is one cross-cutting rule's test of a response.
-type ProtocolCheck struct {
+// ExchangeCheck is one cross-cutting rule's test of a response.
+type ExchangeCheck struct {
 	Rule  string
-	Check func(ex *client.Exchange) Verdict
+	Check func(ex *client.Exchange) Judgement
 }
 
-// ProtocolChecks are the cross-cutting rules, in report order.
-var ProtocolChecks = []ProtocolCheck{
-	{"GEN-CONTENT-TYPE-JSON", func(ex *client.Exchange) Verdict {
-		if ex.MediaType() != "application/json" {
-			if ct := ex.Header.Values("Content-Type"); len(ct) > 0 {
-				return violation("Content-Type is %q, want application/json", strings.Join(ct, ", "))
-			}
-			return violation("no Content-Type header, want application/json")
-		}
-		return conforms
-	}},
-	{"GEN-BODY-JSON", func(ex *client.Exchange) Verdict {
-		switch {
-		case ex.Truncated:
-			// Longer than the read bound: the suite cannot tell.
-			return skip
-		case ex.IsJSON():
-			return conforms
-		case ex.BodySize() == 0:
-			return violation("the body is empty, want a JSON document")
-		}
-		return violation("the body is not a JSON document")
-	}},
-	{"GEN-CORS-ANY-ORIGIN", func(ex *client.Exchange) Verdict {
-		got := ex.Header.Get("Access-Control-Allow-Origin")
-		origin := ex.RequestHeader.Get("Origin")
-		switch {
-		case got == "*" || (origin != "" && got == origin):
-			return conforms
-		case got == "":
-			return violation("no Access-Control-Allow-Origin header")
-		}
-		return violation("Access-Control-Allow-Origin is %q, want *", got)
-	}},
-	{"GEN-NO-CACHE", func(ex *client.Exchange) Verdict {
-		cc := strings.ToLower(strings.Join(ex.Header.Values("Cache-Control"), ","))
-		pragma := strings.ToLower(strings.Join(ex.Header.Values("Pragma"), ","))
-		if strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") || strings.Contains(pragma, "no-cache") {
-			return conforms
-		}
-		return violation("no no-cache header (Cache-Control: no-store/no-cache or Pragma: no-cache)")
-	}},
-	{"ENV-STATUS-AGREES", func(ex *client.Exchange) Verdict {
-		if !jsonObject(ex) {
-			return skip // judged by GEN-BODY-JSON
-		}
-		st := ex.Get("status")
-		if !st.Exists() {
-			// Early errors carry no status (judged by ENV-EARLY-ERROR-SHAPE);
-			// a success without one is judged by ENV-SUCCESS-SHAPE.
-			return skip
-		}
-		if st.Type != gjson.String {
-			return violation("status is %s, want the string \"0\" or \"1\"", st.Raw)
-		}
-		switch {
-		case ex.Status >= 200 && ex.Status < 300 && st.Str != "0":
-			return violation("HTTP %d with status %q, want \"0\"", ex.Status, st.Str)
-		case ex.Status >= 400 && st.Str != "1":
-			return violation("HTTP %d with status %q, want \"1\"", ex.Status, st.Str)
-		}
-		return conforms
-	}},
-	{"ENV-MESSAGE-STRING", func(ex *client.Exchange) Verdict {
-		if !jsonObject(ex) {
-			return skip // judged by GEN-BODY-JSON and the shape rules
-		}
-		if isUploadSuccess(ex) {
-			return skip // the response shape of uploads is "not shown" (4.12, 4.13)
-		}
-		m := ex.Get("message")
-		if !m.Exists() {
-			return violation("no message field")
-		}
-		if m.Type != gjson.String {
-			return violation("message is %s, want a string", m.Raw)
-		}
-		return conforms
-	}},
-}
-
-func jsonObject(ex *client.Exchange) bool { return ex.IsJSON() && ex.JSON().IsObject() }
-
-// isUploadSuccess reports a 2xx answer to POST /api/images or POST
-// /api/files/{key}, whose body the spec does not show.
-func isUploadSuccess(ex *client.Exchange) bool {
-	if ex.Method != "POST" || ex.Status < 200 || ex.Status > 299 {
-		return false
-	}
-	u, err := url.Parse(ex.URL)
-	if err != nil {
-		return false
-	}
-	return strings.HasSuffix(u.Path, "/api/images") || strings.Contains(u.Path, "/api/files/")
-}
-
-// NewProtocol judges exchanges whose URL lies under baseURL/api/.
-func NewProtocol(baseURL string) *Protocol {
+// NewCrossCutting judges exchanges whose URL lies under baseURL/api/.
+func NewCrossCutting(baseURL string) *CrossCutting {
 	u, _ := url.Parse(baseURL)
 	prefix := "/api/"
 	if u != nil {
 		prefix = strings.TrimRight(u.Path, "/") + "/api/"
 	}
-	return &Protocol{apiPrefix: prefix, tallies: map[string]*Tally{}}
+	return &CrossCutting{apiPrefix: prefix, tallies: map[string]*Tally{}}
+}
+
+// Add registers checks, judged on every exchange observed from now on.
+func (p *CrossCutting) Add(checks ...ExchangeCheck) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.checks = append(p.checks, checks...)
+}
+
+// Rules lists the rules of the registered checks, in the order they were
+// added.
+func (p *CrossCutting) Rules() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for _, c := range p.checks {
+		out = append(out, c.Rule)
+	}
+	return out
 }
 
 // Observe checks one exchange (registered as a client observer). Requests
 // that got no answer, responses to HEAD (no body by definition) and paths
 // outside {base}/api/ are not judged.
-func (p *Protocol) Observe(ex *client.Exchange) {
+func (p *CrossCutting) Observe(ex *client.Exchange) {
 	if ex.Err != nil || ex.Status == 0 || ex.Method == "HEAD" {
 		return
 	}
@@ -203,7 +118,7 @@ func (p *Protocol) Observe(ex *client.Exchange) {
 	request := fmt.Sprintf("%s %s -> %d", ex.Method, p.endpointShape(u.Path), ex.Status)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, c := range ProtocolChecks {
+	for _, c := range p.checks {
 		v := c.Check(ex)
 		if v.Skip {
 			continue
@@ -253,7 +168,7 @@ func (t *Tally) add(problem, request string, ex *client.Exchange) {
 // endpointShape turns a request path into the endpoint it addresses, with
 // any key replaced by a placeholder ("/api/pages/{key}"), so responses to
 // the same endpoint group together.
-func (p *Protocol) endpointShape(path string) string {
+func (p *CrossCutting) endpointShape(path string) string {
 	rest := strings.TrimPrefix(path, p.apiPrefix)
 	name, key, hasKey := strings.Cut(rest, "/")
 	if hasKey && key != "" {
@@ -263,7 +178,7 @@ func (p *Protocol) endpointShape(path string) string {
 }
 
 // Tally returns a copy of how a rule fared so far.
-func (p *Protocol) Tally(rule string) Tally {
+func (p *CrossCutting) Tally(rule string) Tally {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := p.tallies[rule]

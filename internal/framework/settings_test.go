@@ -1,4 +1,4 @@
-package settings
+package framework
 
 import (
 	"bytes"
@@ -9,13 +9,12 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // referenceTarget serves a fresh reference server with the given mutants
 // and returns a writing target on it.
-func referenceTarget(t *testing.T, mutants ...string) *framework.Fixture {
+func referenceTarget(t *testing.T, mutants ...string) *Fixture {
 	t.Helper()
 	tok, auth := reference.NewToken(), reference.NewToken()
 	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: mutants})
@@ -28,20 +27,20 @@ func referenceTarget(t *testing.T, mutants ...string) *framework.Fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return framework.New(c, framework.Options{SettingsWrites: true})
+	return New(c, Options{SettingsWrites: true})
 }
 
 // settingsBody returns the raw body of GET /api/settings.
-func settingsBody(t *testing.T, tg *framework.Fixture) []byte {
+func settingsBody(t *testing.T, tg *Fixture) []byte {
 	t.Helper()
 	ex := tg.ReadAuth(context.Background(), "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK {
-		t.Fatalf("GET /api/settings: %s", outcome(ex))
+		t.Fatalf("GET /api/settings: %s", Outcome(ex))
 	}
 	return append([]byte(nil), ex.Body()...)
 }
 
-func put(t *testing.T, tg *framework.Fixture, fields map[string]any) {
+func put(t *testing.T, tg *Fixture, fields map[string]any) {
 	t.Helper()
 	if ex := tg.Write(context.Background(), http.MethodPut, "/api/settings", fields); ex.Err != nil {
 		t.Fatal(ex.Err)
@@ -77,7 +76,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 				put(t, tg, c.setup)
 			}
 			before := settingsBody(t, tg)
-			_, original, problem := readSettings(ctx, tg)
+			_, original, problem := tg.ReadSettings(ctx)
 			if problem != "" {
 				t.Fatal(problem)
 			}
@@ -85,7 +84,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 			if bytes.Equal(before, settingsBody(t, tg)) {
 				t.Fatal("the change did not change the settings: the test proves nothing")
 			}
-			if problem := restoreSettings(ctx, tg, original); problem != "" {
+			if problem := tg.restoreSettings(ctx, original); problem != "" {
 				t.Fatalf("restore reported: %s", problem)
 			}
 			if after := settingsBody(t, tg); !bytes.Equal(before, after) {
@@ -100,33 +99,15 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
-	_, original, problem := readSettings(ctx, tg)
+	_, original, problem := tg.ReadSettings(ctx)
 	if problem != "" {
 		t.Fatal(problem)
 	}
 	// A field the server does not have: PUT ignores it, so it can never
 	// read back as "before".
 	original["conformanceNoSuchField"] = "x"
-	problem = restoreSettings(ctx, tg, original)
+	problem = tg.restoreSettings(ctx, original)
 	if !strings.Contains(problem, "conformanceNoSuchField") {
 		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
-	}
-}
-
-func TestCustomFieldsProbe(t *testing.T) {
-	for _, c := range []struct {
-		current any
-		want    string
-	}{
-		{nil, `{"f":{"label":"Conformance suite probe","type":"string"}}`},
-		{"{}", `{"f":{"label":"Conformance suite probe","type":"string"}}`},
-		{`{"sub":{"type":"bool"}}`, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":{"type":"bool"}}`},
-		{`{&quot;sub&quot;:{&quot;type&quot;:&quot;bool&quot;}}`, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":{"type":"bool"}}`},
-		{map[string]any{"sub": "x"}, `{"f":{"label":"Conformance suite probe","type":"string"},"sub":"x"}`},
-		{"not json", `{"f":{"label":"Conformance suite probe","type":"string"}}`},
-	} {
-		if got := customFieldsProbe(c.current, "f"); got != c.want {
-			t.Errorf("customFieldsProbe(%v) = %s, want %s", c.current, got, c.want)
-		}
 	}
 }

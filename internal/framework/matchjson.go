@@ -1,0 +1,156 @@
+package framework
+
+import (
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// Expectations on what an exchange's body holds, and on decoded JSON
+// values.
+
+// HaveJSON expects the body to be JSON with a value at path (gjson syntax)
+// that every one of ms matches. ms see the value decoded: nil, bool,
+// float64, string, []any or map[string]any. Without ms, only presence is
+// expected (JSON null counts as present).
+func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
+	expect := path + " in the body"
+	if len(ms) > 0 {
+		expect += ", matching the expectation below"
+	}
+	return exchangeCheck{expect: expect, field: path,
+		check: func(ex *client.Exchange) string {
+			if p := transportProblem(ex); p != "" {
+				return p
+			}
+			if !ex.IsJSON() {
+				return "the body is not a JSON document"
+			}
+			r := ex.Get(path)
+			if !r.Exists() {
+				return path + " is missing"
+			}
+			for _, m := range ms {
+				ok, err := m.Match(r.Value())
+				switch {
+				case err != nil:
+					return fmt.Sprintf("%s is %s: %v", path, r.Raw, err)
+				case !ok:
+					return fmt.Sprintf("%s is %s:\n%s", path, r.Raw, indent(m.FailureMessage(r.Value()), "    "))
+				}
+			}
+			return ""
+		},
+		seen: func(ex *client.Exchange) string { return path + " is " + Show(ex.Get(path)) },
+	}.matcher()
+}
+
+// Hold expects problems to find nothing wrong with the exchange; each
+// problem it returns is one line of the failure. expect says in words what
+// holds when there is none ("each key of data is the username of its
+// profile").
+func Hold(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
+	return exchangeMatcher(expect, func(ex *client.Exchange) string {
+		if p := transportProblem(ex); p != "" {
+			return p
+		}
+		if found := problems(ex); len(found) > 0 {
+			return "\n  " + strings.Join(found, "\n  ")
+		}
+		return ""
+	})
+}
+
+// Evidence is the description of an assertion on a value derived from ex
+// (Expect(v).To(m, framework.Evidence(ex, "why"))), for when no matcher on
+// the exchange fits: the failure shows the text and the exchange, and is
+// recorded as a verdict.Fact. It is rendered only when the assertion fails.
+func Evidence(ex *client.Exchange, format string, args ...any) func() string {
+	return func() string {
+		text := fmt.Sprintf(format, args...)
+		recordFact(factOf(ex, text, "", ""))
+		if ex == nil {
+			return text
+		}
+		return text + "\n\n" + ex.String()
+	}
+}
+
+// BeJSONObject expects a decoded JSON value to be an object.
+func BeJSONObject() types.GomegaMatcher { return beJSONKind("an object") }
+
+// BeJSONArray expects a decoded JSON value to be an array.
+func BeJSONArray() types.GomegaMatcher { return beJSONKind("an array") }
+
+// BeJSONString expects a decoded JSON value to be a string.
+func BeJSONString() types.GomegaMatcher { return beJSONKind("a string") }
+
+func beJSONKind(kind string) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(v any) (bool, error) { return jsonKind(v) == kind, nil }).
+		WithTemplate("Expected {{.Data.Kind}}, got {{call .Data.KindOf .Actual}}", map[string]any{
+			"Kind":   kind,
+			"KindOf": jsonKind,
+		})
+}
+
+// jsonKind names the kind of a decoded JSON value.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// BeEncodedOnce expects a string that is sent HTML-encoded exactly once
+// (spec 1, 2.1: input is sanitised once). The spec names no encoder, so any
+// form passes: named or numeric references (&amp; or &#38;), and > or
+// quotes left as they are. What is required: decoding the string once gives
+// back what was sent (so &amp;amp; fails), no raw < remains, and every &
+// starts a character reference (so text sent as is, not encoded, fails).
+func BeEncodedOnce(sent string) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(got any) (bool, error) {
+		s, ok := got.(string)
+		return ok && encodedOnce(s, sent), nil
+	}).WithTemplate("Expected {{.Data.Sent}} HTML-encoded exactly once (e.g. {{.Data.Once}}), got {{.FormattedActual}}",
+		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Once": fmt.Sprintf("%q", encodeOnce(sent))})
+}
+
+// encodeOnce HTML-encodes s once the common way (&, <, > and " as named
+// entities): what failure messages show as the expected form.
+func encodeOnce(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}
+
+// charRef is one HTML character reference: named, decimal or hex.
+var charRef = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
+
+func encodedOnce(got, sent string) bool {
+	if html.UnescapeString(got) != sent || strings.Contains(got, "<") {
+		return false
+	}
+	for i := strings.IndexByte(got, '&'); i >= 0; i = strings.IndexByte(got, '&') {
+		ref := charRef.FindString(got[i:])
+		if ref == "" {
+			return false
+		}
+		got = got[i+len(ref):]
+	}
+	return true
+}

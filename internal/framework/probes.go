@@ -1,0 +1,219 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// Requests that several suites build: a real resource to read on each read
+// endpoint, requests that must be refused, and what to do should a broken
+// server carry them out anyway.
+
+// Probe is a request to one endpoint that names no real resource: keys and
+// usernames carry the run marker, so they exist on no target.
+type Probe struct {
+	t        *Fixture
+	Endpoint spec.Endpoint
+	Path     string
+	// Slug is the run-marked slug a create probe asks for.
+	Slug string
+	// File is the run-marked name of an upload probe's file.
+	File string
+	// Safe: the request cannot change the target even if the server wrongly
+	// carries it out (it addresses a page that does not exist).
+	Safe bool
+}
+
+// NewProbe builds the probe of ep; name tells apart the markers of the
+// specs that probe the same endpoint.
+func (t *Fixture) NewProbe(ep spec.Endpoint, name string) Probe {
+	p := Probe{t: t, Endpoint: ep, Path: ep.Path(), Safe: true}
+	missing := t.Marker("no-such-" + name)
+	switch ep {
+	case spec.GetPage, spec.EditPage, spec.DeletePage:
+		p.Path = client.KeyPath("pages", missing)
+	case spec.GetTag:
+		p.Path = client.KeyPath("tags", missing)
+	case spec.GetCategory:
+		p.Path = client.KeyPath("categories", missing)
+	case spec.GetUser:
+		p.Path = client.KeyPath("users", missing)
+	case spec.ListFiles:
+		p.Path = client.KeyPath("files", missing)
+	case spec.UploadFile:
+		p.Path, p.File = client.KeyPath("files", missing), t.Marker(name)+".txt"
+	case spec.CreatePage:
+		p.Slug, p.Safe = t.Marker("refused-"+name), false
+	case spec.UploadImage:
+		p.File, p.Safe = t.Marker(name)+".png", false
+	case spec.EditSettings:
+		p.Safe = false
+	}
+	return p
+}
+
+// Decorators are the t.It arguments the probe needs: its endpoint label,
+// and Writes/SettingsWrites when a wrongly accepted request would change
+// the target (read-only runs then skip the spec).
+func (p Probe) Decorators() []any {
+	args := []any{p.Endpoint}
+	switch {
+	case p.Endpoint == spec.EditSettings:
+		args = append(args, SettingsWrites)
+	case !p.Safe:
+		args = append(args, Writes)
+	}
+	return args
+}
+
+// NamesMissingPage reports whether the probe names a page that does not
+// exist (edit, delete, file upload).
+func (p Probe) NamesMissingPage() bool {
+	return p.Endpoint == spec.EditPage || p.Endpoint == spec.DeletePage || p.Endpoint == spec.UploadFile
+}
+
+// Request is the probe with harmless input besides any tokens (a request
+// with no input at all may be refused for that reason first, as the
+// previous release does). The caller sets the credentials.
+func (p Probe) Request() client.Request {
+	r := client.Request{Method: p.Endpoint.Method(), Path: p.Path, Probe: p.Safe}
+	switch p.Endpoint {
+	case spec.CreatePage:
+		r.JSON = map[string]any{"slug": p.Slug, "title": "Conformance probe " + p.Slug, "type": "draft"}
+	case spec.EditPage:
+		r.JSON = map[string]any{"description": "conformance probe"}
+	case spec.EditSettings:
+		// No settings field: even a server that wrongly carries the request
+		// out has nothing to change. The tokens are the input.
+	case spec.UploadImage:
+		r.Files = []client.File{{Field: "image", Name: p.File, MIMEType: "image/png", Content: TinyPNG()}}
+	case spec.UploadFile:
+		r.Files = []client.File{{Field: "file", Name: p.File, MIMEType: "text/plain", Content: []byte("conformance probe\n")}}
+	default: // GET and DELETE
+		r.Query = url.Values{"x": {"1"}}
+	}
+	return r
+}
+
+// Send sends r (built from the probe) and takes responsibility for anything
+// a wrongly accepted request made: a created page is deleted at the end of
+// the spec, settings changed are restored (and the restore verified), an
+// upload is listed in the run summary (the API cannot delete uploads).
+func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
+	t := p.t
+	var ex *client.Exchange
+	switch p.Endpoint {
+	case spec.CreatePage:
+		t.GuardCreate(p.Slug)
+		ex = t.Client.Do(ctx, r)
+	case spec.EditSettings:
+		ex = t.GuardSettings(ctx, "a settings PUT without valid credentials (must be refused)").Send(ctx, r)
+	default:
+		ex = t.Client.Do(ctx, r)
+	}
+	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
+		return ex
+	}
+	switch p.Endpoint {
+	case spec.CreatePage:
+		t.Adopt(ex)
+	case spec.UploadImage, spec.UploadFile:
+		t.Ledger.AddUpload(fmt.Sprintf("%s accepted without valid credentials (spec %q): %s",
+			p.Endpoint, ginkgo.CurrentSpecReport().LeafNodeText, ex.BodyExcerpt()))
+	}
+	return ex
+}
+
+// GuardCreate makes sure a page that a refused create should not have made
+// is removed if it exists after all: at the end of the spec its slug is
+// read and, when found, deleted with valid credentials.
+func (t *Fixture) GuardCreate(slug string) {
+	ginkgo.DeferCleanup(func(ctx context.Context) {
+		if t.ReadOnly || !t.Client.HasAuth() {
+			return
+		}
+		ctx, cancel := CleanupContext(ctx)
+		defer cancel()
+		ex := t.ReadAuth(ctx, client.KeyPath("pages", slug), nil)
+		if ex.Err == nil && ex.Status == http.StatusOK && ex.Get("data.key").String() == slug {
+			t.Ledger.AddPage(slug)
+			_ = t.DeletePage(ctx, slug) // the sweep retries and reports what remains
+		}
+	})
+}
+
+// UnknownEndpointRequest is a request to a path or method the spec does not
+// list, with the API token where the spec puts it for the method (the query
+// string for methods the spec does not place it for) and harmless input. A
+// body is a run-marked draft, so that a broken server that took it for a
+// create would make a page the sweep and `conformance cleanup` can find.
+func (t *Fixture) UnknownEndpointRequest(method, path string) client.Request {
+	r := client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
+	switch method {
+	case http.MethodPost, http.MethodPut:
+		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": t.Marker("unknown-endpoint-probe"), "type": "draft"}
+	default:
+		r.Query, r.Placement = url.Values{"x": {"1"}}, client.InQuery
+	}
+	return r
+}
+
+// Discover returns the path of a real resource of a read endpoint: the
+// endpoint's path itself for lists, and for single resources a key that a
+// list endpoint names (a page the run creates when the target has none and
+// writes are allowed). Without one the spec is not checked.
+func (t *Fixture) Discover(ctx context.Context, ep spec.Endpoint) string {
+	list := map[spec.Endpoint]string{spec.GetPage: "pages", spec.ListFiles: "pages", spec.GetTag: "tags",
+		spec.GetCategory: "categories", spec.GetUser: "users"}[ep]
+	if list == "" {
+		return ep.Path()
+	}
+	var query url.Values
+	if list == "pages" {
+		// Pages of every type: a site may have no published page.
+		query = url.Values{}
+		for _, ty := range []string{"published", "static", "sticky", "draft", "scheduled"} {
+			query.Set(ty, "true")
+		}
+	}
+	ex := t.Read(ctx, "/api/"+list, query)
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		NotChecked("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
+	}
+	key := ""
+	if list == "users" {
+		// data is an object keyed by username (spec 4.8).
+		ex.Get("data").ForEach(func(k, _ gjson.Result) bool { key = k.String(); return false })
+	} else {
+		for _, p := range ex.Get("data").Array() {
+			k := p.Get("key").String()
+			// 4.2 allows a hierarchical key for a page; 4.11 does not say
+			// which page files/parent/child names (or that it is an
+			// endpoint at all), so the files endpoint gets a plain key.
+			if k != "" && (ep != spec.ListFiles || !strings.Contains(k, "/")) {
+				key = k
+				break
+			}
+		}
+	}
+	if key == "" && list == "pages" && t.CanWrite() {
+		_, key = t.CreatePage(ctx, nil)
+	}
+	if key == "" {
+		NotChecked("the target has no %s to read (GET /api/%s lists none)", list, list)
+	}
+	endpoint := list
+	if ep == spec.ListFiles {
+		endpoint = "files"
+	}
+	return client.KeyPath(endpoint, key)
+}

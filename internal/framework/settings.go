@@ -1,0 +1,208 @@
+package framework
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// SettingsGuard holds the settings as they were before a spec sent a
+// request that may change them, and puts them back when the spec ends,
+// however it ends. Every spec that touches PUT /api/settings goes through
+// one, whether it means to change a setting or sends a request the target
+// must refuse.
+type SettingsGuard struct {
+	t        *Fixture
+	what     string         // what the spec sends, for the run summary
+	original map[string]any // the whole settings map before
+	changes  bool           // a change was meant (Put)
+	sent     bool           // a request that may change them was sent
+}
+
+// GuardSettings reads the whole settings map and registers its restore with
+// DeferCleanup before the spec sends anything: the restore then runs when
+// the spec passes, fails, times out or the run is interrupted. Settings
+// that cannot be read could not be restored, so the spec is then not
+// checked. what says what the spec sends, for the run summary.
+func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
+	_, original, problem := t.ReadSettings(ctx)
+	if problem != "" {
+		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", 2)
+	}
+	g := &SettingsGuard{t: t, what: what, original: original}
+	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) {
+		cctx, cancel := CleanupContext(ctx)
+		defer cancel()
+		g.restore(cctx)
+	})
+	return g
+}
+
+// Original is the settings map as it was before the spec (not to be
+// changed).
+func (g *SettingsGuard) Original() map[string]any { return g.original }
+
+// Put sends a settings change with both tokens.
+func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
+	g.changes, g.sent = true, true
+	return g.t.Write(ctx, http.MethodPut, "/api/settings", fields)
+}
+
+// Send sends a request that should not change the settings (one the target
+// must refuse); should it change them after all, they are restored too.
+func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exchange {
+	g.sent = true
+	return g.t.Client.Do(ctx, r)
+}
+
+// restore puts back what changed and records the outcome in the ledger: a
+// meant change always, a request that should have changed nothing only
+// when it did.
+func (g *SettingsGuard) restore(ctx context.Context) {
+	if !g.sent {
+		return
+	}
+	if !g.changes {
+		if _, now, problem := g.t.ReadSettings(ctx); problem == "" && len(SettingsDiff(g.original, now)) == 0 {
+			return
+		}
+	}
+	if problem := g.t.restoreSettings(ctx, g.original); problem != "" {
+		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + g.what + ") not restored: " + problem))
+		g.t.Ledger.SettingsChanged(g.what + "; the restore FAILED (see the problems)")
+		return
+	}
+	g.t.Ledger.SettingsChanged(g.what + "; every field restored and verified")
+}
+
+// restoreSettings puts back every field of original that differs on the
+// target, then verifies the whole map with a GET. It returns "" when the
+// settings are exactly as before, or what is still wrong. A first PUT sends
+// the values as read; for fields that still differ, a second sends them
+// HTML-unescaped and objects or arrays as JSON text (see secondTry).
+func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any) string {
+	var failed []string
+	for attempt := 0; attempt < 2; attempt++ {
+		_, current, problem := t.ReadSettings(ctx)
+		if problem != "" {
+			return "reading them back: " + problem
+		}
+		body := map[string]any{}
+		for k, v := range original {
+			if cur, ok := current[k]; ok && reflect.DeepEqual(cur, v) {
+				continue
+			}
+			if attempt > 0 {
+				v = secondTry(v)
+			}
+			body[k] = v
+		}
+		if len(body) == 0 {
+			break
+		}
+		if ex := t.Write(ctx, http.MethodPut, "/api/settings", body); ex.Err != nil || ex.Status != http.StatusOK {
+			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), Outcome(ex)))
+		}
+	}
+	_, current, problem := t.ReadSettings(ctx)
+	if problem != "" {
+		return "reading them back: " + problem
+	}
+	d := SettingsDiff(original, current)
+	if len(d) == 0 {
+		return ""
+	}
+	return strings.Join(append(d, failed...), "; ")
+}
+
+// secondTry is how a value that did not read back as sent is sent again:
+// a string HTML-unescaped, for servers that return stored text encoded but
+// encode what they are sent (spec 1: input is sanitised once); an object or
+// array as JSON text, for servers that return stored JSON text (such as
+// customFields) decoded but take only text.
+func secondTry(v any) any {
+	switch x := v.(type) {
+	case string:
+		return html.UnescapeString(x)
+	case map[string]any, []any:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(x) == nil {
+			return strings.TrimSpace(b.String())
+		}
+	}
+	return v
+}
+
+// ReadSettings reads the whole settings map (both tokens). Numbers are kept
+// as written (json.Number) so that comparing maps is exact. The string is
+// what went wrong, "" when the map was read.
+func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[string]any, string) {
+	ex := t.ReadAuth(ctx, "/api/settings", nil)
+	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
+		return ex, nil, "GET /api/settings: " + Outcome(ex)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(ex.Get("data").Raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return ex, nil, "GET /api/settings: data: " + err.Error()
+	}
+	return ex, m, ""
+}
+
+// SettingsDiff lists the fields whose values differ between before and
+// after, except the named ones, one line each, sorted.
+func SettingsDiff(before, after map[string]any, except ...string) []string {
+	var out []string
+	keys := slices.Collect(maps.Keys(before))
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if slices.Contains(except, k) {
+			continue
+		}
+		b, inBefore := before[k]
+		a, inAfter := after[k]
+		switch {
+		case !inAfter:
+			out = append(out, fmt.Sprintf("%s: was %s, now missing", k, showValue(b)))
+		case !inBefore:
+			out = append(out, fmt.Sprintf("%s: not there before, now %s", k, showValue(a)))
+		case !reflect.DeepEqual(a, b):
+			out = append(out, fmt.Sprintf("%s: was %s, now %s", k, showValue(b), showValue(a)))
+		}
+	}
+	return out
+}
+
+// showValue renders a decoded JSON value for a message, shortened.
+func showValue(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // settings hold HTML-encoded text: show it as is
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	s := strings.TrimSpace(b.String())
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}

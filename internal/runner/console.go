@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// This file keeps Go stack traces off the console: a user needs to know
+// that a spec was interrupted, not where each goroutine was.
+
+// goroutineHeaders start the sections of Ginkgo's progress reports (printed
+// when a spec is interrupted by the run's time limit or Ctrl-C) and of a
+// panicking spec's failure that hold Go stack traces.
+var goroutineHeaders = []string{"Spec Goroutine", "Goroutines of Interest", "Other Goroutines", "Full Stack Trace"}
+
+// ansiCode matches a colour code.
+var ansiCode = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// dropGoroutineDumps wraps the console so that no Go stack trace reaches
+// the user: each section under one of goroutineHeaders becomes a one-line
+// note. Everything else passes through as it comes, partial lines included
+// (progress dots).
+func dropGoroutineDumps(w io.Writer) io.Writer { return &dumpFilter{w: w} }
+
+type dumpFilter struct {
+	w        io.Writer
+	mu       sync.Mutex
+	line     []byte // the current line, held while it might be a header
+	passing  bool   // the current line is forwarded as it comes
+	dropping bool   // the current line is dropped
+	skipping bool   // inside a stack-trace section
+	indent   int    // the section header's indentation
+}
+
+func (f *dumpFilter) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := len(p)
+	for len(p) > 0 {
+		chunk := p
+		eol := false
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			chunk, eol = p[:i+1], true
+		}
+		p = p[len(chunk):]
+		if err := f.feed(chunk, eol); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+func (f *dumpFilter) feed(chunk []byte, eol bool) error {
+	switch {
+	case f.passing:
+		f.passing = !eol
+		_, err := f.w.Write(chunk)
+		return err
+	case f.dropping:
+		f.dropping = !eol
+		return nil
+	}
+	f.line = append(f.line, chunk...)
+	text := strings.TrimRight(ansiCode.ReplaceAllString(string(f.line), ""), "\r\n")
+	trimmed := strings.TrimLeft(text, " \t")
+	indent := len(text) - len(trimmed)
+	if trimmed == "" && !eol {
+		return nil // not yet known what this line is
+	}
+	if f.skipping {
+		// A dump is "goroutine N [state]" and "> highlighted frame" lines at
+		// the header's indentation, and everything indented deeper.
+		atIndent := indent == f.indent
+		dump := trimmed == "" || indent > f.indent ||
+			(atIndent && (strings.HasPrefix(trimmed, "goroutine ") || strings.HasPrefix(trimmed, "> ")))
+		if !dump && !eol && atIndent && (strings.HasPrefix("goroutine ", trimmed) || strings.HasPrefix("> ", trimmed)) {
+			return nil // not yet known
+		}
+		if dump {
+			f.line, f.dropping = f.line[:0], !eol
+			return nil
+		}
+		f.skipping = false
+	}
+	for _, h := range goroutineHeaders {
+		if !eol && strings.HasPrefix(h, trimmed) {
+			return nil // might be a header: wait for the rest of the line
+		}
+		if eol && trimmed == h {
+			f.skipping, f.indent, f.line = true, indent, f.line[:0]
+			_, err := fmt.Fprintf(f.w, "%s(%s: Go stack traces omitted)\n", strings.Repeat(" ", indent), h)
+			return err
+		}
+	}
+	out := f.line
+	f.line, f.passing = f.line[:0], !eol
+	_, err := f.w.Write(out)
+	return err
+}

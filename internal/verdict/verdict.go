@@ -1,0 +1,94 @@
+// Package verdict is the vocabulary the framework writes into a Ginkgo
+// report and internal/report reads back: the names of the labels and report
+// entries they share, the typed "not checked" outcome with its reason, and
+// the facts a failed expectation saw (and Uniq, with which both fold
+// repeated labels and reasons). It imports neither Ginkgo nor any other
+// package of the suite, so both sides can share it without depending on
+// each other.
+package verdict
+
+// LabelCrossCutting marks the specs that judge every recorded exchange
+// (--rerun-failed selects by it).
+const LabelCrossCutting = "cross-cutting"
+
+// Names of the report entries the framework adds to a spec.
+const (
+	// EntryRequests carries a failing spec's exchanges, rendered and
+	// redacted (a string), for people.
+	EntryRequests = "requests"
+	// EntryExchanges carries the same exchanges as data ([]Exchange).
+	EntryExchanges = "exchanges"
+	// EntryFact carries what one failed expectation saw (Fact).
+	EntryFact = "fact"
+	// EntryNotChecked carries why a spec could not check its rule
+	// (NotChecked).
+	EntryNotChecked = "not-checked"
+	// EntryCase carries the Case that tells a spec apart from the others of
+	// its rule (Case).
+	EntryCase = "case"
+)
+
+// NotCheckedPrefix starts the text a not-checked spec shows where only text
+// goes (the console, JUnit's skipped message).
+const NotCheckedPrefix = "not checked: "
+
+// NotChecked is the outcome of a spec that could not check its rule: no
+// assertion that could have failed ran on real data.
+type NotChecked struct {
+	Reason string `json:"reason"`
+}
+
+// String is the reason with NotCheckedPrefix.
+func (n NotChecked) String() string { return NotCheckedPrefix + n.Reason }
+
+// Case tells a spec apart from the other specs of its rule ("scheduled",
+// "GET /api/tags").
+type Case string
+
+// Fact is what one failed expectation saw, as data, so that whoever reads
+// the report (the legacy diagnosis) never parses the rendered message.
+type Fact struct {
+	// Expected is the expectation in words.
+	Expected string `json:"expected"`
+	// Got is what was seen instead, in words.
+	Got string `json:"got,omitempty"`
+	// Field is the JSON path of the value judged; "" when the response was
+	// judged as a whole (its status, its schema).
+	Field string `json:"field,omitempty"`
+	// Status is the HTTP status of the response judged; 0 when there was
+	// none (the request failed, or no exchange was judged).
+	Status int `json:"status,omitempty"`
+	// Seq numbers the exchange judged within the run (Exchange.Seq); 0 when
+	// none.
+	Seq int `json:"seq,omitempty"`
+}
+
+// MaxBody bounds the response body an Exchange keeps.
+const MaxBody = 64 << 10
+
+// Exchange is one request of a failing spec and its answer, as data.
+type Exchange struct {
+	Seq    int    `json:"seq"`
+	Method string `json:"method"`
+	// Path is the URL's path, escaped, without the query.
+	Path  string `json:"path"`
+	Query string `json:"query,omitempty"`
+	// Status is the HTTP status; 0 when the request got no answer.
+	Status int `json:"status"`
+	// Body is the response body, redacted, cut at MaxBody bytes (Cut).
+	Body string `json:"body,omitempty"`
+	Cut  bool   `json:"cut,omitempty"`
+}
+
+// Uniq returns in without repeats, in the order of first appearance.
+func Uniq[T comparable](in []T) []T {
+	seen := map[T]bool{}
+	var out []T
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
