@@ -73,7 +73,7 @@ func exchangeOf(t *testing.T, path string, c canned) *client.Exchange {
 	return cl.Do(context.Background(), client.Request{Method: http.MethodGet, Path: path})
 }
 
-func html(server string) map[string]string {
+func htmlPage(server string) map[string]string {
 	return map[string]string{"Content-Type": "text/html", "Server": server}
 }
 
@@ -92,17 +92,17 @@ func TestAnsweredByFront(t *testing.T) {
 		wantServer string
 	}{
 		// The front's own answers.
-		{"nginx 400 for a NUL byte in the path", "/api/files/x%00y", canned{400, html(nginxServer), nginx400}, true, "nginx"},
-		{"nginx 400 for an over-long header", "/api/pages", canned{400, html(nginxServer), nginx400Header}, true, "nginx"},
-		{"nginx 404 of its static-file location", "/api/pages/cover.png", canned{404, html(nginxServer), nginx404}, true, "nginx"},
-		{"nginx 413 with server_tokens off", "/api/files/k", canned{413, html("nginx"), nginx413Tokenless}, true, "nginx"},
-		{"nginx page behind a CDN that renames Server", "/api/files/x%00y", canned{400, html("cloudflare"), nginx400}, true, "nginx"},
+		{"nginx 400 for a NUL byte in the path", "/api/files/x%00y", canned{400, htmlPage(nginxServer), nginx400}, true, "nginx"},
+		{"nginx 400 for an over-long header", "/api/pages", canned{400, htmlPage(nginxServer), nginx400Header}, true, "nginx"},
+		{"nginx 404 of its static-file location", "/api/pages/cover.png", canned{404, htmlPage(nginxServer), nginx404}, true, "nginx"},
+		{"nginx 413 with server_tokens off", "/api/files/k", canned{413, htmlPage("nginx"), nginx413Tokenless}, true, "nginx"},
+		{"nginx page behind a CDN that renames Server", "/api/files/x%00y", canned{400, htmlPage("cloudflare"), nginx400}, true, "nginx"},
 		{"Apache 404 for a NUL byte in the path", "/api/files/x%00y", canned{404,
 			map[string]string{"Content-Type": "text/html; charset=iso-8859-1", "Server": apacheServer}, apache404}, true, "Apache"},
-		{"Apache 404 for an encoded slash", "/api/files/a%2Fb", canned{404, html(apacheServer), apache404}, true, "Apache"},
-		{"Apache 2.4.5x 400 without signature", "/api/files/%25zz", canned{400, html("Apache"), apache400Old}, true, "Apache"},
-		{"Apache 414", "/api/pages", canned{414, html(apacheServer), apache414}, true, "Apache"},
-		{"413 custom page from nginx", "/api/files/k", canned{413, html(nginxServer), "<h1>Too big</h1>"}, true, "nginx"},
+		{"Apache 404 for an encoded slash", "/api/files/a%2Fb", canned{404, htmlPage(apacheServer), apache404}, true, "Apache"},
+		{"Apache 2.4.5x 400 without signature", "/api/files/%25zz", canned{400, htmlPage("Apache"), apache400Old}, true, "Apache"},
+		{"Apache 414", "/api/pages", canned{414, htmlPage(apacheServer), apache414}, true, "Apache"},
+		{"413 custom page from nginx", "/api/files/k", canned{413, htmlPage(nginxServer), "<h1>Too big</h1>"}, true, "nginx"},
 		{"405 empty body from Apache", "/api/pages", canned{405, map[string]string{"Server": apacheServer}, ""}, true, "Apache"},
 
 		// The API's answers, right or wrong, even behind a front.
@@ -112,16 +112,16 @@ func TestAnsweredByFront(t *testing.T) {
 			canned{404, apiHeaders(nginxServer, "text/html; charset=UTF-8"), `{"status":"1","message":"Page not found."}`}, true, ""},
 		{"the API's JSON 413 without CORS behind nginx (a bug the rules must judge)", "/api/files/k",
 			canned{413, map[string]string{"Content-Type": "application/json", "Server": nginxServer}, `{"status":"1","message":"Too large."}`}, true, ""},
-		{"a theme's HTML 404 behind nginx: the site answers HTML", "/api/pages/none", canned{404, html(nginxServer), themeNotFound}, true, ""},
-		{"a 400 page from nginx without its markup", "/api/files/a..b", canned{400, html(nginxServer), "<p>bad</p>"}, true, ""},
-		{"nginx's page, but the API never answered JSON in this run", "/api/pages", canned{404, html(nginxServer), nginx404}, false, ""},
+		{"a theme's HTML 404 behind nginx: the site answers HTML", "/api/pages/none", canned{404, htmlPage(nginxServer), themeNotFound}, true, ""},
+		{"a 400 page from nginx without its markup", "/api/files/a..b", canned{400, htmlPage(nginxServer), "<p>bad</p>"}, true, ""},
+		{"nginx's page, but the API never answered JSON in this run", "/api/pages", canned{404, htmlPage(nginxServer), nginx404}, false, ""},
 		{"nginx's page carrying the API's CORS header", "/api/pages", canned{404,
 			map[string]string{"Content-Type": "text/html", "Server": nginxServer, "Access-Control-Allow-Origin": "*"}, nginx404}, true, ""},
-		{"a page whose title's status is not the response's", "/api/pages", canned{404, html(nginxServer), nginx400}, true, ""},
-		{"a status the fronts do not answer themselves", "/api/pages", canned{502, html(nginxServer),
+		{"a page whose title's status is not the response's", "/api/pages", canned{404, htmlPage(nginxServer), nginx400}, true, ""},
+		{"a status the fronts do not answer themselves", "/api/pages", canned{502, htmlPage(nginxServer),
 			strings.ReplaceAll(nginx400, "400 Bad Request", "502 Bad Gateway")}, true, ""},
-		{"413 from an unnamed server", "/api/files/k", canned{413, html("Caddy"), "too big"}, true, ""},
-		{"a success", "/api/pages", canned{200, html(nginxServer), nginx400}, true, ""},
+		{"413 from an unnamed server", "/api/files/k", canned{413, htmlPage("Caddy"), "too big"}, true, ""},
+		{"a success", "/api/pages", canned{200, htmlPage(nginxServer), nginx400}, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,7 +149,7 @@ func TestAnsweredByFrontWithoutAnswer(t *testing.T) {
 }
 
 func TestFrontObservation(t *testing.T) {
-	ex := exchangeOf(t, "/api/files/x%00y", canned{404, html(apacheServer), apache404})
+	ex := exchangeOf(t, "/api/files/x%00y", canned{404, htmlPage(apacheServer), apache404})
 	a := AnsweredByFront(ex, true)
 	got := a.Observation(ex, "FILES-TRAVERSAL-400")
 	want := "GET /api/files/x%00y -> 404 was " + FrontPhrase + " (Apache's own HTML 404 page), not by the API; " +
