@@ -71,7 +71,7 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 // tokens, which it stores in cfg.
 func startReference(mutants []string, cfg *runner.Config) (*http.Server, string, error) {
 	cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
-	h, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
+	h, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: reference.AsMutants(mutants)})
 	if err != nil {
 		return nil, "", err
 	}
@@ -115,7 +115,7 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 			if auth == "" {
 				auth = reference.NewToken()
 			}
-			h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
+			h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: reference.AsMutants(mutants)})
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}

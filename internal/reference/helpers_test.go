@@ -29,7 +29,7 @@ const (
 // scheduled page (2099).
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-func newServer(t testing.TB, mutants ...string) *Server {
+func newServer(t testing.TB, mutants ...Mutant) *Server {
 	t.Helper()
 	s, err := New(Options{Token: testToken, AuthToken: testAuth, Mutants: mutants, Now: func() time.Time { return fixedNow }})
 	if err != nil {
@@ -115,9 +115,11 @@ func (q req) build(t testing.TB) *http.Request {
 	if method == "" {
 		method = http.MethodGet
 	}
-	query := url.Values{}
+	// A query in the path joins the query parameters.
+	path, rawQuery, _ := strings.Cut(q.path, "?")
+	query, _ := url.ParseQuery(rawQuery)
 	for k, vs := range q.query {
-		query[k] = append([]string(nil), vs...)
+		query[k] = append(query[k], vs...)
 	}
 	toks := q.tokens()
 	var body io.Reader
@@ -175,7 +177,7 @@ func (q req) build(t testing.TB) *http.Request {
 			query.Set(k, v)
 		}
 	}
-	target := q.path
+	target := path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
 	}

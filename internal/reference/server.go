@@ -18,9 +18,9 @@ type Options struct {
 	// AuthToken is the administrator's authentication token (parameter
 	// "authentication"); required.
 	AuthToken string
-	// Mutants names the mutants to enable (see Mutants); an unknown name
-	// makes New fail.
-	Mutants []string
+	// Mutants names the mutants and benign variants to enable (see
+	// Mutants); an unknown name makes New fail.
+	Mutants []Mutant
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -30,7 +30,7 @@ type Server struct {
 	mu      sync.Mutex
 	opts    Options
 	now     func() time.Time
-	mutants map[string]bool
+	mutants map[Mutant]bool
 
 	pages    map[string]*page
 	tags     map[string]*term
@@ -85,7 +85,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // mutated reports whether the named mutant is enabled.
-func (s *Server) mutated(name string) bool { return s.mutants[name] }
+func (s *Server) mutated(m Mutant) bool { return s.mutants[m] }
 
 // response is what a handler answers.
 type response struct {
@@ -156,7 +156,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	defer func() { resp.authed = authOK }()
 	path := r.URL.Path
 	prefix := "/api"
-	if s.mutated("api-under-v1") {
+	if s.mutated(APIUnderV1) {
 		prefix = "/api/v1"
 	}
 	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
@@ -165,11 +165,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusNotFound, "Not found.")
 	}
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
-	if s.mutated("json-body-rejected") && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
+	if s.mutated(JSONBodyRejected) && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
 		strings.HasPrefix(ct, "application/json") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
-	if s.mutated("form-put-rejected") && r.Method == http.MethodPut &&
+	if s.mutated(FormPutRejected) && r.Method == http.MethodPut &&
 		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
@@ -177,15 +177,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	if err != nil {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
-	if s.mutated("body-tokens-json-only") && in.form {
+	if s.mutated(BodyTokensJSONOnly) && in.form {
 		delete(in.vals, "token")
 		delete(in.vals, "authentication")
 	}
-	if r.Method == http.MethodDelete && (s.mutated("delete-json-body-ignored") || s.mutated("delete-ignores-query-tokens")) {
+	if r.Method == http.MethodDelete && (s.mutated(DeleteJSONBodyIgnored) || s.mutated(DeleteIgnoresQueryTokens)) {
 		q := r.URL.Query()
 		for _, k := range []string{"token", "authentication"} {
 			inQuery := q.Get(k) != ""
-			if (inQuery && s.mutated("delete-ignores-query-tokens")) || (!inQuery && s.mutated("delete-json-body-ignored")) {
+			if (inQuery && s.mutated(DeleteIgnoresQueryTokens)) || (!inQuery && s.mutated(DeleteJSONBodyIgnored)) {
 				delete(in.vals, k)
 			}
 		}
@@ -195,12 +195,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	// release: an unknown endpoint without a token is "Missing API token.".
 	tok := in.token("token")
 	if tok == "" {
-		if s.mutated("missing-token-401") {
+		if s.mutated(MissingToken401) {
 			return early(http.StatusUnauthorized, msgMissingToken)
 		}
 		return early(http.StatusBadRequest, msgMissingToken)
 	}
-	if !equal(tok, s.opts.Token) && !s.mutated("invalid-token-accepted") {
+	if !equal(tok, s.opts.Token) && !s.mutated(InvalidTokenAccepted) {
 		return early(http.StatusUnauthorized, msgInvalidToken)
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
@@ -215,25 +215,25 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 
 	h, needsAuth := s.lookup(rt)
 	if h == nil {
-		if s.mutated("unknown-endpoint-404") {
+		if s.mutated(UnknownEndpoint404) {
 			return early(http.StatusNotFound, msgAccessDenied)
 		}
-		if s.mutated("wrong-method-405") && s.knownEndpoint(rt.endpoint) {
+		if s.mutated(WrongMethod405) && s.knownEndpoint(rt.endpoint) {
 			return early(http.StatusMethodNotAllowed, msgAccessDenied)
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
 	}
-	if s.mutated("user-reads-need-auth") && rt.endpoint == "users" {
+	if s.mutated(UserReadsNeedAuth) && rt.endpoint == "users" {
 		needsAuth = true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mutated("benign-404-before-auth") && s.missingPageTarget(rt) {
+	if s.mutated(Benign404BeforeAuth) && s.missingPageTarget(rt) {
 		// The spec does not order the 401 and 404 checks of a write.
 		return failure(http.StatusNotFound, "Page not found.")
 	}
 	if needsAuth && !authOK {
-		if s.mutated("refused-write-applies") && rt.method != http.MethodGet {
+		if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
 			h(r, rt, in, adminUser) // applied, then refused
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
@@ -254,13 +254,13 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 		case !hasKey && m == http.MethodGet:
 			return s.listPagesH, false
 		case !hasKey && m == http.MethodPost:
-			return s.createPageH, !s.mutated("create-without-auth")
+			return s.createPageH, !s.mutated(CreateWithoutAuth)
 		case hasKey && m == http.MethodGet:
 			return s.getPageH, false
 		case hasKey && m == http.MethodPut:
 			return s.editPageH, true
 		case hasKey && m == http.MethodDelete:
-			return s.deletePageH, !s.mutated("delete-without-auth")
+			return s.deletePageH, !s.mutated(DeleteWithoutAuth)
 		}
 	case "tags", "categories":
 		if m == http.MethodGet {
@@ -279,7 +279,7 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 	case "settings":
 		switch {
 		case !hasKey && m == http.MethodGet:
-			return s.getSettingsH, !s.mutated("settings-readable-without-auth")
+			return s.getSettingsH, !s.mutated(SettingsReadableWithoutAuth)
 		case !hasKey && m == http.MethodPut:
 			return s.editSettingsH, true
 		}
@@ -320,14 +320,14 @@ func (s *Server) knownEndpoint(endpoint string) bool {
 // whether the request is not a GET.
 func (s *Server) authenticate(in *input, write bool) (string, bool) {
 	name := "authentication"
-	if write && s.mutated("auth-param-renamed-on-writes") {
+	if write && s.mutated(AuthParamRenamedOnWrites) {
 		name = "auth"
 	}
 	a := in.token(name)
 	if a == "" {
 		return "", false
 	}
-	if equal(a, s.opts.AuthToken) || s.mutated("any-auth-accepted") {
+	if equal(a, s.opts.AuthToken) || s.mutated(AnyAuthAccepted) {
 		return adminUser, true
 	}
 	for _, u := range s.users {

@@ -16,9 +16,9 @@ func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) resp
 			continue
 		}
 		switch {
-		case s.mutated("settings-customfields-escaped"):
+		case s.mutated(SettingsCustomFieldsEscaped):
 			data[i].v = sanitise(v)
-		case s.mutated("settings-customfields-object"):
+		case s.mutated(SettingsCustomFieldsObject):
 			var decoded any
 			if json.Unmarshal([]byte(v), &decoded) == nil {
 				data[i].v = toOrdered(decoded)
@@ -61,20 +61,20 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 		}
 		v, err := s.coerceSetting(name, updated[i].v, in)
 		if err != "" {
-			if s.mutated("customfields-invalid-accepted") && name == "customFields" {
+			if s.mutated(CustomFieldsInvalidAccepted) && name == "customFields" {
 				str, _, _ := in.str(name)
 				updated[i].v = str
 				continue
 			}
 			code := http.StatusBadRequest
-			if s.mutated("settings-invalid-200") {
+			if s.mutated(SettingsInvalid200) {
 				code = http.StatusOK
 			}
 			return failure(code, "Error trying to edit the settings: "+string(err))
 		}
 		updated[i].v = v
 	}
-	if s.mutated("settings-put-resets-homepage") {
+	if s.mutated(SettingsPutResetsHomepage) {
 		for i := range updated {
 			switch updated[i].k {
 			case "homepage", "pageNotFound", "uriBlog":
@@ -84,11 +84,11 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 			}
 		}
 	}
-	if s.mutated("settings-put-ignored") {
+	if s.mutated(SettingsPutIgnored) {
 		updated = s.settings
 	}
 	s.settings = updated
-	if s.mutated("settings-edit-returns-data") {
+	if s.mutated(SettingsEditReturnsData) {
 		return success(http.StatusOK, "Settings edited.", kv{"data", append(dict(nil), s.settings...)})
 	}
 	return success(http.StatusOK, "Settings edited.")

@@ -202,7 +202,7 @@ func (s *Server) pageObj(p *page, base string) obj {
 		dateUTC = t.UTC().Format(dateLayout)
 	}
 	display := p.date
-	if s.mutated("date-display-format") {
+	if s.mutated(DateDisplayFormat) {
 		if t, err := time.Parse(dateLayout, p.date); err == nil {
 			display = t.Format("January 2, 2006")
 		}
@@ -216,13 +216,13 @@ func (s *Server) pageObj(p *page, base string) obj {
 			name = t.name
 		}
 		names = append(names, name)
-		if s.mutated("tags-map-values-are-keys") {
+		if s.mutated(TagsMapValuesAreKeys) {
 			name = k
 		}
 		tagMap = append(tagMap, kv{k, name})
 	}
 	tags = tagMap
-	if s.mutated("tags-as-string") {
+	if s.mutated(TagsAsString) {
 		tags = strings.Join(names, ",")
 	}
 	var cover, coverFile any = false, false
@@ -235,27 +235,27 @@ func (s *Server) pageObj(p *page, base string) obj {
 			coverFile = p.coverImage
 		}
 	}
-	if cover == false && s.mutated("cover-image-null") {
+	if cover == false && s.mutated(CoverImageNull) {
 		cover, coverFile = nil, nil
 	}
 	var category any = p.category
-	if p.category == "" && s.mutated("category-false-when-none") {
+	if p.category == "" && s.mutated(CategoryFalseWhenNone) {
 		category = false
 	}
 	slug := lastSegment(p.key)
-	if s.mutated("slug-is-full-key") {
+	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
 	permalink := base + "/" + p.key
-	if s.mutated("relative-permalink") {
+	if s.mutated(RelativePermalink) {
 		permalink = "/" + p.key
 	}
 	content := renderMarkdown(p.content)
-	if s.mutated("content-not-rendered") {
+	if s.mutated(ContentNotRendered) {
 		content = p.content
 	}
 	title, contentRaw, description := p.title, sanitise(p.content), p.description
-	if s.mutated("benign-numeric-entities") {
+	if s.mutated(BenignNumericEntities) {
 		title, contentRaw, description = numericRefs(title), numericRefs(contentRaw), numericRefs(description)
 	}
 	o := obj{
@@ -277,7 +277,7 @@ func (s *Server) pageObj(p *page, base string) obj {
 		{"coverImage", cover},
 		{"coverImageFilename", coverFile},
 	}
-	if s.mutated("title-not-encoded") {
+	if s.mutated(TitleNotEncoded) {
 		o = o.set("title", unsanitise(p.title))
 	}
 	return o

@@ -44,8 +44,8 @@ var rulesWithoutMutant = map[string]string{}
 // preflight must refuse to check it (exit 3, one sentence) before any spec
 // runs, each with the reason why that is the right answer. They count as
 // caught when the run ends that way.
-var caughtByPreflight = map[string]string{
-	"api-under-v1": "GET {base}/api/pages answers 404: this base URL is not the API's root, and checking on " +
+var caughtByPreflight = map[reference.Mutant]string{
+	reference.APIUnderV1: "GET {base}/api/pages answers 404: this base URL is not the API's root, and checking on " +
 		"would judge (and write to) some other service; the preflight is where GEN-URL-SHAPE is enforced",
 }
 
@@ -59,7 +59,7 @@ const runTimeout = 2 * time.Minute
 // (or is in rulesWithoutMutant with a reason).
 func TestMutantRulesAreInTheCatalogue(t *testing.T) {
 	cat := spec.All()
-	broken := map[string][]string{}
+	broken := map[string][]reference.Mutant{}
 	for _, m := range reference.Mutants() {
 		if m.Benign {
 			if len(m.Rules) > 0 {
@@ -95,7 +95,7 @@ func TestMutantRulesAreInTheCatalogue(t *testing.T) {
 			t.Errorf("rulesWithoutMutant lists %s, but mutants %v break it: remove it from the list", r.ID, broken[r.ID])
 		}
 	}
-	names := map[string]bool{}
+	names := map[reference.Mutant]bool{}
 	for _, m := range reference.Mutants() {
 		names[m.Name] = !m.Benign
 	}
@@ -129,7 +129,7 @@ const (
 type job struct {
 	name   string
 	kind   kind
-	mutant reference.Mutant
+	mutant reference.MutantInfo
 	// filter is the --label-filter, "" for a full run.
 	filter string
 }
@@ -176,7 +176,7 @@ func (o outcome) killed() bool {
 // stoppedByPreflight: a mutant of caughtByPreflight ended the run in the
 // preflight.
 func (o outcome) stoppedByPreflight() bool {
-	_, listed := caughtByPreflight[o.name]
+	_, listed := caughtByPreflight[o.mutant.Name]
 	return listed && o.kind == mutant && o.res.Exit == 3 && strings.Contains(o.res.Stdout, "The target cannot be checked: ")
 }
 
@@ -261,8 +261,8 @@ func indent(s, prefix string) string {
 // those areas plus the cross-cutting checks, which then judge the
 // exchanges of those areas (if that misses, TestSelfTest reruns it
 // unfiltered).
-func planMutant(cat *spec.Catalogue, m reference.Mutant) (job, error) {
-	j := job{name: m.Name, kind: mutant, mutant: m}
+func planMutant(cat *spec.Catalogue, m reference.MutantInfo) (job, error) {
+	j := job{name: string(m.Name), kind: mutant, mutant: m}
 	areas := map[spec.Area]bool{}
 	crossCutting := false
 	for _, id := range m.Rules {
@@ -310,7 +310,7 @@ func plan(t *testing.T, withMutants bool) []job {
 	for _, m := range reference.Mutants() {
 		switch {
 		case m.Benign:
-			jobs = append(jobs, job{name: m.Name, kind: benign, mutant: m})
+			jobs = append(jobs, job{name: string(m.Name), kind: benign, mutant: m})
 		case withMutants:
 			j, err := planMutant(cat, m)
 			if err != nil {
@@ -331,23 +331,14 @@ func runJob(ctx context.Context, dir string, j job) outcome {
 	args := []string{"demo", "--no-color", "--timeout", (runTimeout - 15*time.Second).String(),
 		"--json-report", base + ".json", "--junit-report", base + ".xml"}
 	if j.kind != plain {
-		args = append(args, "--mutant", j.mutant.Name)
+		args = append(args, "--mutant", string(j.mutant.Name))
 	}
 	if j.filter != "" {
 		args = append(args, "--label-filter", j.filter)
 	}
 	o := outcome{job: j, res: selftest.Run(ctx, selftest.Cmd{Args: args, Dir: dir, Timeout: runTimeout})}
-	o.run, o.readErr = readReport(base + ".json")
+	o.run, o.readErr = report.ReadJSONFile(base + ".json")
 	return o
-}
-
-func readReport(path string) (*report.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadJSON(f)
 }
 
 // runAll runs the jobs on a pool of workers and returns the outcomes in
@@ -436,7 +427,7 @@ func TestSelfTest(t *testing.T) {
 		case mutant:
 			mutants++
 			t.Run("mutant/"+o.name, func(t *testing.T) {
-				if _, listed := caughtByPreflight[o.name]; listed && !o.stoppedByPreflight() && o.killed() {
+				if _, listed := caughtByPreflight[o.mutant.Name]; listed && !o.stoppedByPreflight() && o.killed() {
 					t.Errorf("caughtByPreflight lists %s, but the run got past the preflight and failed %v: remove it from the list",
 						o.name, o.hits())
 				}
@@ -549,7 +540,7 @@ func BenchmarkFullRun(b *testing.B) {
 		if res.Exit != 0 {
 			b.Fatalf("demo exited %d:\n%s\n%s", res.Exit, selftest.Tail(res.Stdout, 25), selftest.Tail(res.Stderr, 10))
 		}
-		run, err := readReport(path)
+		run, err := report.ReadJSONFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,13 +1,17 @@
 package selftest_test
 
+// Full CLI runs against reference servers started in this process, where
+// the test needs the server itself: to count what reaches it, or to
+// configure it beyond what demo offers.
+
 import (
 	"bytes"
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
 )
 
@@ -30,7 +35,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		mutants  []string
+		mutants  []reference.Mutant
 		sigintAt int64 // interrupt after this many write requests; 0: never
 		readOnly bool  // --read-only with the auth token given: no write may carry it
 		wantExit []int
@@ -39,7 +44,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		{name: "read-only run", readOnly: true, wantExit: []int{0}},
 		// Specs fail mid-lifecycle: edits lose fields, tags come back in
 		// the wrong shape; cleanup must still remove everything.
-		{name: "failing specs", mutants: []string{"edit-resets-omitted-fields", "tags-as-string", "settings-put-resets-homepage"}, wantExit: []int{1}},
+		{name: "failing specs", mutants: []reference.Mutant{reference.EditResetsOmittedFields, reference.TagsAsString, reference.SettingsPutResetsHomepage}, wantExit: []int{1}},
 		// Interrupts at a few points of the writes: early (pages), in the
 		// middle, and late (settings, uploads).
 		{name: "interrupted early", sigintAt: 5, wantExit: []int{1}},
@@ -50,27 +55,25 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tok, auth := reference.NewToken(), reference.NewToken()
-			srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants})
-			if err != nil {
-				t.Fatal(err)
-			}
 			var writes, authWrites atomic.Int64
 			interrupt := make(chan struct{})
 			var once sync.Once
-			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method != http.MethodGet {
-					if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
-						once.Do(func() { close(interrupt) })
+			countWrites := func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method != http.MethodGet {
+						if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
+							once.Do(func() { close(interrupt) })
+						}
+						if carriesAuth(r, auth) {
+							authWrites.Add(1)
+						}
 					}
-					if carriesAuth(r, auth) {
-						authWrites.Add(1)
-					}
-				}
-				srv.ServeHTTP(w, r)
-			}))
-			defer ts.Close()
+					h.ServeHTTP(w, r)
+				})
+			}
+			_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
 			ctx := context.Background()
-			snapClient, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+			snapClient, err := client.New(client.Config{BaseURL: base, Token: tok, AuthToken: auth})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,9 +86,9 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"--base-url", ts.URL, "--allow-settings-write", "--no-color", "--timeout", "60s"}
+			args := []string{"--base-url", base, "--allow-settings-write", "--no-color", "--timeout", "60s"}
 			if tc.readOnly {
-				args = []string{"--base-url", ts.URL, "--read-only", "--no-color", "--timeout", "60s"}
+				args = []string{"--base-url", base, "--read-only", "--no-color", "--timeout", "60s"}
 			}
 			cmd := exec.Command(exe, args...)
 			cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+tok, "CONFORMANCE_AUTH_TOKEN="+auth)
@@ -150,4 +153,41 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+// TestLargeSiteReadOnly plays a site whose whole page listing
+// (numberOfItems=-1) is larger than the read limit, as on a big production
+// site: the page rules that compare with the full listing must still be
+// checked, by walking the list, not reported "not checked".
+func TestLargeSiteReadOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full area run")
+	}
+	tok := reference.NewToken()
+	_, base := serveReference(t, reference.Options{Token: tok, AuthToken: reference.NewToken()}, nil)
+	dir := t.TempDir()
+	reportPath := filepath.Join(dir, "report.json")
+	// 9000 bytes: the seeded listing of every type (about 11 KB) is cut,
+	// the default first page (about 7.5 KB) is not.
+	res := selftest.Run(context.Background(), selftest.Cmd{
+		Args: []string{"--base-url", base, "--read-only", "--max-body", "9000", "--label-filter", "area:pages",
+			"--no-color", "--json-report", reportPath},
+		Env: []string{"CONFORMANCE_TOKEN=" + tok},
+	})
+	if res.Exit != 0 {
+		t.Fatalf("exit %d\n%s", res.Exit, selftest.Tail(res.Stdout, 40))
+	}
+	run, err := report.ReadJSONFile(reportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]report.RuleResult{}
+	for _, r := range run.Rules {
+		status[r.ID] = r
+	}
+	for _, id := range []string{"PAGE-OBJECT-SHAPE", "PAGE-LIST-TYPE-FILTERS", "PAGE-LIST-DEFAULT-FILTER", "PAGE-SLUG-LAST-SEGMENT", "PAGE-GET-OK"} {
+		if r := status[id]; r.Status != report.Passed {
+			t.Errorf("%s: %s (%s), want passed by walking the list", id, r.Status, r.Reason)
+		}
+	}
 }
