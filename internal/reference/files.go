@@ -94,7 +94,7 @@ func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) respo
 			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
 		}
 		data := make([]any, 0, len(recs))
-		dir := serverRoot + "/bl-content/uploads/pages/" + p.uuid + "/"
+		dir := serverRoot + pageUploads(p.uuid)
 		for _, f := range recs {
 			thumb := ""
 			if f.thumb {
@@ -177,7 +177,7 @@ func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) res
 			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextSeq(),
 		})
 	}
-	rel := "/bl-content/uploads/pages/" + p.uuid + "/" + name
+	rel := pageUploads(p.uuid) + name
 	return success(http.StatusOK, "File uploaded.",
 		kv{"filename", name},
 		kv{"absolutePath", serverRoot + rel},
@@ -225,7 +225,7 @@ func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) res
 	dir := "/bl-content/uploads/"
 	var target *page
 	if uuid != "" {
-		dir += "pages/" + uuid + "/"
+		dir = pageUploads(uuid)
 		target = s.pageByUUID(uuid)
 	}
 	taken := func(n string) bool { return s.images[dir+n] }
@@ -256,3 +256,6 @@ func safeUUID(u string) bool {
 	}
 	return len(u) <= 128
 }
+
+// pageUploads is the folder, under the site root, of a page's uploads.
+func pageUploads(uuid string) string { return "/bl-content/uploads/pages/" + uuid + "/" }

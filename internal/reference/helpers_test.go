@@ -270,11 +270,15 @@ func fingerprint(r result) string {
 		names = append(names, k+"="+strings.Join(v, ","))
 	}
 	sort.Strings(names)
-	body := hex32.ReplaceAllStringFunc(string(r.body), func(u string) string {
+	return strings.Join([]string{http.StatusText(r.code), strings.Join(names, ";"), blankUUIDs(string(r.body))}, "\n")
+}
+
+// blankUUIDs replaces every uuid but the fixtures' with <uuid>.
+func blankUUIDs(s string) string {
+	return hex32.ReplaceAllStringFunc(s, func(u string) string {
 		if fixtureUUIDs[u] {
 			return u
 		}
 		return "<uuid>"
 	})
-	return strings.Join([]string{http.StatusText(r.code), strings.Join(names, ";"), body}, "\n")
 }

@@ -48,7 +48,7 @@ var legacyParts = []Mutant{
 	ZeroSizeEmpty, PageNumberZeroEmpty, BadPaging500, TagsAsString, DateDisplayFormat, CategoryFalseWhenNone,
 	InvalidTypeAccepted, EditInvalidTypeAccepted, DoubleEncodeForm, FormPutRejected, NoCacheOnlyWithAuth,
 	TagListWithoutDescription, TagSingleWithoutList, CategorySingleWithoutList, UserListFullProfile,
-	UserEmptyFalse, SettingsPutResetsHomepage, SettingsCustomFieldsEscaped,
+	UserEmptyFalse, SettingsPutResetsHomepage, SettingsCustomFieldsEscaped, ChildWritesHitParent,
 }
 
 // registry lists every mutant and benign variant, sorted by name. It is
@@ -85,7 +85,7 @@ func legacyInfo(parts []MutantInfo) MutantInfo {
 	return MutantInfo{Name: Legacy321, Rules: rules,
 		Description: "Behaves like the previous release (3.21.1) where it differs from the spec: every handler failure " +
 			"answered 200, create/edit return data {key}, no meta, tags as a string, display dates, double-encoded " +
-			"forms, form PUT refused, settings PUT resets homepage/pageNotFound/uriBlog, and more (mutants: " +
+			"forms, form PUT refused, settings PUT resets homepage/pageNotFound/uriBlog, PUT and DELETE of parent/child act on the parent, and more (mutants: " +
 			strings.Join(names, ", ") + ")."}
 }
 

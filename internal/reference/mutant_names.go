@@ -86,6 +86,7 @@ const (
 	DeleteReturnsData        Mutant = "delete-returns-data"
 	DeleteSoft               Mutant = "delete-soft"
 	DeleteMissing200         Mutant = "delete-missing-200"
+	ChildWritesHitParent     Mutant = "child-writes-hit-parent"
 
 	// Tag and category mutants.
 	TagListWithoutDescription   Mutant = "tag-list-without-description"
@@ -148,4 +149,5 @@ const (
 	BenignSizeInKiB           Mutant = "benign-size-in-kib"
 	BenignOtherMessages       Mutant = "benign-other-messages"
 	BenignCORSEchoOrigin      Mutant = "benign-cors-echo-origin"
+	BenignCustomFieldsForever Mutant = "benign-custom-fields-forever"
 )

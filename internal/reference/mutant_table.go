@@ -86,6 +86,7 @@ var table = []MutantInfo{
 	breaks(DeleteReturnsData, "PAGE-DELETE-OK", "DELETE /api/pages/{key} answers with data, the deleted page."),
 	breaks(DeleteSoft, "PAGE-DELETE-GONE", "DELETE answers success but the page stays readable."),
 	breaks(DeleteMissing200, "PAGE-DELETE-404 PAGE-DELETE-GONE", "DELETE of a missing key answers 200 with status \"0\"."),
+	breaks(ChildWritesHitParent, "PAGE-EDIT-HIERARCHICAL PAGE-DELETE-HIERARCHICAL", "PUT and DELETE /api/pages/parent/child act on parent, like the previous release: the edit changes the parent (data.key is parent), the delete removes the parent and leaves the child behind with empty content."),
 
 	// --- tags and categories (4.6, 4.7) ---
 	breaks(TagListWithoutDescription, "TAG-LIST-SHAPE", "Tag list items have no description and template, like the previous release."),
@@ -148,4 +149,5 @@ var table = []MutantInfo{
 	allows(BenignSizeInKiB, "File records give size in KiB, an integer rounded up, instead of bytes (the spec does not state the unit)."),
 	allows(BenignOtherMessages, "Every message is worded differently (\"API key required.\" for a missing API token...)."),
 	allows(BenignCORSEchoOrigin, "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."),
+	allows(BenignCustomFieldsForever, "Like the host system: a customFields setting (PUT /api/settings) naming a field the site did not have adds that field to the stored record of every page, and of every page created later; it is never removed again. The API does not show it (Server.Storage does)."),
 }

@@ -5,6 +5,7 @@ package reference
 import (
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // createPageH answers POST /api/pages (spec 4.3).
@@ -48,6 +49,7 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 		key = parent + "/" + slug
 	}
 	p.key = s.uniqueKey(key, nil)
+	p.customFields = s.withCustomFields(nil)
 	s.pages[p.key] = p
 	s.commitTags(ch)
 	if s.mutated(CreateReturnsKeyOnly) {
@@ -132,9 +134,10 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 	return success(http.StatusOK, "Page edited.", kv{"data", data})
 }
 
-// deletePageH answers DELETE /api/pages/{key} (spec 4.5). Child pages of a
-// deleted page are kept and become top-level pages (key = their slug, with
-// the usual -0, -1 suffix on a collision).
+// deletePageH answers DELETE /api/pages/{key} (spec 4.5). The page's files
+// and images go with it. Child pages of a deleted page are kept and become
+// top-level pages (key = their slug, with the usual -0, -1 suffix on a
+// collision).
 func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) response {
 	p, refused := s.writeTarget(rt, DeleteMissing200, success(http.StatusOK, "Page deleted."))
 	if p == nil {
@@ -145,7 +148,17 @@ func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) resp
 	}
 	delete(s.pages, p.key)
 	delete(s.files, p.uuid)
+	for img := range s.images {
+		if strings.HasPrefix(img, pageUploads(p.uuid)) {
+			delete(s.images, img)
+		}
+	}
 	for _, c := range s.children(p.key) {
+		if s.mutated(ChildWritesHitParent) {
+			// The previous release leaves the child behind, emptied.
+			c.content = ""
+			continue
+		}
 		delete(s.pages, c.key)
 		c.key = s.uniqueKey(lastSegment(c.key), nil)
 		s.pages[c.key] = c
@@ -164,7 +177,11 @@ func (s *Server) writeTarget(rt route, missing Mutant, missingAnswer response) (
 	if !validKey(rt) {
 		return nil, failure(http.StatusBadRequest, "Invalid page key.")
 	}
-	if p := s.pages[rt.key]; p != nil {
+	key := rt.key
+	if s.mutated(ChildWritesHitParent) {
+		key, _, _ = strings.Cut(key, "/") // parent/child names parent
+	}
+	if p := s.pages[key]; p != nil {
 		return p, response{}
 	}
 	if s.mutated(missing) {

@@ -88,6 +88,9 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 		updated = s.settings
 	}
 	s.settings = updated
+	for _, p := range s.pages {
+		p.customFields = s.withCustomFields(p.customFields)
+	}
 	if s.mutated(SettingsEditReturnsData) {
 		return success(http.StatusOK, "Settings edited.", kv{"data", append(dict(nil), s.settings...)})
 	}
@@ -128,4 +131,23 @@ func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldE
 		return nil, fieldError(name + " must be a boolean")
 	}
 	return sanitise(str), ""
+}
+
+// withCustomFields adds the names of the fields the customFields setting
+// defines (the members of its JSON object) to have, like the host system
+// does with every page's stored record; no name is ever removed. Without
+// BenignCustomFieldsForever pages keep no custom fields.
+func (s *Server) withCustomFields(have map[string]bool) map[string]bool {
+	text, _ := s.setting("customFields").(string)
+	var defined map[string]json.RawMessage
+	if !s.mutated(BenignCustomFieldsForever) || json.Unmarshal([]byte(text), &defined) != nil {
+		return have
+	}
+	for name := range defined {
+		if have == nil {
+			have = map[string]bool{}
+		}
+		have[name] = true
+	}
+	return have
 }

@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,11 +33,15 @@ type page struct {
 	nofollow    bool
 	noarchive   bool
 	seq         int64 // creation order
+	// customFields names the custom fields stored with the page; the API
+	// never shows them (see BenignCustomFieldsForever).
+	customFields map[string]bool
 }
 
 func (p *page) clone() *page {
 	c := *p
 	c.tags = append([]string(nil), p.tags...)
+	c.customFields = maps.Clone(p.customFields)
 	return &c
 }
 
@@ -231,7 +236,7 @@ func (s *Server) pageObj(p *page, base string) obj {
 			cover = p.coverImage
 			coverFile = lastSegment(strings.SplitN(strings.SplitN(p.coverImage, "?", 2)[0], "#", 2)[0])
 		} else {
-			cover = base + "/bl-content/uploads/pages/" + p.uuid + "/" + p.coverImage
+			cover = base + pageUploads(p.uuid) + p.coverImage
 			coverFile = p.coverImage
 		}
 	}

@@ -27,8 +27,10 @@ import (
 
 // TestFullRunLeavesNoTrace proves principle 3 on the reference server: after
 // a full run with writes and settings writes, the content and the settings
-// read exactly as before — for a passing run, for a run whose specs fail,
-// and for a run interrupted with SIGINT in the middle of its writes.
+// read exactly as before, and the server stores exactly what it stored
+// before (reference.Server.Storage: what the API hides included) — for a
+// passing run, for a run whose specs fail, and for a run interrupted with
+// SIGINT in the middle of its writes.
 func TestFullRunLeavesNoTrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("full runs")
@@ -39,6 +41,10 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		sigintAt int64 // interrupt after this many write requests; 0: never
 		readOnly bool  // --read-only with the auth token given: no write may carry it
 		wantExit []int
+		// traceAwaitingFix, when set, says why the run leaves a trace today
+		// (a suite fix pending): the test logs the trace instead of failing,
+		// and fails once the run leaves none (remove the reason then).
+		traceAwaitingFix string
 	}{
 		{name: "passing run", wantExit: []int{0}},
 		{name: "read-only run", readOnly: true, wantExit: []int{0}},
@@ -48,6 +54,17 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		// Interrupts at a few points of the writes: early (pages), in the
 		// middle, and late (settings, uploads).
 		{name: "interrupted early", sigintAt: 5, wantExit: []int{1}},
+		// Hidden state of the host system (issue 13): a custom field name
+		// the run defines stays with every page.
+		{name: "custom fields kept forever", mutants: []reference.Mutant{reference.BenignCustomFieldsForever}, wantExit: []int{0},
+			traceAwaitingFix: "the settings specs define a custom field of the run's own (SETTINGS-GET-SHAPE's second case), " +
+				"which the host keeps with every page (issue 13: the suite is to stop defining new field names)"},
+		// The previous release: PUT and DELETE of parent/child act on the
+		// parent, so deleting a run's child page deletes its parent.
+		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1},
+			traceAwaitingFix: "on the previous release the run's child page can never be deleted: DELETE of parent/child " +
+				"deletes the parent and leaves the child behind, and the child's key then names a missing page; the suite " +
+				"reports it as a teardown problem"},
 		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
 		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
 	}
@@ -71,7 +88,8 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 					h.ServeHTTP(w, r)
 				})
 			}
-			_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
+			srv, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
+			stored := srv.Storage()
 			ctx := context.Background()
 			snapClient, err := client.New(client.Config{BaseURL: base, Token: tok, AuthToken: auth})
 			if err != nil {
@@ -117,7 +135,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if !containsInt(tc.wantExit, exit) {
 				t.Errorf("exit %d, want one of %v\n%s", exit, tc.wantExit, selftest.Tail(out.String(), 30))
 			}
-			if strings.Contains(out.String(), "teardown problem") {
+			if strings.Contains(out.String(), "teardown problem") && tc.traceAwaitingFix == "" {
 				t.Errorf("the run reported teardown problems:\n%s", selftest.Tail(out.String(), 30))
 			}
 			if tc.readOnly && authWrites.Load() > 0 {
@@ -127,7 +145,17 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := before.Diff(after); len(diff) > 0 {
+			diff := before.Diff(after)
+			for _, d := range stored.Diff(srv.Storage()) {
+				diff = append(diff, "stored: "+d)
+			}
+			switch {
+			case tc.traceAwaitingFix != "" && len(diff) == 0:
+				t.Errorf("the run leaves no trace now: remove traceAwaitingFix (%s)", tc.traceAwaitingFix)
+			case tc.traceAwaitingFix != "":
+				t.Logf("trace awaiting a suite fix (%s): %d record(s) differ, the first:\n  %s",
+					tc.traceAwaitingFix, len(diff), strings.Join(diff[:min(len(diff), 6)], "\n  "))
+			case len(diff) > 0:
 				t.Errorf("the target differs after the run (%d write requests):\n  %s\n\nrun output:\n%s",
 					writes.Load(), strings.Join(diff, "\n  "), selftest.Tail(out.String(), 30))
 			}
