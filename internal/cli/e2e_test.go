@@ -367,5 +367,7 @@ func TestInformationCommands(t *testing.T) {
 			wantExit: 2, wantStderr: []string{"no-such-mutant"}},
 		{name: "demo unknown mutant", args: []string{"demo", "--mutant", "no-such-mutant"},
 			wantExit: 2, wantStderr: []string{"no-such-mutant"}},
+		{name: "demo unknown profile", args: []string{"demo", "--profile", "no-such-profile"},
+			wantExit: 2, wantStderr: []string{"no-such-profile", string(reference.Divergent)}},
 	})
 }

@@ -12,7 +12,10 @@
 // rules of the rule catalogue (internal/spec) in a way a client can
 // observe, so that the conformance suite can be shown to catch the break; a
 // benign variant (benign-*) changes only what the spec leaves open, and a
-// correct suite must still pass against it.
+// correct suite must still pass against it. A Profile (Options.Profile)
+// switches on a whole set of benign variants: Divergent is every choice the
+// spec allows that the reference does not make. Server.Storage snapshots
+// what the server stores, hidden parts included, for before/after tests.
 //
 // # Order of checks
 //

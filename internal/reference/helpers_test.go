@@ -282,3 +282,28 @@ func blankUUIDs(s string) string {
 		return "<uuid>"
 	})
 }
+
+// switchCase is the precise change of a switch: requests sent in order to
+// one fresh server with the switch on, and the check of their answers.
+type switchCase struct {
+	mutant Mutant
+	what   string
+	probe  []req
+	check  func(rs []result) bool
+}
+
+// runSwitchCases runs each case as a subtest; a case whose check fails
+// prints every answer.
+func runSwitchCases(t *testing.T, cases []switchCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(string(c.mutant)+"/"+c.what, func(t *testing.T) {
+			rs := runProbe(t, newServer(t, c.mutant), c.probe)
+			if !c.check(rs) {
+				for i, r := range rs {
+					t.Errorf("%s %s: %d %v %s", c.probe[i].method, c.probe[i].path, r.code, r.header, r.body)
+				}
+			}
+		})
+	}
+}

@@ -35,7 +35,6 @@ const (
 	DeleteJSONBodyIgnored       Mutant = "delete-json-body-ignored"
 	AuthParamRenamedOnWrites    Mutant = "auth-param-renamed-on-writes"
 	UnknownEndpoint404          Mutant = "unknown-endpoint-404"
-	WrongMethod405              Mutant = "wrong-method-405"
 
 	// Page object mutants.
 	TagsAsString          Mutant = "tags-as-string"
@@ -150,4 +149,16 @@ const (
 	BenignOtherMessages       Mutant = "benign-other-messages"
 	BenignCORSEchoOrigin      Mutant = "benign-cors-echo-origin"
 	BenignCustomFieldsForever Mutant = "benign-custom-fields-forever"
+
+	// Benign variants of the divergent profile: each a choice the spec
+	// allows, all of them switched on together by Divergent.
+	BenignContentRequired    Mutant = "benign-content-required"
+	BenignReversedListOrder  Mutant = "benign-reversed-list-order"
+	BenignFrenchMessages     Mutant = "benign-french-messages"
+	Benign405UnlistedMethod  Mutant = "benign-405-unlisted-method"
+	BenignDisplayDateShifted Mutant = "benign-display-date-shifted"
+	BenignVolatilePageField  Mutant = "benign-volatile-page-field"
+	BenignBadPaging422       Mutant = "benign-bad-paging-422"
+	BenignTypedSettings      Mutant = "benign-typed-settings"
+	BenignVolatileSettings   Mutant = "benign-volatile-settings"
 )

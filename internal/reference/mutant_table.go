@@ -35,7 +35,6 @@ var table = []MutantInfo{
 	breaks(DeleteJSONBodyIgnored, "AUTH-DELETE-JSON-BODY", "DELETE ignores tokens in a JSON body (only the query string is read)."),
 	breaks(AuthParamRenamedOnWrites, "AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY", "Write endpoints read the authentication token from the parameter auth instead of authentication (GET /api/settings still reads authentication)."),
 	breaks(UnknownEndpoint404, "AUTH-UNKNOWN-ENDPOINT-401", "An unknown endpoint or a wrong method answers 404 instead of 401."),
-	breaks(WrongMethod405, "AUTH-UNKNOWN-ENDPOINT-401", "A known endpoint with a method it does not have answers 405 instead of 401."),
 
 	// --- page object (2.1) ---
 	breaks(TagsAsString, "PAGE-OBJECT-SHAPE PAGE-TAGS-MAP", "A page's tags is a comma-separated string of names, like the previous release."),
@@ -150,4 +149,15 @@ var table = []MutantInfo{
 	allows(BenignOtherMessages, "Every message is worded differently (\"API key required.\" for a missing API token...)."),
 	allows(BenignCORSEchoOrigin, "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."),
 	allows(BenignCustomFieldsForever, "Like the host system: a customFields setting (PUT /api/settings) naming a field the site did not have adds that field to the stored record of every page, and of every page created later; it is never removed again. The API does not show it (Server.Storage does)."),
+
+	// --- benign, the divergent profile: each a choice the spec allows ---
+	allows(BenignContentRequired, "POST /api/pages without content (or with only blanks) is refused with 400 and a handler-error body: which fields are required on create is not shown (4.3)."),
+	allows(BenignReversedListOrder, "The pages within each slice of the page list come oldest first (the slices themselves are cut from the newest-first order): no order is stated for the page list."),
+	allows(BenignFrenchMessages, "Every message is in French (\"Clé manquante.\" for a missing API token): the spec fixes no wording or language."),
+	allows(Benign405UnlistedMethod, "A known path with a method the endpoint table does not list (PATCH /api/pages, PUT /api/tags, GET /api/images, POST /api/pages/{key}, PUT or DELETE /api/pages without a key) answers 405 with a handler-error body and an Allow header, and changes nothing; unknown paths still answer the 401 early error."),
+	allows(BenignDisplayDateShifted, "A page's display date is its publish date in the reader's timezone (UTC+02:00), so date differs from dateRaw; both keep the form YYYY-MM-DD HH:MM:SS."),
+	allows(BenignVolatilePageField, "Page objects carry an extra field readAt, the time of the read, which changes on every read."),
+	allows(BenignBadPaging422, "A non-numeric numberOfItems or pageNumber answers 422 with a handler-error body."),
+	allows(BenignTypedSettings, "Settings named in 2.6 with only an example kind carry other scalar types: homepage is false while no homepage is set (a string or false is accepted on update)."),
+	allows(BenignVolatileSettings, "GET /api/settings carries extra fields that change on every read: lastReadAt (a time) and readCount (an integer); an update ignores them."),
 }

@@ -4,6 +4,7 @@ package reference
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,6 +48,9 @@ func (s *Server) listPagesH(r *http.Request, _ route, in *input, _ string) respo
 		}
 		if s.mutated(BenignBadPaging400) {
 			return failure(http.StatusBadRequest, "numberOfItems and pageNumber must be integers.")
+		}
+		if s.mutated(BenignBadPaging422) {
+			return failure(http.StatusUnprocessableEntity, "numberOfItems and pageNumber must be integers.")
 		}
 	}
 
@@ -108,6 +112,11 @@ func (s *Server) listPagesH(r *http.Request, _ route, in *input, _ string) respo
 		if s.mutated(HasMoreWrongOnLastPage) && pn == lastPage {
 			hasMore = true
 		}
+	}
+	if s.mutated(BenignReversedListOrder) {
+		// Oldest first within the slice: no order is stated (spec 4.1).
+		slice = slices.Clone(slice)
+		slices.Reverse(slice)
 	}
 	if untagged && !s.mutated(UntaggedBeforePagination) {
 		slice = untaggedOnly(slice)

@@ -20,6 +20,10 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 		date:     s.now().In(s.location()).Format(dateLayout),
 		tags:     nil,
 	}
+	if content, _, _ := in.str("content"); s.mutated(BenignContentRequired) && strings.TrimSpace(content) == "" {
+		// Which fields a create requires is not shown (spec 4.3).
+		return failure(http.StatusBadRequest, "content is required.")
+	}
 	ch, ferr := s.applyFields(p, in, true)
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))

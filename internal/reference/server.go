@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,9 @@ type Options struct {
 	// Mutants names the mutants and benign variants to enable (see
 	// Mutants); an unknown name makes New fail.
 	Mutants []Mutant
+	// Profile, when set, enables the benign variants of a profile (see
+	// Profiles) besides Mutants; an unknown name makes New fail.
+	Profile Profile
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -40,6 +44,10 @@ type Server struct {
 	files    map[string][]*fileRec // by page uuid
 	images   map[string]bool       // stored image paths under the uploads folder
 	seq      int64                 // monotonic counter: page creation and upload order
+	// lastRead and settingsReads feed the volatile fields of
+	// BenignVolatilePageField and BenignVolatileSettings.
+	lastRead      time.Time
+	settingsReads int64
 }
 
 // serverRoot is the pretend install directory, used in the file paths that
@@ -57,7 +65,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Token == "" || opts.AuthToken == "" {
 		return nil, errors.New("reference: Options.Token and Options.AuthToken are required")
 	}
-	enabled, err := resolveMutants(opts.Mutants)
+	variants, err := profileVariants(opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	enabled, err := resolveMutants(slices.Concat(opts.Mutants, variants))
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +109,8 @@ type response struct {
 	// authed is set when the request carried a valid admin authentication
 	// token.
 	authed bool
+	// allow, when set, is the Allow header of a 405.
+	allow string
 }
 
 type kind int
@@ -218,8 +232,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		if s.mutated(UnknownEndpoint404) {
 			return early(http.StatusNotFound, msgAccessDenied)
 		}
-		if s.mutated(WrongMethod405) && s.knownEndpoint(rt.endpoint) {
-			return early(http.StatusMethodNotAllowed, msgAccessDenied)
+		if allow := s.allowedMethods(rt); allow != "" && s.mutated(Benign405UnlistedMethod) {
+			resp := failure(http.StatusMethodNotAllowed, "Method not allowed.")
+			resp.allow = allow
+			return resp
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
 	}
@@ -307,12 +323,17 @@ func (s *Server) missingPageTarget(rt route) bool {
 	return (pageWrite || fileUpload) && rt.key != "" && validKey(rt) && s.pages[rt.key] == nil
 }
 
-func (s *Server) knownEndpoint(endpoint string) bool {
-	switch endpoint {
-	case "pages", "tags", "categories", "users", "settings", "images", "files":
-		return true
+// allowedMethods lists the methods the endpoint table has for the path of
+// rt ("GET, POST"), "" when it has none: the path is unknown.
+func (s *Server) allowedMethods(rt route) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		rt.method = m
+		if h, _ := s.lookup(rt); h != nil {
+			allow = append(allow, m)
+		}
 	}
-	return false
+	return strings.Join(allow, ", ")
 }
 
 // authenticate checks the authentication token: it must belong to an

@@ -12,6 +12,9 @@ func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) resp
 	data := append(dict(nil), s.settings...)
 	for i := range data {
 		v, ok := data[i].v.(string)
+		if data[i].k == "homepage" && v == "" && s.mutated(BenignTypedSettings) {
+			data[i].v = false // no homepage: the spec shows only an example kind (2.6)
+		}
 		if data[i].k != "customFields" || !ok {
 			continue
 		}
@@ -24,6 +27,10 @@ func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) resp
 				data[i].v = toOrdered(decoded)
 			}
 		}
+	}
+	if s.mutated(BenignVolatileSettings) {
+		s.settingsReads++
+		data = append(data, kv{"lastReadAt", s.readTime()}, kv{"readCount", s.settingsReads})
 	}
 	return success(http.StatusOK, "Settings.", kv{"data", data})
 }
@@ -98,6 +105,9 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 }
 
 func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldError) {
+	if name == "homepage" && in.vals[name] == false && s.mutated(BenignTypedSettings) {
+		return "", "" // false is how GET shows "no homepage"
+	}
 	str, _, valid := in.str(name)
 	if !valid {
 		return nil, fieldError(name + " must be a scalar value")

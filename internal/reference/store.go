@@ -207,9 +207,16 @@ func (s *Server) pageObj(p *page, base string) obj {
 		dateUTC = t.UTC().Format(dateLayout)
 	}
 	display := p.date
-	if s.mutated(DateDisplayFormat) {
+	switch {
+	case s.mutated(DateDisplayFormat):
 		if t, err := time.Parse(dateLayout, p.date); err == nil {
 			display = t.Format("January 2, 2006")
+		}
+	case s.mutated(BenignDisplayDateShifted):
+		// The date as a reader two hours east of UTC sees it: date and
+		// dateRaw differ, in the same form (spec 2.1 does not say they agree).
+		if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
+			display = t.In(time.FixedZone("UTC+02:00", 2*60*60)).Format(dateLayout)
 		}
 	}
 	var tags any
@@ -285,7 +292,22 @@ func (s *Server) pageObj(p *page, base string) obj {
 	if s.mutated(TitleNotEncoded) {
 		o = o.set("title", unsanitise(p.title))
 	}
+	if s.mutated(BenignVolatilePageField) {
+		o = append(o, kv{"readAt", s.readTime()})
+	}
 	return o
+}
+
+// readTime is the time of a read for the volatile-field variants: the
+// clock, made strictly increasing so that no two reads give the same value.
+// The caller holds the lock.
+func (s *Server) readTime() string {
+	now := s.now()
+	if !now.After(s.lastRead) {
+		now = s.lastRead.Add(time.Microsecond)
+	}
+	s.lastRead = now
+	return now.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 }
 
 func (s *Server) pageObjs(ps []*page, base string) []any {

@@ -41,6 +41,9 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		h.Set("Pragma", "no-cache")
 		h.Set("Expires", "Thu, 19 Nov 1981 08:52:00 GMT")
 	}
+	if resp.allow != "" {
+		h.Set("Allow", resp.allow)
+	}
 	if s.mutated(BenignExtraHeaders) {
 		h.Set("X-Powered-By", "content-api-reference")
 		h.Set("X-Request-Id", randomHex(8))
@@ -74,11 +77,11 @@ func (s *Server) shapeBody(resp response) obj {
 	if body == nil {
 		return nil
 	}
-	if s.mutated(BenignOtherMessages) {
+	if reword := s.rewording(); reword != nil {
 		for i := range body {
 			if msg, ok := body[i].v.(string); ok && body[i].k == "message" {
 				body = append(obj(nil), body...) // the handler's obj may be shared
-				body[i].v = otherMessage(msg, resp.kind)
+				body[i].v = reword(msg, resp.kind)
 				break
 			}
 		}
@@ -104,30 +107,6 @@ func (s *Server) shapeBody(resp response) obj {
 		}
 	}
 	return body
-}
-
-// otherMessages reword the fixed messages for the benign-other-messages
-// mutant; the spec fixes no message text. A missing API token still names
-// the API ("API key required."), as AUTH-MISSING-TOKEN-400 requires.
-var otherMessages = map[string]string{
-	msgMissingInputs: "The request body could not be read.",
-	msgMissingToken:  "API key required.",
-	msgInvalidToken:  "This API key is not valid.",
-	msgAccessDenied:  "Forbidden: check the endpoint and your credentials.",
-	"Not found.":     "Nothing here.",
-}
-
-// otherMessage is msg worded differently: a fixed message has its own
-// rewording, any other (handler messages, often with a key in them) a
-// generic one of its kind.
-func otherMessage(msg string, k kind) string {
-	if m, ok := otherMessages[msg]; ok {
-		return m
-	}
-	if k == kindSuccess {
-		return "OK."
-	}
-	return "The request could not be completed."
 }
 
 // nextSeq returns the next value of the monotonic counter; the caller holds

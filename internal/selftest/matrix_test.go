@@ -40,6 +40,9 @@ type job struct {
 	name   string
 	kind   kind
 	mutant reference.MutantInfo
+	// profile, when set, runs the reference under that profile instead of
+	// a mutant (a benign job; mutant then only describes it).
+	profile reference.Profile
 	// filter is the --label-filter, "" for a full run.
 	filter string
 }
@@ -232,6 +235,10 @@ func plan(t *testing.T, withMutants bool) []job {
 			jobs = append(jobs, j)
 		}
 	}
+	for _, p := range reference.Profiles() {
+		jobs = append(jobs, job{name: string(p.Name), kind: benign, profile: p.Name,
+			mutant: reference.MutantInfo{Description: "profile: " + p.Description, Benign: true}})
+	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].filter == "" && jobs[b].filter != "" })
 	return jobs
 }
@@ -243,7 +250,10 @@ func runJob(ctx context.Context, dir string, j job) outcome {
 	base := filepath.Join(dir, fmt.Sprintf("%d-%s", j.kind, unsafeName.ReplaceAllString(j.name, "_")))
 	args := []string{"demo", "--no-color", "--timeout", (runTimeout - 15*time.Second).String(),
 		"--json-report", base + ".json", "--junit-report", base + ".xml"}
-	if j.kind != plain {
+	switch {
+	case j.profile != "":
+		args = append(args, "--profile", string(j.profile))
+	case j.kind != plain:
 		args = append(args, "--mutant", string(j.mutant.Name))
 	}
 	if j.filter != "" {
