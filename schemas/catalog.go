@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -321,4 +322,32 @@ func (c *catalog) forbiddenPresent(name string, segs []pathSeg, value any) []str
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// forbiddenTypes lists the JSON types that a "not" at the document path
+// forbids ({"not": {"type": [...]}}), sorted.
+func (c *catalog) forbiddenTypes(name string, segs []pathSeg) []string {
+	var types []string
+	for _, n := range c.at(name, segs) {
+		m, ok := n.v.(map[string]any)
+		if !ok {
+			continue
+		}
+		not, ok := m["not"].(map[string]any)
+		if !ok {
+			continue
+		}
+		switch t := not["type"].(type) {
+		case string:
+			types = append(types, t)
+		case []any:
+			for _, x := range t {
+				if s, ok := x.(string); ok {
+					types = append(types, s)
+				}
+			}
+		}
+	}
+	sort.Strings(types)
+	return slices.Compact(types)
 }

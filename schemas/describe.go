@@ -173,7 +173,11 @@ func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.Resu
 			msgs = append(msgs, newMessage(l.segs, "not allowed"))
 		case "number_not":
 			keys := cat.forbiddenPresent(name, l.segs, l.value)
-			if len(keys) == 0 {
+			types := cat.forbiddenTypes(name, l.segs)
+			switch {
+			case len(keys) == 0 && len(types) > 0:
+				msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected no %s, got %s", strings.Join(types, " or "), shortValue(l.value))))
+			case len(keys) == 0:
 				msgs = append(msgs, newMessage(l.segs, e.Description()))
 			}
 			for _, k := range keys {

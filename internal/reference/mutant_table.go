@@ -14,6 +14,7 @@ var table = []MutantInfo{
 	breaks(StatusAsNumber, "ENV-SUCCESS-SHAPE ENV-STATUS-AGREES", "Successful responses carry status as the number 0 instead of the string \"0\"."),
 	breaks(HandlerErrorsWithoutStatus, "ENV-HANDLER-ERROR-SHAPE", "Handler errors (404, 400) carry only message, no status field."),
 	breaks(StatusFieldOnEarlyErrors, "ENV-EARLY-ERROR-SHAPE", "Early errors (missing or invalid token, unknown endpoint) carry status \"1\"."),
+	breaks(StatusOnOtherEarlyErrors, "ENV-EARLY-ERROR-SHAPE", "Early errors carry status \"1\" on every request but GET /api/pages."),
 	breaks(APIUnderV1, "GEN-URL-SHAPE", "The API answers under /api/v1/{endpoint}; /api/{endpoint} answers 404."),
 	breaks(JSONBodyRejected, "GEN-JSON-BODY AUTH-TOKEN-IN-BODY", "POST and PUT bodies sent as application/json are refused with 400 \"Missing method inputs.\"."),
 	breaks(FormPutRejected, "GEN-FORM-BODY", "A form-encoded PUT is refused with 400 \"Missing method inputs.\" (the previous release's behaviour)."),
@@ -34,6 +35,7 @@ var table = []MutantInfo{
 	breaks(BodyTokensJSONOnly, "AUTH-TOKEN-IN-BODY GEN-FORM-BODY", "Tokens in a form-encoded or multipart body are ignored; only JSON bodies carry them."),
 	breaks(DeleteJSONBodyIgnored, "AUTH-DELETE-JSON-BODY", "DELETE ignores tokens in a JSON body (only the query string is read)."),
 	breaks(AuthParamRenamedOnWrites, "AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY", "Write endpoints read the authentication token from the parameter auth instead of authentication (GET /api/settings still reads authentication)."),
+	breaks(FileUploadWithoutAuth, "AUTH-WRITE-NEEDS-AUTH AUTH-WRITE-INVALID-AUTH AUTH-REFUSED-WRITE-NO-EFFECT", "POST /api/files/{key} of a page that exists works without a valid authentication token (missing or wrong); a missing page still answers 401."),
 	breaks(UnknownEndpoint404, "AUTH-UNKNOWN-ENDPOINT-401", "An unknown endpoint or a wrong method answers 404 instead of 401."),
 
 	// --- page object (2.1) ---
@@ -42,6 +44,8 @@ var table = []MutantInfo{
 	breaks(DateDisplayFormat, "PAGE-OBJECT-SHAPE", "A page's date is in the display format \"January 2, 2006\"."),
 	breaks(CategoryFalseWhenNone, "PAGE-OBJECT-SHAPE", "A page without a category has category false instead of \"\"."),
 	breaks(CoverImageNull, "PAGE-OBJECT-SHAPE", "A page without a cover image has coverImage and coverImageFilename null instead of false."),
+	breaks(CoverImageRelative, "PAGE-COVER-IMAGE-ABSOLUTE", "A cover image given as a filename reads back as the path /bl-content/uploads/pages/{uuid}/{file}, without scheme and host."),
+	breaks(ChildrenShareParentUUID, "PAGE-UUID-UNIQUE", "A child page reports its parent's uuid, so two pages share one."),
 	breaks(SlugIsFullKey, "PAGE-SLUG-LAST-SEGMENT", "A child page's slug is its full key parent/child."),
 	breaks(RelativePermalink, "PAGE-PERMALINK-ABSOLUTE", "A page's permalink is the path /{key} without scheme and host."),
 	breaks(TitleNotEncoded, "PAGE-TITLE-ENCODED", "title reads back as sent, not HTML-encoded."),
@@ -78,6 +82,13 @@ var table = []MutantInfo{
 	breaks(InvalidTypeAccepted, "PAGE-CREATE-INVALID-TYPE", "A create with a type outside the five values is accepted and stored."),
 	breaks(EditReturnsKeyOnly, "PAGE-EDIT-OK", "PUT /api/pages/{key} answers data {key} only, like earlier releases."),
 	breaks(EditResetsOmittedFields, "PAGE-EDIT-PARTIAL", "An edit clears description, content, tags and category when they are not sent."),
+	breaks(EditBlanksOmittedContent, "PAGE-EDIT-PARTIAL", "An edit that does not send content empties it."),
+	breaks(EditBlanksOmittedDescription, "PAGE-EDIT-PARTIAL", "An edit that does not send description empties it."),
+	breaks(EditBlanksOmittedTags, "PAGE-EDIT-PARTIAL", "An edit that does not send tags removes them."),
+	breaks(EditBlanksOmittedCategory, "PAGE-EDIT-PARTIAL", "An edit that does not send category removes it."),
+	breaks(EditBlanksOmittedDate, "PAGE-EDIT-PARTIAL", "An edit that does not send date sets it to the time of the edit."),
+	breaks(EditBlanksOmittedType, "PAGE-EDIT-PARTIAL", "An edit that does not send type makes the page published."),
+	breaks(EditBlanksOmittedCoverImage, "PAGE-EDIT-PARTIAL", "An edit that does not send coverImage removes the cover image."),
 	breaks(EditReportsOldKey, "PAGE-EDIT-KEY-CHANGE", "When an edit changes the key, data.key is still the old key."),
 	breaks(RenameNewUUID, "PAGE-UUID-STABLE", "A page gets a new uuid when an edit changes its key."),
 	breaks(EditMissing200, "PAGE-EDIT-404 ENV-STATUS-AGREES", "PUT of a missing key answers 200 with status \"1\"."),
@@ -92,11 +103,13 @@ var table = []MutantInfo{
 	breaks(TagSingleWithoutList, "TAG-GET-SHAPE", "A single tag has no list field, like the previous release."),
 	breaks(TagPagesMismatch, "TAG-PAGES-MATCH-LIST", "A single tag's pages leave out the first page its list names."),
 	breaks(TagListStale, "TAG-LIST-CONSISTENT", "A tag's list (and pages) also names a published page that does not use the tag."),
+	breaks(TagListMissesPage, "TAG-LIST-COMPLETE", "A tag's list (and pages) leaves out the oldest published page that uses the tag."),
 	breaks(TagMissing200, "TAG-GET-404 ENV-STATUS-AGREES", "GET of a missing tag answers 200 with status \"1\"."),
 	breaks(CategoryListWithoutTemplate, "CAT-LIST-SHAPE", "Category list items have no template field."),
 	breaks(CategorySingleWithoutList, "CAT-GET-SHAPE", "A single category has no list field, like the previous release."),
 	breaks(CategoryPagesMismatch, "CAT-PAGES-MATCH-LIST", "A single category's pages leave out the first page its list names."),
 	breaks(CategoryListStale, "CAT-LIST-CONSISTENT", "A category's list (and pages) also names a published page of another category."),
+	breaks(CategoryListMissesPage, "CAT-LIST-COMPLETE", "A category's list (and pages) leaves out the oldest published page of the category."),
 	breaks(CategoryMissing200, "CAT-GET-404 ENV-STATUS-AGREES", "GET of a missing category answers 200 with status \"1\"."),
 
 	// --- users (2.4, 4.8) ---
@@ -106,6 +119,8 @@ var table = []MutantInfo{
 	breaks(UserListFullProfile, "USER-LIST-SUBSET", "List profiles carry all 19 fields (codepen, xing, telegram, vk too), like the previous release."),
 	breaks(UserSinglePartial, "USER-GET-SHAPE", "The single profile carries only the 15 list fields."),
 	breaks(UserLeaksEmail, "USER-NO-SENSITIVE-FIELDS", "Profiles carry the user's email."),
+	breaks(UserListValueNotString, "USER-LIST-SHAPE", "List profiles carry an extra field pageCount, a number (all values of a profile are strings, 2.4)."),
+	breaks(UserSingleValueNotString, "USER-GET-SHAPE", "The single profile carries an extra field pageCount, a number (all values of a profile are strings, 2.4)."),
 	breaks(UserMissing200, "USER-GET-404 ENV-STATUS-AGREES", "GET of a missing username answers 200 with status \"1\"."),
 
 	// --- settings (4.9, 4.10) ---
@@ -114,6 +129,10 @@ var table = []MutantInfo{
 	breaks(SettingsEditReturnsData, "SETTINGS-EDIT-OK", "PUT /api/settings answers with data, the settings."),
 	breaks(SettingsPutResetsHomepage, "SETTINGS-EDIT-PARTIAL", "Every PUT /api/settings resets homepage, pageNotFound and uriBlog to \"\" unless sent, like the previous release."),
 	breaks(SettingsPutIgnored, "SETTINGS-EDIT-PARTIAL", "PUT /api/settings answers success but changes nothing."),
+	breaks(SettingsPutBlanksUnnamed, "SETTINGS-EDIT-PARTIAL", "Every PUT /api/settings empties footer (a field 2.6 does not name) unless it is sent."),
+	breaks(SettingsNestedObject, "SETTINGS-GET-SHAPE", "GET /api/settings also carries social, an object of the social links: the settings are not a flat map."),
+	breaks(SettingsDataEmpty, "SETTINGS-GET-SHAPE SETTINGS-EDIT-PARTIAL", "GET /api/settings answers data {}; updates still apply, unseen."),
+	breaks(DoubleEncodeFormSettings, "GEN-FORM-SANITISED-ONCE", "Form-encoded PUT /api/settings values are HTML-encoded twice: slogan \"A & B\" reads back \"A &amp;amp; B\"."),
 	breaks(CustomFieldsInvalidAccepted, "SETTINGS-CUSTOMFIELDS-400", "Invalid customFields JSON is stored and the PUT succeeds."),
 	breaks(SettingsInvalid200, "SETTINGS-CUSTOMFIELDS-400 ENV-STATUS-AGREES", "A refused settings update answers 200 with status \"1\", like the previous release."),
 

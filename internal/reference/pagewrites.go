@@ -81,6 +81,7 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 	if s.mutated(EditResetsOmittedFields) {
 		p.description, p.content, p.tags, p.category = "", "", nil, ""
 	}
+	s.blankOmitted(p, in)
 	ch, ferr := s.applyFields(p, in, false)
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))
@@ -192,4 +193,26 @@ func (s *Server) writeTarget(rt route, missing Mutant, missingAnswer response) (
 		return nil, missingAnswer
 	}
 	return nil, failure(http.StatusNotFound, "Page not found.")
+}
+
+// blankOmitted applies the edit-blanks-omitted-* mutants: each blanks one
+// field that the edit does not send.
+func (s *Server) blankOmitted(p *page, in *input) {
+	for _, b := range []struct {
+		mutant Mutant
+		field  string
+		blank  func()
+	}{
+		{EditBlanksOmittedContent, "content", func() { p.content = "" }},
+		{EditBlanksOmittedDescription, "description", func() { p.description = "" }},
+		{EditBlanksOmittedTags, "tags", func() { p.tags = nil }},
+		{EditBlanksOmittedCategory, "category", func() { p.category = "" }},
+		{EditBlanksOmittedDate, "date", func() { p.date = s.now().In(s.location()).Format(dateLayout) }},
+		{EditBlanksOmittedType, "type", func() { p.typ = "published" }},
+		{EditBlanksOmittedCoverImage, "coverImage", func() { p.coverImage = "" }},
+	} {
+		if s.mutated(b.mutant) && !in.has(b.field) {
+			b.blank()
+		}
+	}
 }

@@ -28,6 +28,16 @@ func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) resp
 			}
 		}
 	}
+	if s.mutated(SettingsNestedObject) {
+		social := dict{}
+		for _, name := range []string{"twitter", "facebook", "github"} {
+			social = append(social, kv{name, s.setting(name)})
+		}
+		data = append(data, kv{"social", social})
+	}
+	if s.mutated(SettingsDataEmpty) {
+		data = dict{}
+	}
 	if s.mutated(BenignVolatileSettings) {
 		s.settingsReads++
 		data = append(data, kv{"lastReadAt", s.readTime()}, kv{"readCount", s.settingsReads})
@@ -80,6 +90,9 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 			return failure(code, "Error trying to edit the settings: "+string(err))
 		}
 		updated[i].v = v
+	}
+	if s.mutated(SettingsPutBlanksUnnamed) && !in.has("footer") {
+		updated = updated.with("footer", "")
 	}
 	if s.mutated(SettingsPutResetsHomepage) {
 		for i := range updated {
@@ -139,6 +152,9 @@ func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldE
 			return false, ""
 		}
 		return nil, fieldError(name + " must be a boolean")
+	}
+	if in.form && s.mutated(DoubleEncodeFormSettings) {
+		return sanitise(sanitise(str)), ""
 	}
 	return sanitise(str), ""
 }

@@ -244,6 +244,9 @@ func (s *Server) pageObj(p *page, base string) obj {
 			coverFile = lastSegment(strings.SplitN(strings.SplitN(p.coverImage, "?", 2)[0], "#", 2)[0])
 		} else {
 			cover = base + pageUploads(p.uuid) + p.coverImage
+			if s.mutated(CoverImageRelative) {
+				cover = pageUploads(p.uuid) + p.coverImage
+			}
 			coverFile = p.coverImage
 		}
 	}
@@ -283,7 +286,7 @@ func (s *Server) pageObj(p *page, base string) obj {
 		{"tags", tags},
 		{"username", p.username},
 		{"category", category},
-		{"uuid", p.uuid},
+		{"uuid", s.shownUUID(p)},
 		{"dateUTC", dateUTC},
 		{"permalink", permalink},
 		{"coverImage", cover},
@@ -321,4 +324,13 @@ func (s *Server) pageObjs(ps []*page, base string) []any {
 func isURL(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// shownUUID is the uuid a page object reports: a child's parent's under
+// ChildrenShareParentUUID.
+func (s *Server) shownUUID(p *page) string {
+	if parent := s.pages[parentOf(p.key)]; parent != nil && s.mutated(ChildrenShareParentUUID) {
+		return parent.uuid
+	}
+	return p.uuid
 }

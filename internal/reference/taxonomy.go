@@ -2,6 +2,7 @@ package reference
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 )
 
@@ -44,6 +45,15 @@ func (s *Server) termPages(endpoint, key string) []*page {
 		}
 		return hasTerm(endpoint, p, key)
 	})
+	if s.termMutated(endpoint, TagListMissesPage, CategoryListMissesPage) {
+		// Leave out the oldest published page that has the term.
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i].typ == "published" {
+				ps = slices.Delete(ps, i, i+1)
+				break
+			}
+		}
+	}
 	if s.termMutated(endpoint, TagListStale, CategoryListStale) {
 		// Add the newest published page that does not have the term.
 		others := s.sortedPages(func(p *page) bool { return p.typ == "published" && !hasTerm(endpoint, p, key) })

@@ -44,6 +44,15 @@ func (s *Server) profile(u fixtures.User, full bool) obj {
 			}
 		}
 	}
+	if (full && s.mutated(UserSingleValueNotString)) || (!full && s.mutated(UserListValueNotString)) {
+		n := 0
+		for _, p := range s.pages {
+			if p.username == u.Username {
+				n++
+			}
+		}
+		o = append(o, kv{"pageCount", n})
+	}
 	if s.mutated(UserLeaksEmail) {
 		o = append(o, kv{"email", u.Email})
 	}

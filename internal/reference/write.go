@@ -15,6 +15,9 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		resp.code = http.StatusForbidden
 	}
 	isErr := resp.code >= 400
+	if resp.kind == kindEarlyError && s.mutated(StatusOnOtherEarlyErrors) && !(r.Method == http.MethodGet && r.URL.Path == "/api/pages") {
+		resp.body = append(obj{{"status", "1"}}, resp.body...)
+	}
 	body := s.shapeBody(resp)
 
 	h := w.Header()

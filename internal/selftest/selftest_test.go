@@ -64,6 +64,7 @@ func TestSelfTest(t *testing.T) {
 	var (
 		killed, byPreflight, mutants int
 		benignFailed, benigns        int
+		benignAwaiting               int
 		survivors, pending           []string
 		runTime                      time.Duration
 	)
@@ -77,6 +78,9 @@ func TestSelfTest(t *testing.T) {
 			t.Run("benign/"+o.name, func(t *testing.T) {
 				if !judgeBenign(t, o) {
 					benignFailed++
+				}
+				if _, listed := awaitingSuiteFix[o.name]; listed && !o.passed() {
+					benignAwaiting++
 				}
 			})
 		case mutant:
@@ -105,8 +109,9 @@ func TestSelfTest(t *testing.T) {
 	}
 	t.Logf("slowest runs: %s", strings.Join(slow, ", "))
 	if !testing.Short() {
-		t.Logf("mutation score: killed %d/%d mutants (%d by the preflight, as listed in caughtByPreflight); %d/%d benign variants failed",
-			killed, mutants, byPreflight, benignFailed, benigns)
+		t.Logf("mutation score: killed %d/%d mutants (%d by the preflight, as listed in caughtByPreflight; %d listed in "+
+			"notCaughtYet); %d/%d benign variants and profiles failed (%d listed in awaitingSuiteFix)",
+			killed, mutants, byPreflight, len(pending), benignFailed, benigns, benignAwaiting)
 	}
 	if len(survivors) > 0 {
 		t.Logf("survivors: %s", strings.Join(survivors, ", "))
