@@ -21,15 +21,18 @@ import (
 func newDemoCmd(stdout, stderr io.Writer) *cobra.Command {
 	var tf targetFlags
 	var mutants []string
+	var profile string
 	cmd := &cobra.Command{
-		Use:   "demo [--mutant NAME]... [flags]",
+		Use:   "demo [--mutant NAME]... [--profile NAME] [flags]",
 		Short: "Run the whole suite against the built-in reference server (no setup)",
 		Long: `demo starts the reference server on a free loopback port and runs the whole suite
 against it with writes and settings writes enabled. Unless report flags say otherwise it
 writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 
 --mutant NAME switches on one of the reference server's deliberate bugs (see
-'conformance serve-reference --list-mutants'), to see what a failing run looks like.`,
+'conformance serve-reference --list-mutants'), to see what a failing run looks like.
+--profile NAME switches on a whole other conforming behaviour set (divergent: every
+choice the spec allows that the reference does not make).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Only the run flags' variables apply: demo has no target flags,
@@ -37,7 +40,7 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
-			srv, base, err := startReference(mutants, &tf.cfg)
+			srv, base, err := startReference(mutants, profile, &tf.cfg)
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}
@@ -64,14 +67,19 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 	tf.registerRun(cmd.Flags())
 	cmd.Flags().DurationVar(&tf.cfg.RequestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of each request")
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a reference-server mutant (repeatable)")
+	cmd.Flags().StringVar(&profile, "profile", "", profileHelp)
 	return cmd
 }
 
+// profileHelp is the help of the --profile flag.
+const profileHelp = "switch on a reference-server profile: divergent (every choice the spec allows, at once)"
+
 // startReference serves a fresh reference server on 127.0.0.1 with new
 // tokens, which it stores in cfg.
-func startReference(mutants []string, cfg *runner.Config) (*http.Server, string, error) {
+func startReference(mutants []string, profile string, cfg *runner.Config) (*http.Server, string, error) {
 	cfg.Token, cfg.AuthToken = reference.NewToken(), reference.NewToken()
-	h, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
+	h, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken,
+		Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile)})
 	if err != nil {
 		return nil, "", err
 	}
@@ -85,11 +93,11 @@ func startReference(mutants []string, cfg *runner.Config) (*http.Server, string,
 }
 
 func newServeReferenceCmd(stdout, stderr io.Writer) *cobra.Command {
-	var addr, token, auth string
+	var addr, token, auth, profile string
 	var mutants []string
 	var list bool
 	cmd := &cobra.Command{
-		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]...",
+		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]... [--profile NAME]",
 		Short: "Serve the in-memory reference implementation of the API",
 		Long: `serve-reference runs the suite's reference server, an in-memory implementation of the
 whole spec seeded with sample content, for people building clients or servers of the API.
@@ -115,7 +123,8 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 			if auth == "" {
 				auth = reference.NewToken()
 			}
-			h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
+			h, err := reference.New(reference.Options{Token: token, AuthToken: auth,
+				Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile)})
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}
@@ -143,6 +152,7 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 	cmd.Flags().StringVar(&token, "token", "", "API token (generated when empty)")
 	cmd.Flags().StringVar(&auth, "auth-token", "", "authentication token (generated when empty)")
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a mutant (repeatable; see --list-mutants)")
+	cmd.Flags().StringVar(&profile, "profile", "", profileHelp)
 	cmd.Flags().BoolVar(&list, "list-mutants", false, "list the mutants and exit")
 	return cmd
 }

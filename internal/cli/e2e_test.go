@@ -108,7 +108,7 @@ func closedURL(t *testing.T) string {
 }
 
 // referenceServer serves a fresh reference server in this process.
-func referenceServer(t *testing.T, token, auth string, mutants ...string) string {
+func referenceServer(t *testing.T, token, auth string, mutants ...reference.Mutant) string {
 	t.Helper()
 	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
 	if err != nil {
@@ -171,7 +171,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "1 demo against a mutant fails",
 			// The mutant breaks a cross-cutting header rule on every error
 			// response; the users specs provoke a 404.
-			args:     []string{"demo", "--no-color", "--mutant", "text-html-on-errors", "--label-filter", "area:users || cross-cutting"},
+			args:     []string{"demo", "--no-color", "--mutant", string(reference.TextHTMLOnErrors), "--label-filter", "area:users || cross-cutting"},
 			wantExit: 1, wantStdout: []string{"FAIL", "GEN-CONTENT-TYPE-JSON"}},
 		{name: "2 unknown flag", args: []string{"--no-such-flag"},
 			wantExit: 2, wantStderr: []string{"unknown flag: --no-such-flag", "conformance --help"}},
@@ -358,7 +358,7 @@ func TestInformationCommands(t *testing.T) {
 		{name: "serve-reference --list-mutants", args: []string{"serve-reference", "--list-mutants"}, wantExit: 0,
 			check: func(t *testing.T, res selftest.Result, _ string) {
 				for _, m := range reference.Mutants() {
-					if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(m.Name) + `\s`).MatchString(res.Stdout) {
+					if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(string(m.Name)) + `\s`).MatchString(res.Stdout) {
 						t.Errorf("--list-mutants does not list %s", m.Name)
 					}
 				}
@@ -367,5 +367,7 @@ func TestInformationCommands(t *testing.T) {
 			wantExit: 2, wantStderr: []string{"no-such-mutant"}},
 		{name: "demo unknown mutant", args: []string{"demo", "--mutant", "no-such-mutant"},
 			wantExit: 2, wantStderr: []string{"no-such-mutant"}},
+		{name: "demo unknown profile", args: []string{"demo", "--profile", "no-such-profile"},
+			wantExit: 2, wantStderr: []string{"no-such-profile", string(reference.Divergent)}},
 	})
 }

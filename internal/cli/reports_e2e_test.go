@@ -66,10 +66,10 @@ var checkedStatuses = []report.Status{report.Passed, report.Failed, report.Error
 // says so first, with the evidence; against one bug of that release alone
 // none does.
 func TestLegacyDiagnosisEndToEnd(t *testing.T) {
-	t.Run("legacy-3.21", func(t *testing.T) {
+	t.Run(string(reference.Legacy321), func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		res := demo(t, dir, "--mutant", "legacy-3.21", "--json-report", "r.json", "--junit-report", "r.xml",
+		res := demo(t, dir, "--mutant", string(reference.Legacy321), "--json-report", "r.json", "--junit-report", "r.xml",
 			"--html-report", "r.html", "--markdown-report", "r.md")
 		if res.Exit != 1 {
 			t.Fatalf("exit %d, want 1", res.Exit)
@@ -102,7 +102,7 @@ func TestLegacyDiagnosisEndToEnd(t *testing.T) {
 	t.Run("handler-errors-200 alone", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		res := demo(t, dir, "--mutant", "handler-errors-200", "--json-report", "r.json")
+		res := demo(t, dir, "--mutant", string(reference.HandlerErrors200), "--json-report", "r.json")
 		if res.Exit != 1 {
 			t.Fatalf("exit %d, want 1", res.Exit)
 		}
@@ -116,7 +116,7 @@ func TestLegacyDiagnosisEndToEnd(t *testing.T) {
 func TestReportsCarryRunFacts(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	res := demo(t, dir, "--read-only", "--mutant", "user-missing-200", "--label-filter", "area:users && !endpoint:GET.users",
+	res := demo(t, dir, "--read-only", "--mutant", string(reference.UserMissing200), "--label-filter", "area:users && !endpoint:GET.users",
 		"--json-report", "r.json", "--junit-report", "r.xml", "--html-report", "r.html", "--markdown-report", "r.md")
 	if res.Exit != 1 {
 		t.Fatalf("exit %d, want 1\n%s", res.Exit, selftest.Tail(res.Stdout, 20))
@@ -163,13 +163,13 @@ func TestRerunFailed(t *testing.T) {
 	t.Run("rules of one spec each", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		first := demo(t, dir, "--mutant", "tags-as-string", "--label-filter", "area:taxonomy || area:users", "--json-report", "first.json")
+		first := demo(t, dir, "--mutant", string(reference.TagsAsString), "--label-filter", "area:taxonomy || area:users", "--json-report", "first.json")
 		failed := byStatus(readReport(t, filepath.Join(dir, "first.json")), report.Failed)
 		if first.Exit != 1 || len(failed) < 2 {
 			t.Fatalf("the first run should fail several rules: exit %d, failed %v", first.Exit, failed)
 		}
 
-		again := demo(t, dir, "--mutant", "tags-as-string", "--rerun-failed", "first.json", "--json-report", "again.json")
+		again := demo(t, dir, "--mutant", string(reference.TagsAsString), "--rerun-failed", "first.json", "--json-report", "again.json")
 		rerun := readReport(t, filepath.Join(dir, "again.json"))
 		if again.Exit != 1 || !slices.Equal(byStatus(rerun, checkedStatuses...), failed) || !slices.Equal(byStatus(rerun, report.Failed), failed) {
 			t.Fatalf("rerun: exit %d, checked %v, failed %v; want exactly %v checked and failing",
@@ -180,7 +180,7 @@ func TestRerunFailed(t *testing.T) {
 			t.Errorf("rerun meta %+v / stdout %s", rerun.Meta, selftest.Tail(again.Stdout, 3))
 		}
 
-		narrowed := demo(t, dir, "--mutant", "tags-as-string", "--rerun-failed", "first.json", "--label-filter", "rule:"+failed[0], "--json-report", "one.json")
+		narrowed := demo(t, dir, "--mutant", string(reference.TagsAsString), "--rerun-failed", "first.json", "--label-filter", "rule:"+failed[0], "--json-report", "one.json")
 		if got := byStatus(readReport(t, filepath.Join(dir, "one.json")), checkedStatuses...); narrowed.Exit != 1 || !slices.Equal(got, failed[:1]) {
 			t.Errorf("--label-filter with --rerun-failed: exit %d, checked %v, want %v", narrowed.Exit, got, failed[:1])
 		}
@@ -202,11 +202,11 @@ func TestRerunFailed(t *testing.T) {
 	t.Run("a cross-cutting rule", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		demo(t, dir, "--read-only", "--mutant", "nocache-only-on-success", "--label-filter", "area:users || cross-cutting", "--json-report", "first.json")
+		demo(t, dir, "--read-only", "--mutant", string(reference.NoCacheOnlyOnSuccess), "--label-filter", "area:users || cross-cutting", "--json-report", "first.json")
 		if failed := byStatus(readReport(t, filepath.Join(dir, "first.json")), report.Failed); !slices.Contains(failed, "GEN-NO-CACHE") {
 			t.Fatalf("the first run should fail GEN-NO-CACHE; failed %v", failed)
 		}
-		again := demo(t, dir, "--read-only", "--mutant", "nocache-only-on-success", "--rerun-failed", "first.json", "--json-report", "again.json")
+		again := demo(t, dir, "--read-only", "--mutant", string(reference.NoCacheOnlyOnSuccess), "--rerun-failed", "first.json", "--json-report", "again.json")
 		rerun := readReport(t, filepath.Join(dir, "again.json"))
 		checked := byStatus(rerun, checkedStatuses...)
 		// The users specs run again to make the traffic GEN-NO-CACHE
@@ -231,7 +231,7 @@ func TestNewReportsRedactTokens(t *testing.T) {
 	t.Parallel()
 	token := "tokCANARY" + strings.Repeat("7f3a", 14)
 	auth := "authCANARY" + strings.Repeat("c0de", 14)
-	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: []string{"legacy-3.21"}})
+	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: []reference.Mutant{reference.Legacy321}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func ruleRows() ([]ruleRow, []string) {
 			continue
 		}
 		for _, id := range m.Rules {
-			mutants[id] = append(mutants[id], m.Name)
+			mutants[id] = append(mutants[id], string(m.Name))
 		}
 	}
 	var rows []ruleRow

@@ -14,7 +14,7 @@ import (
 
 // referenceTarget serves a fresh reference server with the given mutants
 // and returns a writing target on it.
-func referenceTarget(t *testing.T, mutants ...string) *Fixture {
+func referenceTarget(t *testing.T, mutants ...reference.Mutant) *Fixture {
 	t.Helper()
 	tok, auth := reference.NewToken(), reference.NewToken()
 	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: mutants})
@@ -55,17 +55,17 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name    string
-		mutants []string
+		mutants []reference.Mutant
 		setup   map[string]any // applied before the "original" snapshot
 		change  map[string]any
 	}{
-		{"PUT resets homepage, pageNotFound and uriBlog", []string{"settings-put-resets-homepage"}, nil,
+		{"PUT resets homepage, pageNotFound and uriBlog", []reference.Mutant{reference.SettingsPutResetsHomepage}, nil,
 			map[string]any{"slogan": "changed"}},
-		{"invalid customFields accepted", []string{"customfields-invalid-accepted"}, nil,
+		{"invalid customFields accepted", []reference.Mutant{reference.CustomFieldsInvalidAccepted}, nil,
 			map[string]any{"customFields": "{not json"}},
 		{"stored text comes back HTML-encoded", nil, map[string]any{"slogan": `Salt & Pepper <b>"q"</b>`},
 			map[string]any{"slogan": "changed"}},
-		{"customFields read back as an object", []string{"settings-customfields-object"}, nil,
+		{"customFields read back as an object", []reference.Mutant{reference.SettingsCustomFieldsObject}, nil,
 			map[string]any{"customFields": `{"a":{"type":"string"}}`}},
 		{"several fields changed", nil, nil,
 			map[string]any{"slogan": "changed", "itemsPerPage": 3, "extremeFriendly": false, "customFields": `{"a":{"type":"string"}}`}},

@@ -1,15 +1,21 @@
-// Package reference is an in-memory reference implementation of the Content
+// Package reference is the suite's in-memory reference server: an
+// http.Handler that answers like a conforming implementation of the Content
 // Management HTTP API specification (shared spec, sections 1, 2, 4, 5, 7
-// and 8), seeded from the fixtures package. It is an http.Handler:
+// and 8), seeded from the fixtures package, and that can be switched to
+// answer like named broken or differently-conforming ones.
 //
 //	s, err := reference.New(reference.Options{Token: reference.NewToken(), AuthToken: "..."})
 //	srv := httptest.NewServer(s)
 //
-// Each New starts from the fixtures again. Mutants (see Mutants) are
-// switches that each break one rule of the rule catalogue (internal/spec)
-// in a way a client can observe, so that the conformance suite can be shown
-// to catch the break; benign mutants change only what the spec leaves open,
-// and a correct suite must still pass against them.
+// Each New starts from the fixtures again. A Mutant constant names a
+// switch (Options.Mutants; Mutants lists them all): a mutant breaks named
+// rules of the rule catalogue (internal/spec) in a way a client can
+// observe, so that the conformance suite can be shown to catch the break; a
+// benign variant (benign-*) changes only what the spec leaves open, and a
+// correct suite must still pass against it. A Profile (Options.Profile)
+// switches on a whole set of benign variants: Divergent is every choice the
+// spec allows that the reference does not make. Server.Storage snapshots
+// what the server stores, hidden parts included, for before/after tests.
 //
 // # Order of checks
 //

@@ -83,32 +83,32 @@ func (s *Server) pageFileTaken(uuid string) func(string) bool {
 // newest upload first. A page that does not exist has no files (200, empty
 // list), like the previous release.
 func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) response {
-	if !validKey(rt) && !s.mutated("traversal-allowed") {
+	if !validKey(rt) && !s.mutated(TraversalAllowed) {
 		return s.invalidFilesKey()
 	}
 	var recs []*fileRec
 	if p := s.pages[rt.key]; p != nil {
 		recs = append(recs, s.files[p.uuid]...)
 		sort.Slice(recs, func(i, j int) bool { return recs[i].seq > recs[j].seq })
-		if s.mutated("files-unsorted") {
+		if s.mutated(FilesUnsorted) {
 			sort.Slice(recs, func(i, j int) bool { return recs[i].seq < recs[j].seq })
 		}
 		data := make([]any, 0, len(recs))
-		dir := serverRoot + "/bl-content/uploads/pages/" + p.uuid + "/"
+		dir := serverRoot + pageUploads(p.uuid)
 		for _, f := range recs {
 			thumb := ""
 			if f.thumb {
 				thumb = dir + "thumbnails/" + f.filename
 			}
 			var size any = f.size
-			if s.mutated("benign-size-in-kib") {
+			if s.mutated(BenignSizeInKiB) {
 				size = (f.size + 1023) / 1024 // KiB, rounded up: the spec states no unit
 			}
-			if s.mutated("file-size-as-string") {
+			if s.mutated(FileSizeAsString) {
 				size = fmt.Sprint(size)
 			}
 			var thumbnail any = thumb
-			if thumb == "" && s.mutated("file-thumbnail-false") {
+			if thumb == "" && s.mutated(FileThumbnailFalse) {
 				thumbnail = false
 			}
 			data = append(data, obj{
@@ -121,7 +121,7 @@ func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) respo
 		}
 		return success(http.StatusOK, "Files for the page key: "+rt.key, kv{"data", data})
 	}
-	if s.mutated("benign-files-missing-page-404") {
+	if s.mutated(BenignFilesMissingPage404) {
 		return failure(http.StatusNotFound, "Page not found.")
 	}
 	return success(http.StatusOK, "Files for the page key: "+rt.key, kv{"data", []any{}})
@@ -129,7 +129,7 @@ func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) respo
 
 // invalidFilesKey answers a files key holding .. or NUL.
 func (s *Server) invalidFilesKey() response {
-	if s.mutated("benign-traversal-early-body") {
+	if s.mutated(BenignTraversalEarlyBody) {
 		return early(http.StatusBadRequest, "Invalid page key.")
 	}
 	return failure(http.StatusBadRequest, "Invalid page key.")
@@ -137,7 +137,7 @@ func (s *Server) invalidFilesKey() response {
 
 // refuseUpload answers an upload refused for its extension.
 func (s *Server) refuseUpload(msg string) response {
-	if s.mutated("upload-refused-200") {
+	if s.mutated(UploadRefused200) {
 		return failure(http.StatusOK, msg)
 	}
 	return failure(http.StatusBadRequest, msg)
@@ -148,7 +148,7 @@ func (s *Server) refuseUpload(msg string) response {
 // extension appended again ("test.txt" becomes "test-txt.txt"), like the
 // previous release; a name already used on the page gets _0, _1...
 func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) response {
-	if !validKey(rt) && !s.mutated("traversal-allowed") {
+	if !validKey(rt) && !s.mutated(TraversalAllowed) {
 		return s.invalidFilesKey()
 	}
 	p := s.pages[rt.key]
@@ -160,7 +160,7 @@ func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) res
 		return failure(http.StatusBadRequest, "File not sent.")
 	}
 	ext := extension(up.name)
-	if !fileExts[ext] && !s.mutated("benign-any-upload-extension") {
+	if !fileExts[ext] && !s.mutated(BenignAnyUploadExtension) {
 		return s.refuseUpload("File type not allowed.")
 	}
 	stem := slugify(up.name, true)
@@ -172,12 +172,12 @@ func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) res
 		name += "." + ext
 	}
 	name = storeName(name, s.pageFileTaken(p.uuid))
-	if !s.mutated("upload-not-listed") {
+	if !s.mutated(UploadNotListed) {
 		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{
 			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextSeq(),
 		})
 	}
-	rel := "/bl-content/uploads/pages/" + p.uuid + "/" + name
+	rel := pageUploads(p.uuid) + name
 	return success(http.StatusOK, "File uploaded.",
 		kv{"filename", name},
 		kv{"absolutePath", serverRoot + rel},
@@ -207,7 +207,7 @@ func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) res
 		return failure(http.StatusBadRequest, "Invalid UUID.")
 	}
 	ext := extension(up.name)
-	if !imageExts[ext] && !s.mutated("benign-any-upload-extension") {
+	if !imageExts[ext] && !s.mutated(BenignAnyUploadExtension) {
 		return s.refuseUpload("Image extension not allowed.")
 	}
 	// The name is kept, with its stem slugified (case kept) so that it is
@@ -225,7 +225,7 @@ func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) res
 	dir := "/bl-content/uploads/"
 	var target *page
 	if uuid != "" {
-		dir += "pages/" + uuid + "/"
+		dir = pageUploads(uuid)
 		target = s.pageByUUID(uuid)
 	}
 	taken := func(n string) bool { return s.images[dir+n] }
@@ -256,3 +256,6 @@ func safeUUID(u string) bool {
 	}
 	return len(u) <= 128
 }
+
+// pageUploads is the folder, under the site root, of a page's uploads.
+func pageUploads(uuid string) string { return "/bl-content/uploads/pages/" + uuid + "/" }

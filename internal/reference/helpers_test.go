@@ -29,7 +29,7 @@ const (
 // scheduled page (2099).
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
-func newServer(t testing.TB, mutants ...string) *Server {
+func newServer(t testing.TB, mutants ...Mutant) *Server {
 	t.Helper()
 	s, err := New(Options{Token: testToken, AuthToken: testAuth, Mutants: mutants, Now: func() time.Time { return fixedNow }})
 	if err != nil {
@@ -115,9 +115,11 @@ func (q req) build(t testing.TB) *http.Request {
 	if method == "" {
 		method = http.MethodGet
 	}
-	query := url.Values{}
+	// A query in the path joins the query parameters.
+	path, rawQuery, _ := strings.Cut(q.path, "?")
+	query, _ := url.ParseQuery(rawQuery)
 	for k, vs := range q.query {
-		query[k] = append([]string(nil), vs...)
+		query[k] = append(query[k], vs...)
 	}
 	toks := q.tokens()
 	var body io.Reader
@@ -175,7 +177,7 @@ func (q req) build(t testing.TB) *http.Request {
 			query.Set(k, v)
 		}
 	}
-	target := q.path
+	target := path
 	if len(query) > 0 {
 		target += "?" + query.Encode()
 	}
@@ -268,11 +270,40 @@ func fingerprint(r result) string {
 		names = append(names, k+"="+strings.Join(v, ","))
 	}
 	sort.Strings(names)
-	body := hex32.ReplaceAllStringFunc(string(r.body), func(u string) string {
+	return strings.Join([]string{http.StatusText(r.code), strings.Join(names, ";"), blankUUIDs(string(r.body))}, "\n")
+}
+
+// blankUUIDs replaces every uuid but the fixtures' with <uuid>.
+func blankUUIDs(s string) string {
+	return hex32.ReplaceAllStringFunc(s, func(u string) string {
 		if fixtureUUIDs[u] {
 			return u
 		}
 		return "<uuid>"
 	})
-	return strings.Join([]string{http.StatusText(r.code), strings.Join(names, ";"), body}, "\n")
+}
+
+// switchCase is the precise change of a switch: requests sent in order to
+// one fresh server with the switch on, and the check of their answers.
+type switchCase struct {
+	mutant Mutant
+	what   string
+	probe  []req
+	check  func(rs []result) bool
+}
+
+// runSwitchCases runs each case as a subtest; a case whose check fails
+// prints every answer.
+func runSwitchCases(t *testing.T, cases []switchCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(string(c.mutant)+"/"+c.what, func(t *testing.T) {
+			rs := runProbe(t, newServer(t, c.mutant), c.probe)
+			if !c.check(rs) {
+				for i, r := range rs {
+					t.Errorf("%s %s: %d %v %s", c.probe[i].method, c.probe[i].path, r.code, r.header, r.body)
+				}
+			}
+		})
+	}
 }

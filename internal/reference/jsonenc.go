@@ -35,6 +35,16 @@ func (o obj) set(k string, v any) obj {
 	return append(o, kv{k, v})
 }
 
+// with returns d with the value of k replaced, when d has k.
+func (d dict) with(k string, v any) dict {
+	for i := range d {
+		if d[i].k == k {
+			d[i].v = v
+		}
+	}
+	return d
+}
+
 // without returns o without the members named.
 func (o obj) without(names ...string) obj {
 	out := make(obj, 0, len(o))

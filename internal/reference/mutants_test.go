@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"mime"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"sort"
@@ -20,21 +18,21 @@ func TestMutantRegistry(t *testing.T) {
 	}
 	nameRe := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9.]+)*$`)
 	idRe := regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$`)
-	seen := map[string]bool{}
+	seen := map[Mutant]bool{}
 	names := make([]string, 0, len(ms))
 	for _, m := range ms {
-		names = append(names, m.Name)
+		names = append(names, string(m.Name))
 		if seen[m.Name] {
 			t.Errorf("duplicate mutant %s", m.Name)
 		}
 		seen[m.Name] = true
-		if !nameRe.MatchString(m.Name) {
+		if !nameRe.MatchString(string(m.Name)) {
 			t.Errorf("%s: not kebab-case", m.Name)
 		}
 		if len(m.Description) < 10 {
 			t.Errorf("%s: description too short", m.Name)
 		}
-		if m.Benign != strings.HasPrefix(m.Name, "benign-") {
+		if m.Benign != strings.HasPrefix(string(m.Name), "benign-") {
 			t.Errorf("%s: benign mutants, and only they, are named benign-*", m.Name)
 		}
 		if m.Benign && len(m.Rules) > 0 {
@@ -50,7 +48,7 @@ func TestMutantRegistry(t *testing.T) {
 			}
 			ids[id] = true
 		}
-		if _, err := New(Options{Token: "t", AuthToken: "a", Mutants: []string{m.Name}}); err != nil {
+		if _, err := New(Options{Token: "t", AuthToken: "a", Mutants: []Mutant{m.Name}}); err != nil {
 			t.Errorf("%s: %v", m.Name, err)
 		}
 	}
@@ -63,12 +61,12 @@ func TestMutantRegistry(t *testing.T) {
 	if again := Mutants(); again[0].Name == "changed" || reflect.DeepEqual(again[0].Rules, ms[0].Rules) {
 		t.Error("Mutants() exposes the registry")
 	}
-	if _, err := New(Options{Token: "t", AuthToken: "a", Mutants: []string{"list-no-meta", "nope"}}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+	if _, err := New(Options{Token: "t", AuthToken: "a", Mutants: []Mutant{ListNoMeta, "nope"}}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Errorf("unknown mutant: %v", err)
 	}
 	// The legacy combination names the rules of its parts.
 	for _, m := range ms {
-		if m.Name == "legacy-3.21" {
+		if m.Name == Legacy321 {
 			for _, id := range []string{"PAGE-GET-404", "PAGE-LIST-SHAPE", "GEN-FORM-SANITISED-ONCE", "SETTINGS-EDIT-PARTIAL"} {
 				if !contains(anyStrings(m.Rules), id) {
 					t.Errorf("legacy-3.21 lacks %s", id)
@@ -84,35 +82,6 @@ func anyStrings(s []string) []any {
 		out[i] = s[i]
 	}
 	return out
-}
-
-// Every mutant is checked somewhere in the handlers.
-func TestMutantHooksExist(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	var src strings.Builder
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || f == "mutants.go" {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src.Write(b)
-	}
-	code := src.String()
-	for _, m := range Mutants() {
-		lit := `"` + m.Name + `"`
-		switch {
-		case m.Name == "legacy-3.21":
-			continue // expanded by resolveMutants
-		case strings.Contains(code, `mutated(`+lit+`)`):
-		case strings.HasPrefix(m.Name, "tag-") && strings.Contains(code, `, "`+strings.TrimPrefix(m.Name, "tag-")+`")`):
-		case strings.HasPrefix(m.Name, "category-") && strings.Contains(code, `, "`+strings.TrimPrefix(m.Name, "category-")+`")`):
-		default:
-			t.Errorf("mutant %s is never checked", m.Name)
-		}
-	}
 }
 
 // Request shorthands for the probe table.
@@ -144,147 +113,176 @@ func fileUp(key, name string) req {
 
 // mutantProbes: for each mutant, requests whose answers differ from the
 // unmutated server's, and what differs.
-var mutantProbes = map[string]struct {
+var mutantProbes = map[Mutant]struct {
 	probe []req
 	what  string
 }{
 	// protocol
-	"text-html-on-errors":           {[]req{g("/api/pages/nope")}, "Content-Type of the 404"},
-	"empty-body-on-404":             {[]req{g("/api/pages/nope")}, "404 body empty"},
-	"no-cors-on-errors":             {[]req{g("/api/pages/nope")}, "no CORS header on the 404"},
-	"nocache-only-on-success":       {[]req{g("/api/pages/nope")}, "no Cache-Control on the 404"},
-	"nocache-only-with-auth":        {[]req{g("/api/pages")}, "no Cache-Control without authentication"},
-	"status-zero-on-errors":         {[]req{g("/api/pages/nope")}, `status "0" on the 404`},
-	"message-null-on-success":       {[]req{g("/api/pages/alpha-post")}, "message null"},
-	"status-as-number":              {[]req{g("/api/pages/alpha-post")}, "status 0 as a number"},
-	"handler-errors-without-status": {[]req{g("/api/pages/nope")}, "no status on the 404"},
-	"status-field-on-early-errors":  {[]req{g("/api/nope")}, "status on the 401 early error"},
-	"api-under-v1":                  {[]req{g("/api/pages")}, "/api/pages is 404"},
-	"json-body-rejected":            {[]req{js("POST", "/api/pages", map[string]any{"title": "J"})}, "400 instead of 201"},
-	"form-put-rejected":             {[]req{fm("PUT", "/api/pages/alpha-post", "description", "f")}, "400 instead of 200"},
-	"double-encode-form":            {[]req{fm("POST", "/api/pages", "title", "A & B")}, "title A &amp;amp; B"},
-	"handler-errors-200":            {[]req{g("/api/pages/nope")}, "200 instead of 404"},
+	TextHTMLOnErrors:           {[]req{g("/api/pages/nope")}, "Content-Type of the 404"},
+	EmptyBodyOn404:             {[]req{g("/api/pages/nope")}, "404 body empty"},
+	NoCORSOnErrors:             {[]req{g("/api/pages/nope")}, "no CORS header on the 404"},
+	NoCacheOnlyOnSuccess:       {[]req{g("/api/pages/nope")}, "no Cache-Control on the 404"},
+	NoCacheOnlyWithAuth:        {[]req{g("/api/pages")}, "no Cache-Control without authentication"},
+	StatusZeroOnErrors:         {[]req{g("/api/pages/nope")}, `status "0" on the 404`},
+	MessageNullOnSuccess:       {[]req{g("/api/pages/alpha-post")}, "message null"},
+	StatusAsNumber:             {[]req{g("/api/pages/alpha-post")}, "status 0 as a number"},
+	HandlerErrorsWithoutStatus: {[]req{g("/api/pages/nope")}, "no status on the 404"},
+	StatusFieldOnEarlyErrors:   {[]req{g("/api/nope")}, "status on the 401 early error"},
+	StatusOnOtherEarlyErrors:   {[]req{g("/api/nope")}, "status on the 401 early error"},
+	APIUnderV1:                 {[]req{g("/api/pages")}, "/api/pages is 404"},
+	JSONBodyRejected:           {[]req{js("POST", "/api/pages", map[string]any{"title": "J"})}, "400 instead of 201"},
+	FormPutRejected:            {[]req{fm("PUT", "/api/pages/alpha-post", "description", "f")}, "400 instead of 200"},
+	DoubleEncodeForm:           {[]req{fm("POST", "/api/pages", "title", "A & B")}, "title A &amp;amp; B"},
+	HandlerErrors200:           {[]req{g("/api/pages/nope")}, "200 instead of 404"},
 	// auth
-	"missing-token-401":              {[]req{{path: "/api/pages", noToken: true}}, "401 instead of 400"},
-	"invalid-token-accepted":         {[]req{{path: "/api/pages", token: "wrong"}}, "200 instead of 401"},
-	"403-instead-of-401":             {[]req{{path: "/api/pages", token: "wrong"}}, "403 instead of 401"},
-	"user-reads-need-auth":           {[]req{g("/api/users")}, "401 instead of 200"},
-	"create-without-auth":            {[]req{{method: "POST", path: "/api/pages", json: map[string]any{"title": "N"}}}, "201 instead of 401"},
-	"delete-without-auth":            {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
-	"any-auth-accepted":              {[]req{{path: "/api/settings", authValue: "wrong"}}, "200 instead of 401"},
-	"settings-readable-without-auth": {[]req{g("/api/settings")}, "200 instead of 401"},
-	"refused-write-applies":          {[]req{{method: "PUT", path: "/api/pages/alpha-post", json: map[string]any{"description": "sneaky"}}, g("/api/pages/alpha-post")}, "description changed"},
-	"delete-ignores-query-tokens":    {[]req{withAuth(req{method: "DELETE", path: "/api/pages/beta-post"})}, "400 instead of 200"},
-	"body-tokens-json-only":          {[]req{fm("POST", "/api/pages", "title", "F")}, "400 instead of 201"},
-	"delete-json-body-ignored":       {[]req{{method: "DELETE", path: "/api/pages/beta-post", auth: true, tokensInBody: true}}, "400 instead of 200"},
-	"auth-param-renamed-on-writes":   {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})}, "401 instead of 200"},
-	"unknown-endpoint-404":           {[]req{g("/api/nope")}, "404 instead of 401"},
-	"wrong-method-405":               {[]req{{method: "PATCH", path: "/api/pages"}}, "405 instead of 401"},
+	MissingToken401:             {[]req{{path: "/api/pages", noToken: true}}, "401 instead of 400"},
+	InvalidTokenAccepted:        {[]req{{path: "/api/pages", token: "wrong"}}, "200 instead of 401"},
+	Status403InsteadOf401:       {[]req{{path: "/api/pages", token: "wrong"}}, "403 instead of 401"},
+	UserReadsNeedAuth:           {[]req{g("/api/users")}, "401 instead of 200"},
+	CreateWithoutAuth:           {[]req{{method: "POST", path: "/api/pages", json: map[string]any{"title": "N"}}}, "201 instead of 401"},
+	DeleteWithoutAuth:           {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
+	AnyAuthAccepted:             {[]req{{path: "/api/settings", authValue: "wrong"}}, "200 instead of 401"},
+	SettingsReadableWithoutAuth: {[]req{g("/api/settings")}, "200 instead of 401"},
+	RefusedWriteApplies:         {[]req{{method: "PUT", path: "/api/pages/alpha-post", json: map[string]any{"description": "sneaky"}}, g("/api/pages/alpha-post")}, "description changed"},
+	DeleteIgnoresQueryTokens:    {[]req{withAuth(req{method: "DELETE", path: "/api/pages/beta-post"})}, "400 instead of 200"},
+	BodyTokensJSONOnly:          {[]req{fm("POST", "/api/pages", "title", "F")}, "400 instead of 201"},
+	DeleteJSONBodyIgnored:       {[]req{{method: "DELETE", path: "/api/pages/beta-post", auth: true, tokensInBody: true}}, "400 instead of 200"},
+	AuthParamRenamedOnWrites:    {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})}, "401 instead of 200"},
+	FileUploadWithoutAuth:       {[]req{noAuth(fileUp("beta-post", "a.txt"))}, "200 instead of 401"},
+	UnknownEndpoint404:          {[]req{g("/api/nope")}, "404 instead of 401"},
 	// page object
-	"tags-as-string":           {[]req{g("/api/pages/alpha-post")}, "tags string"},
-	"tags-map-values-are-keys": {[]req{g("/api/pages/alpha-post")}, "tags values"},
-	"date-display-format":      {[]req{g("/api/pages/alpha-post")}, "date January 18, 2025"},
-	"category-false-when-none": {[]req{g("/api/pages/epsilon-post")}, "category false"},
-	"cover-image-null":         {[]req{g("/api/pages/epsilon-post")}, "coverImage null"},
-	"slug-is-full-key":         {[]req{g("/api/pages/guides/getting-started")}, "slug guides/getting-started"},
-	"relative-permalink":       {[]req{g("/api/pages/alpha-post")}, "permalink /alpha-post"},
-	"title-not-encoded":        {[]req{g("/api/pages/iota-post")}, "title Iota & Friends"},
-	"content-not-rendered":     {[]req{g("/api/pages/alpha-post")}, "content is Markdown"},
+	TagsAsString:            {[]req{g("/api/pages/alpha-post")}, "tags string"},
+	TagsMapValuesAreKeys:    {[]req{g("/api/pages/alpha-post")}, "tags values"},
+	DateDisplayFormat:       {[]req{g("/api/pages/alpha-post")}, "date January 18, 2025"},
+	CategoryFalseWhenNone:   {[]req{g("/api/pages/epsilon-post")}, "category false"},
+	CoverImageNull:          {[]req{g("/api/pages/epsilon-post")}, "coverImage null"},
+	CoverImageRelative:      {[]req{g("/api/pages/alpha-post")}, "coverImage a path"},
+	ChildrenShareParentUUID: {[]req{g("/api/pages/guides/getting-started")}, "the parent's uuid"},
+	SlugIsFullKey:           {[]req{g("/api/pages/guides/getting-started")}, "slug guides/getting-started"},
+	RelativePermalink:       {[]req{g("/api/pages/alpha-post")}, "permalink /alpha-post"},
+	TitleNotEncoded:         {[]req{g("/api/pages/iota-post")}, "title Iota & Friends"},
+	ContentNotRendered:      {[]req{g("/api/pages/alpha-post")}, "content is Markdown"},
 	// page list
-	"list-no-meta":               {[]req{g("/api/pages")}, "no meta"},
-	"numberofitems-as-string":    {[]req{g("/api/pages")}, `numberOfItems "15"`},
-	"default-includes-static":    {[]req{g("/api/pages", "numberOfItems", "-1")}, "static and sticky pages listed"},
-	"sticky-filter-ignored":      {[]req{g("/api/pages", "sticky", "true")}, "no sticky page"},
-	"default-size-misreported":   {[]req{g("/api/pages")}, "10 pages served"},
-	"all-capped":                 {[]req{g("/api/pages", "numberOfItems", "-1")}, "15 pages of 18"},
-	"zero-size-empty":            {[]req{g("/api/pages", "numberOfItems", "0")}, "empty data"},
-	"pagenumber-zero-empty":      {[]req{g("/api/pages", "pageNumber", "0")}, "empty data"},
-	"past-end-404":               {[]req{g("/api/pages", "pageNumber", "5")}, "404"},
-	"hasmore-wrong-on-last-page": {[]req{g("/api/pages", "pageNumber", "2")}, "hasMore true"},
-	"meta-pagenumber-zero-based": {[]req{g("/api/pages")}, "meta.pageNumber 0"},
-	"page-size-off-by-one":       {[]req{g("/api/pages")}, "14 pages"},
-	"pages-overlap":              {[]req{g("/api/pages", "pageNumber", "2")}, "page 2 repeats the last of page 1"},
-	"untagged-before-pagination": {[]req{g("/api/pages", "untagged", "true")}, "more untagged pages"},
-	"meta-total-counts-untagged": {[]req{g("/api/pages", "untagged", "true")}, "smaller total"},
-	"bad-paging-500":             {[]req{g("/api/pages", "numberOfItems", "abc")}, "500"},
-	"get-page-in-array":          {[]req{g("/api/pages/alpha-post")}, "data is an array"},
-	"hierarchical-reads-parent":  {[]req{g("/api/pages/guides/getting-started")}, "the parent page"},
-	"missing-page-200":           {[]req{g("/api/pages/nope")}, "200"},
-	"create-returns-200":         {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "200 instead of 201"},
-	"create-returns-key-only":    {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "data {key}"},
-	"create-ignores-description": {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "description": "d"})}, "no description"},
-	"slug-not-from-title":        {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key page-<n>"},
-	"parent-ignored":             {[]req{js("POST", "/api/pages", map[string]any{"title": "Kid", "parent": "guides"})}, "key kid"},
-	"edit-ignores-type":          {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"})}, "type stays published"},
-	"invalid-type-accepted":      {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
-	"edit-returns-key-only":      {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})}, "data {key}"},
-	"edit-resets-omitted-fields": {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "description emptied"},
-	"edit-reports-old-key":       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"})}, "data.key alpha-post"},
-	"rename-new-uuid":            {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}), g("/api/pages/renamed")}, "uuid changed"},
-	"edit-missing-200":           {[]req{js("PUT", "/api/pages/nope", map[string]any{"title": "x"})}, "200"},
-	"edit-invalid-type-accepted": {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "bogus"})}, "200 instead of 400"},
-	"delete-returns-data":        {[]req{js("DELETE", "/api/pages/beta-post", nil)}, "data present"},
-	"delete-soft":                {[]req{js("DELETE", "/api/pages/beta-post", nil), g("/api/pages/beta-post")}, "page still readable"},
-	"delete-missing-200":         {[]req{js("DELETE", "/api/pages/nope", nil)}, "200"},
+	ListNoMeta:                   {[]req{g("/api/pages")}, "no meta"},
+	NumberOfItemsAsString:        {[]req{g("/api/pages")}, `numberOfItems "15"`},
+	DefaultIncludesStatic:        {[]req{g("/api/pages?numberOfItems=-1")}, "static and sticky pages listed"},
+	StickyFilterIgnored:          {[]req{g("/api/pages?sticky=true")}, "no sticky page"},
+	DefaultSizeMisreported:       {[]req{g("/api/pages")}, "10 pages served"},
+	AllCapped:                    {[]req{g("/api/pages?numberOfItems=-1")}, "15 pages of 18"},
+	ZeroSizeEmpty:                {[]req{g("/api/pages?numberOfItems=0")}, "empty data"},
+	PageNumberZeroEmpty:          {[]req{g("/api/pages?pageNumber=0")}, "empty data"},
+	PastEnd404:                   {[]req{g("/api/pages?pageNumber=5")}, "404"},
+	HasMoreWrongOnLastPage:       {[]req{g("/api/pages?pageNumber=2")}, "hasMore true"},
+	MetaPageNumberZeroBased:      {[]req{g("/api/pages")}, "meta.pageNumber 0"},
+	PageSizeOffByOne:             {[]req{g("/api/pages")}, "14 pages"},
+	PagesOverlap:                 {[]req{g("/api/pages?pageNumber=2")}, "page 2 repeats the last of page 1"},
+	UntaggedBeforePagination:     {[]req{g("/api/pages?untagged=true")}, "more untagged pages"},
+	MetaTotalCountsUntagged:      {[]req{g("/api/pages?untagged=true")}, "smaller total"},
+	BadPaging500:                 {[]req{g("/api/pages?numberOfItems=abc")}, "500"},
+	GetPageInArray:               {[]req{g("/api/pages/alpha-post")}, "data is an array"},
+	HierarchicalReadsParent:      {[]req{g("/api/pages/guides/getting-started")}, "the parent page"},
+	MissingPage200:               {[]req{g("/api/pages/nope")}, "200"},
+	CreateReturns200:             {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "200 instead of 201"},
+	CreateReturnsKeyOnly:         {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "data {key}"},
+	CreateIgnoresDescription:     {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "description": "d"})}, "no description"},
+	SlugNotFromTitle:             {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key page-<n>"},
+	ParentIgnored:                {[]req{js("POST", "/api/pages", map[string]any{"title": "Kid", "parent": "guides"})}, "key kid"},
+	EditIgnoresType:              {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"})}, "type stays published"},
+	InvalidTypeAccepted:          {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
+	EditReturnsKeyOnly:           {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})}, "data {key}"},
+	EditResetsOmittedFields:      {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "description emptied"},
+	EditBlanksOmittedContent:     {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "content emptied"},
+	EditBlanksOmittedDescription: {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "description emptied"},
+	EditBlanksOmittedTags:        {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "tags removed"},
+	EditBlanksOmittedCategory:    {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "category removed"},
+	EditBlanksOmittedDate:        {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "date of the edit"},
+	EditBlanksOmittedType:        {[]req{js("PUT", "/api/pages/about", map[string]any{"title": "About"})}, "type published"},
+	EditBlanksOmittedCoverImage:  {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Alpha Post"})}, "coverImage false"},
+	EditReportsOldKey:            {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"})}, "data.key alpha-post"},
+	RenameNewUUID:                {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}), g("/api/pages/renamed")}, "uuid changed"},
+	EditMissing200:               {[]req{js("PUT", "/api/pages/nope", map[string]any{"title": "x"})}, "200"},
+	EditInvalidTypeAccepted:      {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "bogus"})}, "200 instead of 400"},
+	DeleteReturnsData:            {[]req{js("DELETE", "/api/pages/beta-post", nil)}, "data present"},
+	DeleteSoft:                   {[]req{js("DELETE", "/api/pages/beta-post", nil), g("/api/pages/beta-post")}, "page still readable"},
+	ChildWritesHitParent:         {[]req{js("PUT", "/api/pages/guides/getting-started", map[string]any{"description": "x"})}, "data.key guides"},
+	DeleteMissing200:             {[]req{js("DELETE", "/api/pages/nope", nil)}, "200"},
 	// taxonomy
-	"tag-list-without-description":   {[]req{g("/api/tags")}, "no description, template"},
-	"tag-single-without-list":        {[]req{g("/api/tags/news")}, "no list"},
-	"tag-pages-mismatch":             {[]req{g("/api/tags/news")}, "pages shorter than list"},
-	"tag-list-stale":                 {[]req{g("/api/tags/php-tips")}, "an extra page"},
-	"tag-missing-200":                {[]req{g("/api/tags/nope")}, "200"},
-	"category-list-without-template": {[]req{g("/api/categories")}, "no template"},
-	"category-single-without-list":   {[]req{g("/api/categories/general")}, "no list"},
-	"category-pages-mismatch":        {[]req{g("/api/categories/general")}, "pages shorter than list"},
-	"category-list-stale":            {[]req{g("/api/categories/music")}, "an extra page"},
-	"category-missing-200":           {[]req{g("/api/categories/nope")}, "200"},
+	TagListWithoutDescription:   {[]req{g("/api/tags")}, "no description, template"},
+	TagSingleWithoutList:        {[]req{g("/api/tags/news")}, "no list"},
+	TagPagesMismatch:            {[]req{g("/api/tags/news")}, "pages shorter than list"},
+	TagListStale:                {[]req{g("/api/tags/php-tips")}, "an extra page"},
+	TagListMissesPage:           {[]req{g("/api/tags/news")}, "a page fewer"},
+	TagMissing200:               {[]req{g("/api/tags/nope")}, "200"},
+	CategoryListWithoutTemplate: {[]req{g("/api/categories")}, "no template"},
+	CategorySingleWithoutList:   {[]req{g("/api/categories/general")}, "no list"},
+	CategoryPagesMismatch:       {[]req{g("/api/categories/general")}, "pages shorter than list"},
+	CategoryListStale:           {[]req{g("/api/categories/music")}, "an extra page"},
+	CategoryListMissesPage:      {[]req{g("/api/categories/music")}, "a page fewer"},
+	CategoryMissing200:          {[]req{g("/api/categories/nope")}, "200"},
 	// users
-	"user-empty-false":        {[]req{g("/api/users/guest-writer")}, "false values"},
-	"users-list-as-array":     {[]req{g("/api/users")}, "data array"},
-	"users-keyed-by-position": {[]req{g("/api/users")}, "keys 1, 2, 3"},
-	"user-list-full-profile":  {[]req{g("/api/users")}, "19 fields in the list"},
-	"user-single-partial":     {[]req{g("/api/users/admin")}, "15 fields"},
-	"user-leaks-email":        {[]req{g("/api/users/admin")}, "email"},
-	"user-missing-200":        {[]req{g("/api/users/nope")}, "200"},
+	UserEmptyFalse:           {[]req{g("/api/users/guest-writer")}, "false values"},
+	UsersListAsArray:         {[]req{g("/api/users")}, "data array"},
+	UsersKeyedByPosition:     {[]req{g("/api/users")}, "keys 1, 2, 3"},
+	UserListFullProfile:      {[]req{g("/api/users")}, "19 fields in the list"},
+	UserSinglePartial:        {[]req{g("/api/users/admin")}, "15 fields"},
+	UserLeaksEmail:           {[]req{g("/api/users/admin")}, "email"},
+	UserListValueNotString:   {[]req{g("/api/users")}, "pageCount"},
+	UserSingleValueNotString: {[]req{g("/api/users/admin")}, "pageCount"},
+	UserMissing200:           {[]req{g("/api/users/nope")}, "200"},
 	// settings
-	"settings-customfields-escaped": {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"a":"b"}`}), withAuth(g("/api/settings"))}, "&quot;"},
-	"settings-customfields-object":  {[]req{withAuth(g("/api/settings"))}, "customFields object"},
-	"settings-edit-returns-data":    {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"})}, "data present"},
-	"settings-put-resets-homepage":  {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "uriBlog emptied"},
-	"settings-put-ignored":          {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "title unchanged"},
-	"customfields-invalid-accepted": {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
-	"settings-invalid-200":          {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
+	SettingsCustomFieldsEscaped: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"a":"b"}`}), withAuth(g("/api/settings"))}, "&quot;"},
+	SettingsCustomFieldsObject:  {[]req{withAuth(g("/api/settings"))}, "customFields object"},
+	SettingsEditReturnsData:     {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"})}, "data present"},
+	SettingsPutResetsHomepage:   {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "uriBlog emptied"},
+	SettingsPutIgnored:          {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "title unchanged"},
+	SettingsPutBlanksUnnamed:    {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "footer emptied"},
+	SettingsNestedObject:        {[]req{withAuth(g("/api/settings"))}, "social object"},
+	SettingsDataEmpty:           {[]req{withAuth(g("/api/settings"))}, "data {}"},
+	DoubleEncodeFormSettings:    {[]req{fm("PUT", "/api/settings", "slogan", "A & B"), withAuth(g("/api/settings"))}, "slogan A &amp;amp; B"},
+	CustomFieldsInvalidAccepted: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
+	SettingsInvalid200:          {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
 	// files
-	"file-size-as-string":  {[]req{g("/api/files/alpha-post")}, `size "100"`},
-	"file-thumbnail-false": {[]req{g("/api/files/alpha-post")}, "thumbnail false"},
-	"files-unsorted":       {[]req{g("/api/files/alpha-post")}, "oldest first"},
-	"traversal-allowed":    {[]req{g("/api/files/a..b")}, "200 instead of 400"},
-	"upload-not-listed":    {[]req{fileUp("beta-post", "a.txt"), g("/api/files/beta-post")}, "empty list"},
-	"upload-refused-200":   {[]req{fileUp("beta-post", "shell.php")}, "200 instead of 400"},
+	FileSizeAsString:   {[]req{g("/api/files/alpha-post")}, `size "100"`},
+	FileThumbnailFalse: {[]req{g("/api/files/alpha-post")}, "thumbnail false"},
+	FilesUnsorted:      {[]req{g("/api/files/alpha-post")}, "oldest first"},
+	TraversalAllowed:   {[]req{g("/api/files/a..b")}, "200 instead of 400"},
+	UploadNotListed:    {[]req{fileUp("beta-post", "a.txt"), g("/api/files/beta-post")}, "empty list"},
+	UploadRefused200:   {[]req{fileUp("beta-post", "shell.php")}, "200 instead of 400"},
 	// combination
-	"legacy-3.21": {[]req{g("/api/pages/nope"), g("/api/pages")}, "200 not found, no meta"},
+	Legacy321: {[]req{g("/api/pages/nope"), g("/api/pages")}, "200 not found, no meta"},
 	// benign
-	"benign-extra-fields":           {[]req{g("/api/pages/alpha-post")}, "extraField"},
-	"benign-key-order":              {[]req{g("/api/pages/alpha-post")}, "member order"},
-	"benign-charset":                {[]req{g("/api/pages/alpha-post")}, "charset=utf-8"},
-	"benign-escaped-slashes":        {[]req{g("/api/pages/alpha-post")}, `\/`},
-	"benign-extra-headers":          {[]req{g("/api/pages/alpha-post")}, "X-Powered-By"},
-	"benign-any-upload-extension":   {[]req{fileUp("beta-post", "shell.php")}, "200"},
-	"benign-title-edit-keeps-key":   {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"})}, "key alpha-post"},
-	"benign-all-reports-total":      {[]req{g("/api/pages", "numberOfItems", "-1")}, "pageSize 18"},
-	"benign-default-page-size-10":   {[]req{g("/api/pages")}, "10 pages"},
-	"benign-bad-paging-400":         {[]req{g("/api/pages", "numberOfItems", "abc")}, "400"},
-	"benign-no-auto-schedule":       {[]req{js("POST", "/api/pages", map[string]any{"title": "F", "date": "2030-01-01 00:00:00"})}, "type published"},
-	"benign-term-lists-all-types":   {[]req{g("/api/tags/internal")}, "draft listed"},
-	"benign-files-missing-page-404": {[]req{g("/api/files/nope")}, "404"},
-	"benign-traversal-early-body":   {[]req{g("/api/files/a..b")}, "no status"},
-	"benign-slug-keeps-case":        {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key Case-Title"},
-	"benign-numeric-entities":       {[]req{g("/api/pages/iota-post")}, "title Iota &#38; Friends"},
-	"benign-invalid-type-ignored":   {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
-	"benign-404-before-auth":        {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
-	"benign-slug-on-edit-400":       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved"})}, "400 instead of 200"},
-	"benign-size-in-kib":            {[]req{g("/api/files/alpha-post")}, "size 20 for 20480 bytes"},
-	"benign-other-messages":         {[]req{g("/api/pages/alpha-post")}, "another message"},
-	"benign-cors-echo-origin":       {[]req{g("/api/pages/alpha-post")}, "no Access-Control-Allow-Origin without Origin"},
+	BenignExtraFields:         {[]req{g("/api/pages/alpha-post")}, "extraField"},
+	BenignKeyOrder:            {[]req{g("/api/pages/alpha-post")}, "member order"},
+	BenignCharset:             {[]req{g("/api/pages/alpha-post")}, "charset=utf-8"},
+	BenignEscapedSlashes:      {[]req{g("/api/pages/alpha-post")}, `\/`},
+	BenignExtraHeaders:        {[]req{g("/api/pages/alpha-post")}, "X-Powered-By"},
+	BenignAnyUploadExtension:  {[]req{fileUp("beta-post", "shell.php")}, "200"},
+	BenignTitleEditKeepsKey:   {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"})}, "key alpha-post"},
+	BenignAllReportsTotal:     {[]req{g("/api/pages?numberOfItems=-1")}, "pageSize 18"},
+	BenignDefaultPageSize10:   {[]req{g("/api/pages")}, "10 pages"},
+	BenignBadPaging400:        {[]req{g("/api/pages?numberOfItems=abc")}, "400"},
+	BenignNoAutoSchedule:      {[]req{js("POST", "/api/pages", map[string]any{"title": "F", "date": "2030-01-01 00:00:00"})}, "type published"},
+	BenignTermListsAllTypes:   {[]req{g("/api/tags/internal")}, "draft listed"},
+	BenignFilesMissingPage404: {[]req{g("/api/files/nope")}, "404"},
+	BenignTraversalEarlyBody:  {[]req{g("/api/files/a..b")}, "no status"},
+	BenignSlugKeepsCase:       {[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})}, "key Case-Title"},
+	BenignNumericEntities:     {[]req{g("/api/pages/iota-post")}, "title Iota &#38; Friends"},
+	BenignInvalidTypeIgnored:  {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus"})}, "201 instead of 400"},
+	Benign404BeforeAuth:       {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
+	BenignSlugOnEdit400:       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved"})}, "400 instead of 200"},
+	BenignSizeInKiB:           {[]req{g("/api/files/alpha-post")}, "size 20 for 20480 bytes"},
+	BenignOtherMessages:       {[]req{g("/api/pages/alpha-post")}, "another message"},
+	BenignCORSEchoOrigin:      {[]req{g("/api/pages/alpha-post")}, "no Access-Control-Allow-Origin without Origin"},
+	BenignContentRequired:     {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "400 instead of 201"},
+	BenignReversedListOrder:   {[]req{g("/api/pages")}, "oldest first"},
+	BenignFrenchMessages:      {[]req{g("/api/pages/alpha-post")}, "message in French"},
+	Benign405UnlistedMethod:   {[]req{{method: "PATCH", path: "/api/pages"}}, "405 instead of 401"},
+	BenignDisplayDateShifted:  {[]req{g("/api/pages/alpha-post")}, "date two hours later than dateRaw"},
+	BenignVolatilePageField:   {[]req{g("/api/pages/alpha-post")}, "readAt"},
+	BenignBadPaging422:        {[]req{g("/api/pages?numberOfItems=abc")}, "422"},
+	BenignTypedSettings:       {[]req{withAuth(g("/api/settings"))}, "homepage false"},
+	BenignVolatileSettings:    {[]req{withAuth(g("/api/settings"))}, "lastReadAt, readCount"},
+	BenignCustomFieldsForever: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"subtitle":{"type":"string"}}`})}, "every page stores subtitle"},
 }
 
 func runProbe(t *testing.T, s *Server, probe []req) []result {
@@ -296,27 +294,34 @@ func runProbe(t *testing.T, s *Server, probe []req) []result {
 	return out
 }
 
+// probePrints runs a probe on s: the fingerprint of each answer, and last
+// that of the state the server stores afterwards.
+func probePrints(t *testing.T, s *Server, probe []req) []string {
+	t.Helper()
+	var out []string
+	for _, r := range runProbe(t, s, probe) {
+		out = append(out, fingerprint(r))
+	}
+	return append(out, blankUUIDs(strings.Join(s.Storage().Lines(), "\n")))
+}
+
+// Every switch changes an answer to its probe, or what the server stores
+// (a switch of hidden state, such as BenignCustomFieldsForever).
 func TestEveryMutantChangesTheResponse(t *testing.T) {
 	for _, m := range Mutants() {
-		t.Run(m.Name, func(t *testing.T) {
+		t.Run(string(m.Name), func(t *testing.T) {
 			p, ok := mutantProbes[m.Name]
 			if !ok {
 				t.Fatal("no probe for this mutant")
 			}
-			baseRes := runProbe(t, newServer(t), p.probe)
-			again := runProbe(t, newServer(t), p.probe)
-			for i := range baseRes {
-				if fingerprint(baseRes[i]) != fingerprint(again[i]) {
-					t.Fatalf("probe %d is not deterministic on the unmutated server", i)
-				}
+			want := probePrints(t, newServer(t), p.probe)
+			if again := probePrints(t, newServer(t), p.probe); !reflect.DeepEqual(want, again) {
+				t.Fatal("the probe is not deterministic on the unmutated server")
 			}
-			mutRes := runProbe(t, newServer(t, m.Name), p.probe)
-			for i := range baseRes {
-				if fingerprint(baseRes[i]) != fingerprint(mutRes[i]) {
-					return
-				}
+			if got := probePrints(t, newServer(t, m.Name), p.probe); reflect.DeepEqual(want, got) {
+				t.Errorf("neither an answer nor the stored state changed (expected: %s); the mutant answered:\n%s",
+					p.what, got[len(got)-2])
 			}
-			t.Errorf("the response did not change (expected: %s); mutant answered %d %s", p.what, mutRes[len(mutRes)-1].code, mutRes[len(mutRes)-1].body)
 		})
 	}
 	for name := range mutantProbes {
@@ -333,41 +338,41 @@ func TestEveryMutantChangesTheResponse(t *testing.T) {
 // Mutants touch only what they name: spot checks of the precise change.
 func TestMutantEffects(t *testing.T) {
 	cases := []struct {
-		mutant string
+		mutant Mutant
 		q      req
 		check  func(r result) bool
 	}{
-		{"403-instead-of-401", g("/api/nope"), func(r result) bool { return r.code == 403 }},
-		{"text-html-on-errors", g("/api/pages/alpha-post"), func(r result) bool { return r.header.Get("Content-Type") == "application/json" }},
-		{"no-cors-on-errors", g("/api/pages/alpha-post"), func(r result) bool { return r.header.Get("Access-Control-Allow-Origin") == "*" }},
-		{"nocache-only-on-success", g("/api/nope"), func(r result) bool { return r.header.Get("Cache-Control") == "" }},
-		{"nocache-only-with-auth", withAuth(g("/api/nope")), func(r result) bool { return r.header.Get("Cache-Control") != "" }},
-		{"nocache-only-with-auth", withAuth(g("/api/pages")), func(r result) bool { return r.header.Get("Cache-Control") != "" }},
-		{"nocache-only-with-auth", g("/api/users"), func(r result) bool { return r.header.Get("Pragma") == "" }},
-		{"tags-as-string", g("/api/pages/alpha-post"), func(r result) bool { return r.data()["tags"] == "News,PHP Tips" }},
-		{"date-display-format", g("/api/pages/alpha-post"), func(r result) bool {
+		{Status403InsteadOf401, g("/api/nope"), func(r result) bool { return r.code == 403 }},
+		{TextHTMLOnErrors, g("/api/pages/alpha-post"), func(r result) bool { return r.header.Get("Content-Type") == "application/json" }},
+		{NoCORSOnErrors, g("/api/pages/alpha-post"), func(r result) bool { return r.header.Get("Access-Control-Allow-Origin") == "*" }},
+		{NoCacheOnlyOnSuccess, g("/api/nope"), func(r result) bool { return r.header.Get("Cache-Control") == "" }},
+		{NoCacheOnlyWithAuth, withAuth(g("/api/nope")), func(r result) bool { return r.header.Get("Cache-Control") != "" }},
+		{NoCacheOnlyWithAuth, withAuth(g("/api/pages")), func(r result) bool { return r.header.Get("Cache-Control") != "" }},
+		{NoCacheOnlyWithAuth, g("/api/users"), func(r result) bool { return r.header.Get("Pragma") == "" }},
+		{TagsAsString, g("/api/pages/alpha-post"), func(r result) bool { return r.data()["tags"] == "News,PHP Tips" }},
+		{DateDisplayFormat, g("/api/pages/alpha-post"), func(r result) bool {
 			return r.data()["date"] == "January 18, 2025" && r.data()["dateRaw"] == "2025-01-18 10:00:00"
 		}},
-		{"double-encode-form", fm("POST", "/api/pages", "title", "A & B"), func(r result) bool { return r.data()["title"] == "A &amp;amp; B" }},
-		{"double-encode-form", js("POST", "/api/pages", map[string]any{"title": "A & B"}), func(r result) bool { return r.data()["title"] == "A &amp; B" }},
-		{"numberofitems-as-string", g("/api/pages"), func(r result) bool { return r.obj()["numberOfItems"] == "15" }},
-		{"page-size-off-by-one", g("/api/pages"), func(r result) bool { return len(r.list()) == 14 && r.meta()["pageSize"] == float64(15) }},
-		{"untagged-before-pagination", g("/api/pages", "untagged", "true"), func(r result) bool { return r.meta()["total"] == float64(publishedCount) }},
-		{"meta-total-counts-untagged", g("/api/pages", "untagged", "true"), func(r result) bool { return r.meta()["total"] == float64(8) }},
-		{"hasmore-wrong-on-last-page", g("/api/pages", "pageNumber", "3"), func(r result) bool { return r.meta()["hasMore"] == false }},
-		{"user-leaks-email", g("/api/users/admin"), func(r result) bool { return r.data()["email"] == "ada@example.com" }},
-		{"refused-write-applies", req{method: "POST", path: "/api/pages", json: map[string]any{"title": "Sneaky"}}, func(r result) bool { return r.code == 401 }},
-		{"legacy-3.21", g("/api/pages/nope"), func(r result) bool { return r.code == 200 && r.obj()["status"] == "1" }},
-		{"legacy-3.21", fm("POST", "/api/pages", "title", "Salt & Pepper"), func(r result) bool {
+		{DoubleEncodeForm, fm("POST", "/api/pages", "title", "A & B"), func(r result) bool { return r.data()["title"] == "A &amp;amp; B" }},
+		{DoubleEncodeForm, js("POST", "/api/pages", map[string]any{"title": "A & B"}), func(r result) bool { return r.data()["title"] == "A &amp; B" }},
+		{NumberOfItemsAsString, g("/api/pages"), func(r result) bool { return r.obj()["numberOfItems"] == "15" }},
+		{PageSizeOffByOne, g("/api/pages"), func(r result) bool { return len(r.list()) == 14 && r.meta()["pageSize"] == float64(15) }},
+		{UntaggedBeforePagination, g("/api/pages", "untagged", "true"), func(r result) bool { return r.meta()["total"] == float64(publishedCount) }},
+		{MetaTotalCountsUntagged, g("/api/pages", "untagged", "true"), func(r result) bool { return r.meta()["total"] == float64(8) }},
+		{HasMoreWrongOnLastPage, g("/api/pages", "pageNumber", "3"), func(r result) bool { return r.meta()["hasMore"] == false }},
+		{UserLeaksEmail, g("/api/users/admin"), func(r result) bool { return r.data()["email"] == "ada@example.com" }},
+		{RefusedWriteApplies, req{method: "POST", path: "/api/pages", json: map[string]any{"title": "Sneaky"}}, func(r result) bool { return r.code == 401 }},
+		{Legacy321, g("/api/pages/nope"), func(r result) bool { return r.code == 200 && r.obj()["status"] == "1" }},
+		{Legacy321, fm("POST", "/api/pages", "title", "Salt & Pepper"), func(r result) bool {
 			return r.code == 200 && reflect.DeepEqual(r.data(), map[string]any{"key": "salt-amp-amp-pepper"})
 		}},
-		{"legacy-3.21", fm("PUT", "/api/pages/alpha-post", "title", "x"), func(r result) bool { return r.code == 400 }},
-		{"legacy-3.21", g("/api/users"), func(r result) bool {
+		{Legacy321, fm("PUT", "/api/pages/alpha-post", "title", "x"), func(r result) bool { return r.code == 400 }},
+		{Legacy321, g("/api/users"), func(r result) bool {
 			return r.data()["guest-writer"].(map[string]any)["nickname"] == false && r.data()["admin"].(map[string]any)["vk"] != nil
 		}},
 	}
 	for _, c := range cases {
-		t.Run(c.mutant, func(t *testing.T) {
+		t.Run(string(c.mutant), func(t *testing.T) {
 			r := call(t, newServer(t, c.mutant), c.q)
 			if !c.check(r) {
 				t.Errorf("%s %s: %d %v %s", c.q.method, c.q.path, r.code, r.header, r.body)
@@ -386,8 +391,8 @@ func TestBenignEncodingsDecodeTheSame(t *testing.T) {
 		js("POST", "/api/pages", map[string]any{"title": "Über / Slash"}),
 		fileUp("beta-post", "a.txt"),
 	}
-	for _, name := range []string{"benign-extra-fields", "benign-key-order", "benign-charset", "benign-escaped-slashes", "benign-extra-headers"} {
-		t.Run(name, func(t *testing.T) {
+	for _, name := range []Mutant{BenignExtraFields, BenignKeyOrder, BenignCharset, BenignEscapedSlashes, BenignExtraHeaders} {
+		t.Run(string(name), func(t *testing.T) {
 			want := runProbe(t, newServer(t), probe)
 			got := runProbe(t, newServer(t, name), probe)
 			for i := range probe {
@@ -465,45 +470,40 @@ var pageSeqKey = regexp.MustCompile(`^page-[0-9]+$`)
 // in order to one fresh server and judges the answers.
 func TestSpecReadingSwitches(t *testing.T) {
 	const numericTitle = `Salt &#38; Pepper &#60;b&#62; &#34;q&#34;`
-	cases := []struct {
-		mutant string
-		what   string
-		probe  []req
-		check  func(rs []result) bool
-	}{
+	runSwitchCases(t, []switchCase{
 		// slug-not-from-title: only a create without slug is affected.
-		{"slug-not-from-title", "a create without slug gets page-<n>",
+		{SlugNotFromTitle, "a create without slug gets page-<n>",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})},
 			func(rs []result) bool {
 				k, _ := rs[0].data()["key"].(string)
 				return rs[0].code == 201 && pageSeqKey.MatchString(k) && rs[0].data()["slug"] == k
 			}},
-		{"slug-not-from-title", "two creates get two keys",
+		{SlugNotFromTitle, "two creates get two keys",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "Same"}), js("POST", "/api/pages", map[string]any{"title": "Same"})},
 			func(rs []result) bool {
 				a, b := rs[0].data()["key"], rs[1].data()["key"]
 				return pageSeqKey.MatchString(a.(string)) && pageSeqKey.MatchString(b.(string)) && a != b
 			}},
-		{"slug-not-from-title", "a slug sent is kept",
+		{SlugNotFromTitle, "a slug sent is kept",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title", "slug": "mine"})},
 			func(rs []result) bool { return rs[0].data()["key"] == "mine" }},
-		{"slug-not-from-title", "an edit still derives the key from the title",
+		{SlugNotFromTitle, "an edit still derives the key from the title",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"})},
 			func(rs []result) bool { return rs[0].data()["key"] == "re-named" }},
 
 		// benign-slug-keeps-case
-		{"benign-slug-keeps-case", "a create keeps the title's case",
+		{BenignSlugKeepsCase, "a create keeps the title's case",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "Case Title"})},
 			func(rs []result) bool {
 				return rs[0].data()["key"] == "Case-Title" && rs[0].data()["slug"] == "Case-Title"
 			}},
-		{"benign-slug-keeps-case", "a title edit keeps the title's case",
+		{BenignSlugKeepsCase, "a title edit keeps the title's case",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"}), g("/api/pages/Re-Named")},
 			func(rs []result) bool { return rs[0].data()["key"] == "Re-Named" && rs[1].code == 200 }},
 
 		// benign-numeric-entities: the same text, encoded once with numeric
 		// references; keys do not change.
-		{"benign-numeric-entities", "title, description and contentRaw use numeric references",
+		{BenignNumericEntities, "title, description and contentRaw use numeric references",
 			[]req{js("POST", "/api/pages", map[string]any{"title": `Salt & Pepper <b> "q"`, "description": "A & B", "content": "Fish & <i>Chips</i>"})},
 			func(rs []result) bool {
 				d := rs[0].data()
@@ -512,10 +512,10 @@ func TestSpecReadingSwitches(t *testing.T) {
 					strings.Contains(d["content"].(string), "<i>Chips</i>") &&
 					d["key"] == "salt-amp-pepper-lt-b-gt-quot-q-quot"
 			}},
-		{"benign-numeric-entities", "an entity sent as text decodes once to the text",
+		{BenignNumericEntities, "an entity sent as text decodes once to the text",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "&amp; sent"})},
 			func(rs []result) bool { return rs[0].data()["title"] == "&#38;amp; sent" }},
-		{"benign-numeric-entities", "fixture titles, in reads and lists",
+		{BenignNumericEntities, "fixture titles, in reads and lists",
 			[]req{g("/api/pages/iota-post"), g("/api/pages", "numberOfItems", "-1")},
 			func(rs []result) bool {
 				found := false
@@ -527,25 +527,25 @@ func TestSpecReadingSwitches(t *testing.T) {
 			}},
 
 		// benign-invalid-type-ignored
-		{"benign-invalid-type-ignored", "a create with an invalid type makes a draft",
+		{BenignInvalidTypeIgnored, "a create with an invalid type makes a draft",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "Bad Type", "type": "bogus"}), g("/api/pages/bad-type")},
 			func(rs []result) bool {
 				return rs[0].code == 201 && rs[0].data()["type"] == "draft" && rs[1].data()["type"] == "draft"
 			}},
-		{"benign-invalid-type-ignored", "an edit with an invalid type keeps the type and applies the rest",
+		{BenignInvalidTypeIgnored, "an edit with an invalid type keeps the type and applies the rest",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "bogus", "description": "new"}), g("/api/pages/alpha-post")},
 			func(rs []result) bool {
 				return rs[0].code == 200 && rs[1].data()["type"] == "published" && rs[1].data()["description"] == "new"
 			}},
-		{"benign-invalid-type-ignored", "a valid type still applies",
+		{BenignInvalidTypeIgnored, "a valid type still applies",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"})},
 			func(rs []result) bool { return rs[0].data()["type"] == "static" }},
-		{"benign-invalid-type-ignored", "other invalid fields are still refused",
+		{BenignInvalidTypeIgnored, "other invalid fields are still refused",
 			[]req{js("POST", "/api/pages", map[string]any{"title": "N", "type": "bogus", "date": "tomorrow"})},
 			func(rs []result) bool { return rs[0].code == 400 }},
 
 		// benign-404-before-auth: only writes to a missing page key.
-		{"benign-404-before-auth", "PUT, DELETE and file upload of a missing page without authentication",
+		{Benign404BeforeAuth, "PUT, DELETE and file upload of a missing page without authentication",
 			[]req{noAuth(js("PUT", "/api/pages/nope", map[string]any{"description": "x"})),
 				{method: "DELETE", path: "/api/pages/nope"},
 				noAuth(fileUp("nope", "a.txt")),
@@ -558,7 +558,7 @@ func TestSpecReadingSwitches(t *testing.T) {
 				}
 				return true
 			}},
-		{"benign-404-before-auth", "an existing page, a create, settings and a traversal key still need authentication",
+		{Benign404BeforeAuth, "an existing page, a create, settings and a traversal key still need authentication",
 			[]req{{method: "DELETE", path: "/api/pages/alpha-post"},
 				noAuth(js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"})),
 				noAuth(fileUp("alpha-post", "a.txt")),
@@ -573,22 +573,22 @@ func TestSpecReadingSwitches(t *testing.T) {
 				}
 				return true
 			}},
-		{"benign-404-before-auth", "the API token is still checked first",
+		{Benign404BeforeAuth, "the API token is still checked first",
 			[]req{{method: "DELETE", path: "/api/pages/nope", noToken: true}, {method: "DELETE", path: "/api/pages/nope", token: "wrong"}},
 			func(rs []result) bool { return rs[0].code == 400 && rs[1].code == 401 }},
 
 		// benign-slug-on-edit-400
-		{"benign-slug-on-edit-400", "an edit sending slug is refused and changes nothing",
+		{BenignSlugOnEdit400, "an edit sending slug is refused and changes nothing",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved", "description": "d"}),
 				g("/api/pages/alpha-post"), g("/api/pages/moved")},
 			func(rs []result) bool {
 				return rs[0].code == 400 && rs[0].obj()["status"] == "1" &&
 					rs[1].data()["description"] == "alpha desc" && rs[2].code == 404
 			}},
-		{"benign-slug-on-edit-400", "a form edit sending slug is refused too",
+		{BenignSlugOnEdit400, "a form edit sending slug is refused too",
 			[]req{fm("PUT", "/api/pages/alpha-post", "slug", "moved")},
 			func(rs []result) bool { return rs[0].code == 400 }},
-		{"benign-slug-on-edit-400", "edits without slug and creates with slug work",
+		{BenignSlugOnEdit400, "edits without slug and creates with slug work",
 			[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Re Named"}),
 				js("POST", "/api/pages", map[string]any{"title": "N", "slug": "mine"}),
 				js("PUT", "/api/pages/nope", map[string]any{"slug": "x"})},
@@ -597,13 +597,13 @@ func TestSpecReadingSwitches(t *testing.T) {
 			}},
 
 		// benign-size-in-kib
-		{"benign-size-in-kib", "fixture sizes in KiB, rounded up",
+		{BenignSizeInKiB, "fixture sizes in KiB, rounded up",
 			[]req{g("/api/files/alpha-post")},
 			func(rs []result) bool {
 				return reflect.DeepEqual(sizesByName(rs[0]), map[string]any{
 					"alpha-cover.jpg": float64(20), "notes-txt.txt": float64(1), "tiny.png": float64(1)})
 			}},
-		{"benign-size-in-kib", "uploads of 1024, 1025 and 0 bytes",
+		{BenignSizeInKiB, "uploads of 1024, 1025 and 0 bytes",
 			[]req{sized("beta-post", "a.txt", 1024), sized("beta-post", "b.txt", 1025), sized("beta-post", "c.txt", 0), g("/api/files/beta-post")},
 			func(rs []result) bool {
 				return reflect.DeepEqual(sizesByName(rs[3]), map[string]any{
@@ -611,12 +611,12 @@ func TestSpecReadingSwitches(t *testing.T) {
 			}},
 
 		// benign-other-messages (see also TestBenignOtherMessages)
-		{"benign-other-messages", "a missing API token still names the API",
+		{BenignOtherMessages, "a missing API token still names the API",
 			[]req{{path: "/api/pages", noToken: true}},
 			func(rs []result) bool { return rs[0].code == 400 && rs[0].obj()["message"] == "API key required." }},
 
 		// benign-cors-echo-origin
-		{"benign-cors-echo-origin", "the Origin sent is allowed, on successes and errors",
+		{BenignCORSEchoOrigin, "the Origin sent is allowed, on successes and errors",
 			[]req{withOrigin(g("/api/pages/alpha-post"), "https://a.example"), withOrigin(g("/api/pages/nope"), "https://b.example"),
 				withOrigin(req{path: "/api/pages", noToken: true}, "https://c.example")},
 			func(rs []result) bool {
@@ -628,24 +628,14 @@ func TestSpecReadingSwitches(t *testing.T) {
 				}
 				return rs[1].code == 404 && rs[2].code == 400
 			}},
-		{"benign-cors-echo-origin", "no Origin, no CORS header; the rest unchanged",
+		{BenignCORSEchoOrigin, "no Origin, no CORS header; the rest unchanged",
 			[]req{g("/api/pages/alpha-post")},
 			func(rs []result) bool {
 				h := rs[0].header
 				return rs[0].code == 200 && len(h.Values("Access-Control-Allow-Origin")) == 0 &&
 					h.Get("Content-Type") == "application/json" && h.Get("Cache-Control") != ""
 			}},
-	}
-	for _, c := range cases {
-		t.Run(c.mutant+"/"+c.what, func(t *testing.T) {
-			rs := runProbe(t, newServer(t, c.mutant), c.probe)
-			if !c.check(rs) {
-				for i, r := range rs {
-					t.Errorf("%s %s: %d %v %s", c.probe[i].method, c.probe[i].path, r.code, r.header, r.body)
-				}
-			}
-		})
-	}
+	})
 	// Without the switches the same requests give the spec's usual answers.
 	base := newServer(t)
 	if r := call(t, base, req{method: "DELETE", path: "/api/pages/nope"}); r.code != 401 {
@@ -659,9 +649,10 @@ func TestSpecReadingSwitches(t *testing.T) {
 	}
 }
 
-// benign-other-messages rewords every message and changes nothing else:
-// the same status codes, the same bodies apart from message.
-func TestBenignOtherMessages(t *testing.T) {
+// benign-other-messages and benign-french-messages reword every message
+// and change nothing else: the same status codes, the same bodies apart
+// from message.
+func TestBenignMessages(t *testing.T) {
 	probe := []req{
 		g("/api/pages"), g("/api/pages/alpha-post"), g("/api/pages/nope"), g("/api/tags/news"), g("/api/users"),
 		withAuth(g("/api/settings")), g("/api/files/alpha-post"), g("/api/files/a..b"), g("/api/nope"),
@@ -676,7 +667,15 @@ func TestBenignOtherMessages(t *testing.T) {
 		{path: "/elsewhere"},
 	}
 	want := runProbe(t, newServer(t), probe)
-	got := runProbe(t, newServer(t, "benign-other-messages"), probe)
+	for _, variant := range []Mutant{BenignOtherMessages, BenignFrenchMessages} {
+		t.Run(string(variant), func(t *testing.T) { sameButMessages(t, probe, want, runProbe(t, newServer(t, variant), probe)) })
+	}
+}
+
+// sameButMessages checks that got answers probe as want does, with other
+// (non-empty) messages.
+func sameButMessages(t *testing.T, probe []req, want, got []result) {
+	t.Helper()
 	for i := range probe {
 		wb, gb := want[i].obj(), got[i].obj()
 		if got[i].code != want[i].code || wb == nil || gb == nil {

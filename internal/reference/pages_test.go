@@ -331,11 +331,7 @@ func TestCreatePage(t *testing.T) {
 
 func TestCreatePageKeys(t *testing.T) {
 	s := newServer(t)
-	cases := []struct {
-		name string
-		body map[string]any
-		key  string
-	}{
+	runCreates(t, s, []createCase{
 		{"from title", map[string]any{"title": "Alpha Post"}, "alpha-post-0"},
 		{"second collision", map[string]any{"title": "Alpha Post"}, "alpha-post-1"},
 		{"entities", map[string]any{"title": `Tom & Jerry <b>bold</b> "q"`}, "tom-amp-jerry-lt-b-gt-bold-lt-b-gt-quot-q-quot"},
@@ -346,17 +342,7 @@ func TestCreatePageKeys(t *testing.T) {
 		{"parent", map[string]any{"title": "Draft Child", "parent": "guides", "type": "draft"}, "guides/draft-child"},
 		{"parent child collision", map[string]any{"title": "Getting Started", "parent": "guides"}, "guides/getting-started-0"},
 		{"empty parent", map[string]any{"title": "Top", "parent": ""}, "top"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := sendJSON(t, s, "POST", "/api/pages", c.body)
-			expectCode(t, r, 201)
-			if got := r.data()["key"]; got != c.key {
-				t.Fatalf("key %v, want %s", got, c.key)
-			}
-			expectCode(t, get(t, s, "/api/pages/"+c.key), 200)
-		})
-	}
+	})
 	if ty := get(t, s, "/api/pages/guides/draft-child").data()["type"]; ty != "draft" {
 		t.Errorf("child type %v, want the type sent (draft)", ty)
 	}
@@ -364,31 +350,19 @@ func TestCreatePageKeys(t *testing.T) {
 
 func TestCreatePageValidation(t *testing.T) {
 	s := newServer(t)
-	cases := []struct {
-		name string
-		body map[string]any
-	}{
-		{"type", map[string]any{"title": "x", "type": "bogus"}},
-		{"category", map[string]any{"title": "x", "category": "no-such-category"}},
-		{"date", map[string]any{"title": "x", "date": "2024-13-45 99:00:00"}},
-		{"date format", map[string]any{"title": "x", "date": "January 10, 2025"}},
-		{"parent", map[string]any{"title": "x", "parent": "no-such-parent"}},
-		{"grandchild", map[string]any{"title": "x", "parent": "guides/getting-started"}},
-		{"parent traversal", map[string]any{"title": "x", "parent": "../guides"}},
-		{"position", map[string]any{"title": "x", "position": "first"}},
-		{"title array", map[string]any{"title": []any{"x"}}},
-		{"tags array", map[string]any{"title": "x", "tags": []any{"a"}}},
-		{"slug", map[string]any{"title": "x", "slug": "!!!"}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := sendJSON(t, s, "POST", "/api/pages", c.body)
-			expectCode(t, r, 400)
-			if r.obj()["status"] != "1" {
-				t.Errorf("body %s", r.body)
-			}
-		})
-	}
+	runCreates(t, s, []createCase{
+		{"type", map[string]any{"title": "x", "type": "bogus"}, ""},
+		{"category", map[string]any{"title": "x", "category": "no-such-category"}, ""},
+		{"date", map[string]any{"title": "x", "date": "2024-13-45 99:00:00"}, ""},
+		{"date format", map[string]any{"title": "x", "date": "January 10, 2025"}, ""},
+		{"parent", map[string]any{"title": "x", "parent": "no-such-parent"}, ""},
+		{"grandchild", map[string]any{"title": "x", "parent": "guides/getting-started"}, ""},
+		{"parent traversal", map[string]any{"title": "x", "parent": "../guides"}, ""},
+		{"position", map[string]any{"title": "x", "position": "first"}, ""},
+		{"title array", map[string]any{"title": []any{"x"}}, ""},
+		{"tags array", map[string]any{"title": "x", "tags": []any{"a"}}, ""},
+		{"slug", map[string]any{"title": "x", "slug": "!!!"}, ""},
+	})
 	if n := len(get(t, s, "/api/pages", "numberOfItems", "-1", "draft", "true", "static", "true", "sticky", "true", "scheduled", "true").list()); n != 23 {
 		t.Errorf("%d pages after refused creates, want 23", n)
 	}
@@ -404,7 +378,7 @@ func TestScheduling(t *testing.T) {
 	if r.data()["type"] != "scheduled" {
 		t.Errorf("scheduled with a past date: type %v, want scheduled", r.data()["type"])
 	}
-	s = newServer(t, "benign-no-auto-schedule")
+	s = newServer(t, BenignNoAutoSchedule)
 	r = sendJSON(t, s, "POST", "/api/pages", map[string]any{"title": "Later", "date": "2030-01-01 00:00:00"})
 	if r.data()["type"] != "published" {
 		t.Errorf("benign-no-auto-schedule: type %v", r.data()["type"])
@@ -488,10 +462,7 @@ func TestEditPage(t *testing.T) {
 	}
 
 	// Same title: the key stays.
-	r = sendJSON(t, s, "PUT", "/api/pages/beta-post", map[string]any{"title": "Beta Post"})
-	if r.data()["key"] != "beta-post" {
-		t.Errorf("same title changed the key to %v", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/beta-post", map[string]any{"title": "Beta Post"}, "beta-post")
 
 	// Invalid values: 400, nothing changes.
 	for _, body := range []map[string]any{{"type": "bogus"}, {"category": "nope"}, {"date": "x"}, {"parent": "nope"}, {"title": "Z", "type": "bogus"}} {
@@ -527,17 +498,11 @@ func TestEditRenameKeepsUUID(t *testing.T) {
 		t.Errorf("news list %v", l)
 	}
 	// Renaming onto an existing slug gets a suffix.
-	r = sendJSON(t, s, "PUT", "/api/pages/alpha-renamed", map[string]any{"title": "Beta Post"})
-	if r.data()["key"] != "beta-post-0" {
-		t.Errorf("key %v, want beta-post-0", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/alpha-renamed", map[string]any{"title": "Beta Post"}, "beta-post-0")
 	// An explicit slug on edit.
-	r = sendJSON(t, s, "PUT", "/api/pages/beta-post-0", map[string]any{"slug": "chosen"})
-	if r.data()["key"] != "chosen" {
-		t.Errorf("key %v, want chosen", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/beta-post-0", map[string]any{"slug": "chosen"}, "chosen")
 	// benign-title-edit-keeps-key: a title-only edit keeps the key.
-	s = newServer(t, "benign-title-edit-keeps-key")
+	s = newServer(t, BenignTitleEditKeepsKey)
 	if k := sendJSON(t, s, "PUT", "/api/pages/alpha-post", map[string]any{"title": "Other"}).data()["key"]; k != "alpha-post" {
 		t.Errorf("benign-title-edit-keeps-key: key %v", k)
 	}
@@ -564,28 +529,16 @@ func TestHierarchicalWrites(t *testing.T) {
 		t.Errorf("parent description %v", d)
 	}
 	// Renaming a child keeps its parent.
-	r = sendJSON(t, s, "PUT", "/api/pages/guides/getting-started", map[string]any{"title": "First Steps"})
-	if r.data()["key"] != "guides/first-steps" {
-		t.Errorf("child renamed to %v", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/guides/getting-started", map[string]any{"title": "First Steps"}, "guides/first-steps")
 	// Renaming the parent moves its children.
-	r = sendJSON(t, s, "PUT", "/api/pages/guides", map[string]any{"title": "Manuals"})
-	if r.data()["key"] != "manuals" {
-		t.Fatalf("parent renamed to %v", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/guides", map[string]any{"title": "Manuals"}, "manuals")
 	for _, k := range []string{"manuals/first-steps", "manuals/advanced-topics"} {
 		expectCode(t, get(t, s, "/api/pages/"+k), 200)
 	}
 	expectCode(t, get(t, s, "/api/pages/guides/advanced-topics"), 404)
 	// Moving a page under a parent, and back to the top.
-	r = sendJSON(t, s, "PUT", "/api/pages/delta-post", map[string]any{"parent": "manuals"})
-	if r.data()["key"] != "manuals/delta-post" {
-		t.Errorf("moved to %v", r.data()["key"])
-	}
-	r = sendJSON(t, s, "PUT", "/api/pages/manuals/delta-post", map[string]any{"parent": ""})
-	if r.data()["key"] != "delta-post" {
-		t.Errorf("moved back to %v", r.data()["key"])
-	}
+	expectEditedKey(t, s, "/api/pages/delta-post", map[string]any{"parent": "manuals"}, "manuals/delta-post")
+	expectEditedKey(t, s, "/api/pages/manuals/delta-post", map[string]any{"parent": ""}, "delta-post")
 	// A page with children cannot become a child; a page cannot be its own parent.
 	expectCode(t, sendJSON(t, s, "PUT", "/api/pages/manuals", map[string]any{"parent": "alpha-post"}), 400)
 	expectCode(t, sendJSON(t, s, "PUT", "/api/pages/alpha-post", map[string]any{"parent": "alpha-post"}), 400)
@@ -623,5 +576,44 @@ func TestDeletePage(t *testing.T) {
 	// Categories stay, with a shorter list.
 	if l := get(t, s, "/api/categories/music").data()["list"]; !reflect.DeepEqual(l, []any{"theta-post", "omicron-post"}) {
 		t.Errorf("music list %v", l)
+	}
+}
+
+// expectEditedKey sends an edit and checks the key it answers.
+func expectEditedKey(t *testing.T, s *Server, path string, body map[string]any, want string) {
+	t.Helper()
+	r := sendJSON(t, s, "PUT", path, body)
+	if k := r.data()["key"]; k != want {
+		t.Fatalf("PUT %s %v: key %v, want %s; %d %s", path, body, k, want, r.code, r.body)
+	}
+}
+
+// createCase is a create and its outcome: the key of the page created, or
+// "" when the create must be refused with 400 and a handler-error body.
+type createCase struct {
+	name string
+	body map[string]any
+	key  string
+}
+
+// runCreates sends the creates in order to s and checks each outcome.
+func runCreates(t *testing.T, s *Server, cases []createCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := sendJSON(t, s, "POST", "/api/pages", c.body)
+			if c.key == "" {
+				expectCode(t, r, 400)
+				if r.obj()["status"] != "1" {
+					t.Errorf("body %s", r.body)
+				}
+				return
+			}
+			expectCode(t, r, 201)
+			if got := r.data()["key"]; got != c.key {
+				t.Fatalf("key %v, want %s", got, c.key)
+			}
+			expectCode(t, get(t, s, "/api/pages/"+c.key), 200)
+		})
 	}
 }

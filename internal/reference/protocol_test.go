@@ -31,8 +31,8 @@ func TestNewOptions(t *testing.T) {
 		{"valid", Options{Token: "t", AuthToken: "a"}, true},
 		{"no token", Options{AuthToken: "a"}, false},
 		{"no auth token", Options{Token: "t"}, false},
-		{"known mutant", Options{Token: "t", AuthToken: "a", Mutants: []string{"list-no-meta"}}, true},
-		{"unknown mutant", Options{Token: "t", AuthToken: "a", Mutants: []string{"no-such-mutant"}}, false},
+		{"known mutant", Options{Token: "t", AuthToken: "a", Mutants: []Mutant{ListNoMeta}}, true},
+		{"unknown mutant", Options{Token: "t", AuthToken: "a", Mutants: []Mutant{"no-such-mutant"}}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,62 +51,22 @@ func TestFreshStatePerServer(t *testing.T) {
 	expectCode(t, get(t, newServer(t), "/api/pages/alpha-post"), 200)
 }
 
-// Every response, success or error, carries the JSON content type, CORS
-// and the no-cache headers, and a JSON body.
-func TestHeadersOnEveryResponse(t *testing.T) {
-	s := newServer(t)
-	cases := []struct {
-		name string
-		q    req
-		code int
-	}{
-		{"success", req{path: "/api/pages"}, 200},
-		{"created", req{method: "POST", path: "/api/pages", json: map[string]any{"title": "H"}, auth: true}, 201},
-		{"missing token", req{path: "/api/pages", noToken: true}, 400},
-		{"invalid token", req{path: "/api/pages", token: "wrong"}, 401},
-		{"unknown endpoint", req{path: "/api/nope"}, 401},
-		{"no auth", req{path: "/api/settings"}, 401},
-		{"not found", req{path: "/api/pages/nope"}, 404},
-		{"validation", req{method: "POST", path: "/api/pages", json: map[string]any{"type": "bogus"}, auth: true}, 400},
-		{"bad json", req{method: "POST", path: "/api/pages", raw: "{", contentType: "application/json"}, 400},
-		{"outside api", req{path: "/apix"}, 404},
-		{"traversal", req{path: "/api/files/a..b"}, 400},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := call(t, s, c.q)
-			expectCode(t, r, c.code)
-			want := map[string]string{
-				"Content-Type":                "application/json",
-				"Access-Control-Allow-Origin": "*",
-				"Cache-Control":               "no-store, no-cache, must-revalidate",
-				"Pragma":                      "no-cache",
-				"Expires":                     "Thu, 19 Nov 1981 08:52:00 GMT",
-			}
-			for k, v := range want {
-				if got := r.header.Get(k); got != v {
-					t.Errorf("%s = %q, want %q", k, got, v)
-				}
-			}
-			if m := r.obj(); m == nil {
-				t.Errorf("body is not a JSON object: %q", r.body)
-			} else if _, ok := m["message"].(string); !ok {
-				t.Errorf("no message string: %s", r.body)
-			}
-		})
-	}
-}
-
-// Early errors have only message; handler errors have status "1".
-func TestErrorBodies(t *testing.T) {
+// Every answer, success or error, carries the JSON content type, CORS and
+// the no-cache headers, and a JSON body with a message; early errors have
+// only message, handler errors have status "1".
+func TestEveryAnswer(t *testing.T) {
 	s := newServer(t)
 	cases := []struct {
 		name string
 		q    req
 		code int
 		body map[string]any // exact body, when set
-		kind string         // "early" or "handler"
+		kind string         // "success", "early" or "handler"
 	}{
+		{"success", req{path: "/api/pages"}, 200, nil, "success"},
+		{"created", req{method: "POST", path: "/api/pages", json: map[string]any{"title": "H"}, auth: true}, 201, nil, "success"},
+		{"outside api", req{path: "/apix"}, 404, map[string]any{"message": "Not found."}, "early"},
+		{"traversal", req{path: "/api/files/a..b"}, 400, map[string]any{"status": "1", "message": "Invalid page key."}, "handler"},
 		{"missing token", req{path: "/api/pages", noToken: true}, 400, map[string]any{"message": "Missing API token."}, "early"},
 		{"missing token, other params", req{path: "/api/pages?published=true", noToken: true}, 400, map[string]any{"message": "Missing API token."}, "early"},
 		{"missing token, unknown endpoint", req{path: "/api/nope", noToken: true}, 400, nil, "early"},
@@ -150,7 +110,21 @@ func TestErrorBodies(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := call(t, s, c.q)
 			expectCode(t, r, c.code)
+			for k, v := range map[string]string{
+				"Content-Type":                "application/json",
+				"Access-Control-Allow-Origin": "*",
+				"Cache-Control":               "no-store, no-cache, must-revalidate",
+				"Pragma":                      "no-cache",
+				"Expires":                     "Thu, 19 Nov 1981 08:52:00 GMT",
+			} {
+				if got := r.header.Get(k); got != v {
+					t.Errorf("%s = %q, want %q", k, got, v)
+				}
+			}
 			m := r.obj()
+			if _, ok := m["message"].(string); !ok {
+				t.Errorf("no message string: %q", r.body)
+			}
 			if c.body != nil && !reflect.DeepEqual(m, c.body) {
 				t.Errorf("body %s, want %v", r.body, c.body)
 			}
@@ -164,13 +138,17 @@ func TestErrorBodies(t *testing.T) {
 				if m["status"] != "1" {
 					t.Errorf("handler error body %s, want status \"1\"", r.body)
 				}
+			case "success":
+				if m["status"] != "0" {
+					t.Errorf("success body %s, want status \"0\"", r.body)
+				}
 			}
 		})
 	}
 	// None of the refused writes changed anything.
 	expectCode(t, get(t, s, "/api/pages/alpha-post"), 200)
-	if n := len(call(t, s, req{path: "/api/pages", query: map[string][]string{"numberOfItems": {"-1"}}}).list()); n != 18 {
-		t.Errorf("%d published pages after refused writes, want 18", n)
+	if n := len(call(t, s, req{path: "/api/pages", query: map[string][]string{"numberOfItems": {"-1"}}}).list()); n != 19 {
+		t.Errorf("%d published pages after refused writes, want 19 (the 18 seeded and the one created)", n)
 	}
 }
 
@@ -280,35 +258,29 @@ func TestEncoder(t *testing.T) {
 	}
 }
 
-func TestMarkdown(t *testing.T) {
-	cases := map[string]string{
-		"Alpha **content**":         "<p>Alpha <strong>content</strong></p>",
-		"# Title\n\nText *em*":      "<h1>Title</h1>\n<p>Text <em>em</em></p>",
-		"- a\n- b":                  "<ul>\n<li>a</li>\n<li>b</li>\n</ul>",
-		"<div>raw</div>":            "<div>raw</div>",
-		"x <b>y</b> [l](http://u)":  `<p>x <b>y</b> <a href="http://u">l</a></p>`,
-		"`code` and __strong__":     "<p><code>code</code> and <strong>strong</strong></p>",
-		"":                          "",
-		"###### six\n####### seven": "<h6>six</h6>\n<p>####### seven</p>",
+// The text functions: Markdown rendering and slug derivation.
+func TestTextFunctions(t *testing.T) {
+	funcs := map[string]func(string) string{
+		"renderMarkdown": renderMarkdown,
+		"slugify":        func(s string) string { return slugify(s, false) },
 	}
-	for in, want := range cases {
-		if got := renderMarkdown(in); got != want {
-			t.Errorf("renderMarkdown(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestSlugify(t *testing.T) {
-	cases := map[string]string{
-		"Alpha Post": "alpha-post",
-		"Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; &quot;q&quot;": "tom-amp-jerry-lt-b-gt-bold-lt-b-gt-quot-q-quot",
-		"Café Ñandú über": "café-ñandú-über",
-		"  --x--  ":       "x",
-		"!!!":             "",
-	}
-	for in, want := range cases {
-		if got := slugify(in, false); got != want {
-			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
+	for _, c := range []struct{ f, in, want string }{
+		{"renderMarkdown", "Alpha **content**", "<p>Alpha <strong>content</strong></p>"},
+		{"renderMarkdown", "# Title\n\nText *em*", "<h1>Title</h1>\n<p>Text <em>em</em></p>"},
+		{"renderMarkdown", "- a\n- b", "<ul>\n<li>a</li>\n<li>b</li>\n</ul>"},
+		{"renderMarkdown", "<div>raw</div>", "<div>raw</div>"},
+		{"renderMarkdown", "x <b>y</b> [l](http://u)", `<p>x <b>y</b> <a href="http://u">l</a></p>`},
+		{"renderMarkdown", "`code` and __strong__", "<p><code>code</code> and <strong>strong</strong></p>"},
+		{"renderMarkdown", "", ""},
+		{"renderMarkdown", "###### six\n####### seven", "<h6>six</h6>\n<p>####### seven</p>"},
+		{"slugify", "Alpha Post", "alpha-post"},
+		{"slugify", "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; &quot;q&quot;", "tom-amp-jerry-lt-b-gt-bold-lt-b-gt-quot-q-quot"},
+		{"slugify", "Café Ñandú über", "café-ñandú-über"},
+		{"slugify", "  --x--  ", "x"},
+		{"slugify", "!!!", ""},
+	} {
+		if got := funcs[c.f](c.in); got != c.want {
+			t.Errorf("%s(%q) = %q, want %q", c.f, c.in, got, c.want)
 		}
 	}
 	if got := slugify("My Photo (1).png", true); got != "My-Photo-1-png" {

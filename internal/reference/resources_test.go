@@ -91,7 +91,7 @@ func TestTermSingle(t *testing.T) {
 		}
 	}
 	// benign-term-lists-all-types lists the draft too.
-	s = newServer(t, "benign-term-lists-all-types")
+	s = newServer(t, BenignTermListsAllTypes)
 	if l := get(t, s, "/api/tags/internal").data()["list"]; !reflect.DeepEqual(l, []any{"draft-notes"}) {
 		t.Errorf("benign-term-lists-all-types: %v", l)
 	}
@@ -269,7 +269,7 @@ func TestFilesList(t *testing.T) {
 			t.Errorf("%s: %s", p, r.body)
 		}
 	}
-	if r := get(t, newServer(t, "benign-files-missing-page-404"), "/api/files/no-such-page"); r.code != 404 {
+	if r := get(t, newServer(t, BenignFilesMissingPage404), "/api/files/no-such-page"); r.code != 404 {
 		t.Errorf("benign-files-missing-page-404: %d", r.code)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,9 +19,12 @@ type Options struct {
 	// AuthToken is the administrator's authentication token (parameter
 	// "authentication"); required.
 	AuthToken string
-	// Mutants names the mutants to enable (see Mutants); an unknown name
-	// makes New fail.
-	Mutants []string
+	// Mutants names the mutants and benign variants to enable (see
+	// Mutants); an unknown name makes New fail.
+	Mutants []Mutant
+	// Profile, when set, enables the benign variants of a profile (see
+	// Profiles) besides Mutants; an unknown name makes New fail.
+	Profile Profile
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -30,7 +34,7 @@ type Server struct {
 	mu      sync.Mutex
 	opts    Options
 	now     func() time.Time
-	mutants map[string]bool
+	mutants map[Mutant]bool
 
 	pages    map[string]*page
 	tags     map[string]*term
@@ -40,6 +44,10 @@ type Server struct {
 	files    map[string][]*fileRec // by page uuid
 	images   map[string]bool       // stored image paths under the uploads folder
 	seq      int64                 // monotonic counter: page creation and upload order
+	// lastRead and settingsReads feed the volatile fields of
+	// BenignVolatilePageField and BenignVolatileSettings.
+	lastRead      time.Time
+	settingsReads int64
 }
 
 // serverRoot is the pretend install directory, used in the file paths that
@@ -57,7 +65,11 @@ func New(opts Options) (*Server, error) {
 	if opts.Token == "" || opts.AuthToken == "" {
 		return nil, errors.New("reference: Options.Token and Options.AuthToken are required")
 	}
-	enabled, err := resolveMutants(opts.Mutants)
+	variants, err := profileVariants(opts.Profile)
+	if err != nil {
+		return nil, err
+	}
+	enabled, err := resolveMutants(slices.Concat(opts.Mutants, variants))
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +97,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // mutated reports whether the named mutant is enabled.
-func (s *Server) mutated(name string) bool { return s.mutants[name] }
+func (s *Server) mutated(m Mutant) bool { return s.mutants[m] }
 
 // response is what a handler answers.
 type response struct {
@@ -97,6 +109,8 @@ type response struct {
 	// authed is set when the request carried a valid admin authentication
 	// token.
 	authed bool
+	// allow, when set, is the Allow header of a 405.
+	allow string
 }
 
 type kind int
@@ -156,7 +170,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	defer func() { resp.authed = authOK }()
 	path := r.URL.Path
 	prefix := "/api"
-	if s.mutated("api-under-v1") {
+	if s.mutated(APIUnderV1) {
 		prefix = "/api/v1"
 	}
 	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
@@ -165,11 +179,11 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusNotFound, "Not found.")
 	}
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
-	if s.mutated("json-body-rejected") && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
+	if s.mutated(JSONBodyRejected) && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
 		strings.HasPrefix(ct, "application/json") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
-	if s.mutated("form-put-rejected") && r.Method == http.MethodPut &&
+	if s.mutated(FormPutRejected) && r.Method == http.MethodPut &&
 		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
@@ -177,15 +191,15 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	if err != nil {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
-	if s.mutated("body-tokens-json-only") && in.form {
+	if s.mutated(BodyTokensJSONOnly) && in.form {
 		delete(in.vals, "token")
 		delete(in.vals, "authentication")
 	}
-	if r.Method == http.MethodDelete && (s.mutated("delete-json-body-ignored") || s.mutated("delete-ignores-query-tokens")) {
+	if r.Method == http.MethodDelete && (s.mutated(DeleteJSONBodyIgnored) || s.mutated(DeleteIgnoresQueryTokens)) {
 		q := r.URL.Query()
 		for _, k := range []string{"token", "authentication"} {
 			inQuery := q.Get(k) != ""
-			if (inQuery && s.mutated("delete-ignores-query-tokens")) || (!inQuery && s.mutated("delete-json-body-ignored")) {
+			if (inQuery && s.mutated(DeleteIgnoresQueryTokens)) || (!inQuery && s.mutated(DeleteJSONBodyIgnored)) {
 				delete(in.vals, k)
 			}
 		}
@@ -195,12 +209,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	// release: an unknown endpoint without a token is "Missing API token.".
 	tok := in.token("token")
 	if tok == "" {
-		if s.mutated("missing-token-401") {
+		if s.mutated(MissingToken401) {
 			return early(http.StatusUnauthorized, msgMissingToken)
 		}
 		return early(http.StatusBadRequest, msgMissingToken)
 	}
-	if !equal(tok, s.opts.Token) && !s.mutated("invalid-token-accepted") {
+	if !equal(tok, s.opts.Token) && !s.mutated(InvalidTokenAccepted) {
 		return early(http.StatusUnauthorized, msgInvalidToken)
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
@@ -215,25 +229,30 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 
 	h, needsAuth := s.lookup(rt)
 	if h == nil {
-		if s.mutated("unknown-endpoint-404") {
+		if s.mutated(UnknownEndpoint404) {
 			return early(http.StatusNotFound, msgAccessDenied)
 		}
-		if s.mutated("wrong-method-405") && s.knownEndpoint(rt.endpoint) {
-			return early(http.StatusMethodNotAllowed, msgAccessDenied)
+		if allow := s.allowedMethods(rt); allow != "" && s.mutated(Benign405UnlistedMethod) {
+			resp := failure(http.StatusMethodNotAllowed, "Method not allowed.")
+			resp.allow = allow
+			return resp
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
 	}
-	if s.mutated("user-reads-need-auth") && rt.endpoint == "users" {
+	if s.mutated(UserReadsNeedAuth) && rt.endpoint == "users" {
 		needsAuth = true
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mutated("benign-404-before-auth") && s.missingPageTarget(rt) {
+	if s.mutated(Benign404BeforeAuth) && s.missingPageTarget(rt) {
 		// The spec does not order the 401 and 404 checks of a write.
 		return failure(http.StatusNotFound, "Page not found.")
 	}
+	if s.mutated(FileUploadWithoutAuth) && rt.endpoint == "files" && rt.method == http.MethodPost && s.pages[rt.key] != nil {
+		needsAuth = false
+	}
 	if needsAuth && !authOK {
-		if s.mutated("refused-write-applies") && rt.method != http.MethodGet {
+		if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
 			h(r, rt, in, adminUser) // applied, then refused
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
@@ -254,13 +273,13 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 		case !hasKey && m == http.MethodGet:
 			return s.listPagesH, false
 		case !hasKey && m == http.MethodPost:
-			return s.createPageH, !s.mutated("create-without-auth")
+			return s.createPageH, !s.mutated(CreateWithoutAuth)
 		case hasKey && m == http.MethodGet:
 			return s.getPageH, false
 		case hasKey && m == http.MethodPut:
 			return s.editPageH, true
 		case hasKey && m == http.MethodDelete:
-			return s.deletePageH, !s.mutated("delete-without-auth")
+			return s.deletePageH, !s.mutated(DeleteWithoutAuth)
 		}
 	case "tags", "categories":
 		if m == http.MethodGet {
@@ -279,7 +298,7 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 	case "settings":
 		switch {
 		case !hasKey && m == http.MethodGet:
-			return s.getSettingsH, !s.mutated("settings-readable-without-auth")
+			return s.getSettingsH, !s.mutated(SettingsReadableWithoutAuth)
 		case !hasKey && m == http.MethodPut:
 			return s.editSettingsH, true
 		}
@@ -307,12 +326,17 @@ func (s *Server) missingPageTarget(rt route) bool {
 	return (pageWrite || fileUpload) && rt.key != "" && validKey(rt) && s.pages[rt.key] == nil
 }
 
-func (s *Server) knownEndpoint(endpoint string) bool {
-	switch endpoint {
-	case "pages", "tags", "categories", "users", "settings", "images", "files":
-		return true
+// allowedMethods lists the methods the endpoint table has for the path of
+// rt ("GET, POST"), "" when it has none: the path is unknown.
+func (s *Server) allowedMethods(rt route) string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete} {
+		rt.method = m
+		if h, _ := s.lookup(rt); h != nil {
+			allow = append(allow, m)
+		}
 	}
-	return false
+	return strings.Join(allow, ", ")
 }
 
 // authenticate checks the authentication token: it must belong to an
@@ -320,14 +344,14 @@ func (s *Server) knownEndpoint(endpoint string) bool {
 // whether the request is not a GET.
 func (s *Server) authenticate(in *input, write bool) (string, bool) {
 	name := "authentication"
-	if write && s.mutated("auth-param-renamed-on-writes") {
+	if write && s.mutated(AuthParamRenamedOnWrites) {
 		name = "auth"
 	}
 	a := in.token(name)
 	if a == "" {
 		return "", false
 	}
-	if equal(a, s.opts.AuthToken) || s.mutated("any-auth-accepted") {
+	if equal(a, s.opts.AuthToken) || s.mutated(AnyAuthAccepted) {
 		return adminUser, true
 	}
 	for _, u := range s.users {

@@ -12,18 +12,35 @@ func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) resp
 	data := append(dict(nil), s.settings...)
 	for i := range data {
 		v, ok := data[i].v.(string)
+		if data[i].k == "homepage" && v == "" && s.mutated(BenignTypedSettings) {
+			data[i].v = false // no homepage: the spec shows only an example kind (2.6)
+		}
 		if data[i].k != "customFields" || !ok {
 			continue
 		}
 		switch {
-		case s.mutated("settings-customfields-escaped"):
+		case s.mutated(SettingsCustomFieldsEscaped):
 			data[i].v = sanitise(v)
-		case s.mutated("settings-customfields-object"):
+		case s.mutated(SettingsCustomFieldsObject):
 			var decoded any
 			if json.Unmarshal([]byte(v), &decoded) == nil {
 				data[i].v = toOrdered(decoded)
 			}
 		}
+	}
+	if s.mutated(SettingsNestedObject) {
+		social := dict{}
+		for _, name := range []string{"twitter", "facebook", "github"} {
+			social = append(social, kv{name, s.setting(name)})
+		}
+		data = append(data, kv{"social", social})
+	}
+	if s.mutated(SettingsDataEmpty) {
+		data = dict{}
+	}
+	if s.mutated(BenignVolatileSettings) {
+		s.settingsReads++
+		data = append(data, kv{"lastReadAt", s.readTime()}, kv{"readCount", s.settingsReads})
 	}
 	return success(http.StatusOK, "Settings.", kv{"data", data})
 }
@@ -61,20 +78,23 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 		}
 		v, err := s.coerceSetting(name, updated[i].v, in)
 		if err != "" {
-			if s.mutated("customfields-invalid-accepted") && name == "customFields" {
+			if s.mutated(CustomFieldsInvalidAccepted) && name == "customFields" {
 				str, _, _ := in.str(name)
 				updated[i].v = str
 				continue
 			}
 			code := http.StatusBadRequest
-			if s.mutated("settings-invalid-200") {
+			if s.mutated(SettingsInvalid200) {
 				code = http.StatusOK
 			}
 			return failure(code, "Error trying to edit the settings: "+string(err))
 		}
 		updated[i].v = v
 	}
-	if s.mutated("settings-put-resets-homepage") {
+	if s.mutated(SettingsPutBlanksUnnamed) && !in.has("footer") {
+		updated = updated.with("footer", "")
+	}
+	if s.mutated(SettingsPutResetsHomepage) {
 		for i := range updated {
 			switch updated[i].k {
 			case "homepage", "pageNotFound", "uriBlog":
@@ -84,17 +104,23 @@ func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) re
 			}
 		}
 	}
-	if s.mutated("settings-put-ignored") {
+	if s.mutated(SettingsPutIgnored) {
 		updated = s.settings
 	}
 	s.settings = updated
-	if s.mutated("settings-edit-returns-data") {
+	for _, p := range s.pages {
+		p.customFields = s.withCustomFields(p.customFields)
+	}
+	if s.mutated(SettingsEditReturnsData) {
 		return success(http.StatusOK, "Settings edited.", kv{"data", append(dict(nil), s.settings...)})
 	}
 	return success(http.StatusOK, "Settings edited.")
 }
 
 func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldError) {
+	if name == "homepage" && in.vals[name] == false && s.mutated(BenignTypedSettings) {
+		return "", "" // false is how GET shows "no homepage"
+	}
 	str, _, valid := in.str(name)
 	if !valid {
 		return nil, fieldError(name + " must be a scalar value")
@@ -127,5 +153,27 @@ func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldE
 		}
 		return nil, fieldError(name + " must be a boolean")
 	}
+	if in.form && s.mutated(DoubleEncodeFormSettings) {
+		return sanitise(sanitise(str)), ""
+	}
 	return sanitise(str), ""
+}
+
+// withCustomFields adds the names of the fields the customFields setting
+// defines (the members of its JSON object) to have, like the host system
+// does with every page's stored record; no name is ever removed. Without
+// BenignCustomFieldsForever pages keep no custom fields.
+func (s *Server) withCustomFields(have map[string]bool) map[string]bool {
+	text, _ := s.setting("customFields").(string)
+	var defined map[string]json.RawMessage
+	if !s.mutated(BenignCustomFieldsForever) || json.Unmarshal([]byte(text), &defined) != nil {
+		return have
+	}
+	for name := range defined {
+		if have == nil {
+			have = map[string]bool{}
+		}
+		have[name] = true
+	}
+	return have
 }

@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,11 +33,15 @@ type page struct {
 	nofollow    bool
 	noarchive   bool
 	seq         int64 // creation order
+	// customFields names the custom fields stored with the page; the API
+	// never shows them (see BenignCustomFieldsForever).
+	customFields map[string]bool
 }
 
 func (p *page) clone() *page {
 	c := *p
 	c.tags = append([]string(nil), p.tags...)
+	c.customFields = maps.Clone(p.customFields)
 	return &c
 }
 
@@ -202,9 +207,16 @@ func (s *Server) pageObj(p *page, base string) obj {
 		dateUTC = t.UTC().Format(dateLayout)
 	}
 	display := p.date
-	if s.mutated("date-display-format") {
+	switch {
+	case s.mutated(DateDisplayFormat):
 		if t, err := time.Parse(dateLayout, p.date); err == nil {
 			display = t.Format("January 2, 2006")
+		}
+	case s.mutated(BenignDisplayDateShifted):
+		// The date as a reader two hours east of UTC sees it: date and
+		// dateRaw differ, in the same form (spec 2.1 does not say they agree).
+		if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
+			display = t.In(time.FixedZone("UTC+02:00", 2*60*60)).Format(dateLayout)
 		}
 	}
 	var tags any
@@ -216,13 +228,13 @@ func (s *Server) pageObj(p *page, base string) obj {
 			name = t.name
 		}
 		names = append(names, name)
-		if s.mutated("tags-map-values-are-keys") {
+		if s.mutated(TagsMapValuesAreKeys) {
 			name = k
 		}
 		tagMap = append(tagMap, kv{k, name})
 	}
 	tags = tagMap
-	if s.mutated("tags-as-string") {
+	if s.mutated(TagsAsString) {
 		tags = strings.Join(names, ",")
 	}
 	var cover, coverFile any = false, false
@@ -231,31 +243,34 @@ func (s *Server) pageObj(p *page, base string) obj {
 			cover = p.coverImage
 			coverFile = lastSegment(strings.SplitN(strings.SplitN(p.coverImage, "?", 2)[0], "#", 2)[0])
 		} else {
-			cover = base + "/bl-content/uploads/pages/" + p.uuid + "/" + p.coverImage
+			cover = base + pageUploads(p.uuid) + p.coverImage
+			if s.mutated(CoverImageRelative) {
+				cover = pageUploads(p.uuid) + p.coverImage
+			}
 			coverFile = p.coverImage
 		}
 	}
-	if cover == false && s.mutated("cover-image-null") {
+	if cover == false && s.mutated(CoverImageNull) {
 		cover, coverFile = nil, nil
 	}
 	var category any = p.category
-	if p.category == "" && s.mutated("category-false-when-none") {
+	if p.category == "" && s.mutated(CategoryFalseWhenNone) {
 		category = false
 	}
 	slug := lastSegment(p.key)
-	if s.mutated("slug-is-full-key") {
+	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
 	permalink := base + "/" + p.key
-	if s.mutated("relative-permalink") {
+	if s.mutated(RelativePermalink) {
 		permalink = "/" + p.key
 	}
 	content := renderMarkdown(p.content)
-	if s.mutated("content-not-rendered") {
+	if s.mutated(ContentNotRendered) {
 		content = p.content
 	}
 	title, contentRaw, description := p.title, sanitise(p.content), p.description
-	if s.mutated("benign-numeric-entities") {
+	if s.mutated(BenignNumericEntities) {
 		title, contentRaw, description = numericRefs(title), numericRefs(contentRaw), numericRefs(description)
 	}
 	o := obj{
@@ -271,16 +286,31 @@ func (s *Server) pageObj(p *page, base string) obj {
 		{"tags", tags},
 		{"username", p.username},
 		{"category", category},
-		{"uuid", p.uuid},
+		{"uuid", s.shownUUID(p)},
 		{"dateUTC", dateUTC},
 		{"permalink", permalink},
 		{"coverImage", cover},
 		{"coverImageFilename", coverFile},
 	}
-	if s.mutated("title-not-encoded") {
+	if s.mutated(TitleNotEncoded) {
 		o = o.set("title", unsanitise(p.title))
 	}
+	if s.mutated(BenignVolatilePageField) {
+		o = append(o, kv{"readAt", s.readTime()})
+	}
 	return o
+}
+
+// readTime is the time of a read for the volatile-field variants: the
+// clock, made strictly increasing so that no two reads give the same value.
+// The caller holds the lock.
+func (s *Server) readTime() string {
+	now := s.now()
+	if !now.After(s.lastRead) {
+		now = s.lastRead.Add(time.Microsecond)
+	}
+	s.lastRead = now
+	return now.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 }
 
 func (s *Server) pageObjs(ps []*page, base string) []any {
@@ -294,4 +324,13 @@ func (s *Server) pageObjs(ps []*page, base string) []any {
 func isURL(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")
+}
+
+// shownUUID is the uuid a page object reports: a child's parent's under
+// ChildrenShareParentUUID.
+func (s *Server) shownUUID(p *page) string {
+	if parent := s.pages[parentOf(p.key)]; parent != nil && s.mutated(ChildrenShareParentUUID) {
+		return parent.uuid
+	}
+	return p.uuid
 }

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 )
 
@@ -13,14 +14,13 @@ func (s *Server) terms(endpoint string) map[string]*term {
 	return s.cats
 }
 
-// termMutated reports whether the tag or category variant of a mutant is
-// enabled:
-// termMutated("tags", "pages-mismatch") checks "tag-pages-mismatch".
-func (s *Server) termMutated(endpoint, suffix string) bool {
+// termMutated reports whether the mutant of the endpoint's kind is enabled:
+// tag for "tags", category for "categories".
+func (s *Server) termMutated(endpoint string, tag, category Mutant) bool {
 	if endpoint == "tags" {
-		return s.mutated("tag-" + suffix)
+		return s.mutated(tag)
 	}
-	return s.mutated("category-" + suffix)
+	return s.mutated(category)
 }
 
 func hasTerm(endpoint string, p *page, key string) bool {
@@ -40,12 +40,21 @@ func hasTerm(endpoint string, p *page, key string) bool {
 // previous release.
 func (s *Server) termPages(endpoint, key string) []*page {
 	ps := s.sortedPages(func(p *page) bool {
-		if !indexed(p) && !s.mutated("benign-term-lists-all-types") {
+		if !indexed(p) && !s.mutated(BenignTermListsAllTypes) {
 			return false
 		}
 		return hasTerm(endpoint, p, key)
 	})
-	if s.termMutated(endpoint, "list-stale") {
+	if s.termMutated(endpoint, TagListMissesPage, CategoryListMissesPage) {
+		// Leave out the oldest published page that has the term.
+		for i := len(ps) - 1; i >= 0; i-- {
+			if ps[i].typ == "published" {
+				ps = slices.Delete(ps, i, i+1)
+				break
+			}
+		}
+	}
+	if s.termMutated(endpoint, TagListStale, CategoryListStale) {
 		// Add the newest published page that does not have the term.
 		others := s.sortedPages(func(p *page) bool { return p.typ == "published" && !hasTerm(endpoint, p, key) })
 		if len(others) > 0 {
@@ -81,10 +90,10 @@ func (s *Server) listTermsH(_ *http.Request, rt route, _ *input, _ string) respo
 	data := make([]any, 0, len(keys))
 	for _, k := range keys {
 		o := s.termObj(store[k], s.termPages(rt.endpoint, k))
-		if s.termMutated(rt.endpoint, "list-without-description") {
+		if rt.endpoint == "tags" && s.mutated(TagListWithoutDescription) {
 			o = o.without("description", "template")
 		}
-		if s.termMutated(rt.endpoint, "list-without-template") {
+		if rt.endpoint == "categories" && s.mutated(CategoryListWithoutTemplate) {
 			o = o.without("template")
 		}
 		data = append(data, o)
@@ -106,17 +115,17 @@ func (s *Server) getTermH(r *http.Request, rt route, _ *input, _ string) respons
 	}
 	if t == nil {
 		code := http.StatusNotFound
-		if s.termMutated(rt.endpoint, "missing-200") {
+		if s.termMutated(rt.endpoint, TagMissing200, CategoryMissing200) {
 			code = http.StatusOK
 		}
 		return failure(code, what+" not found by the key: "+rt.key)
 	}
 	ps := s.termPages(rt.endpoint, t.key)
 	o := s.termObj(t, ps)
-	if s.termMutated(rt.endpoint, "single-without-list") {
+	if s.termMutated(rt.endpoint, TagSingleWithoutList, CategorySingleWithoutList) {
 		o = o.without("list")
 	}
-	if s.termMutated(rt.endpoint, "pages-mismatch") && len(ps) > 0 {
+	if s.termMutated(rt.endpoint, TagPagesMismatch, CategoryPagesMismatch) && len(ps) > 0 {
 		ps = ps[1:]
 	}
 	o = append(o, kv{"pages", s.pageObjs(ps, baseURL(r))})

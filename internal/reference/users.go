@@ -29,7 +29,7 @@ func (s *Server) profile(u fixtures.User, full bool) obj {
 		{"youtube", u.Youtube},
 		{"profilePicture", u.ProfilePicture},
 	}
-	if full || s.mutated("user-list-full-profile") {
+	if full || s.mutated(UserListFullProfile) {
 		o = append(o,
 			kv{"codepen", u.Codepen},
 			kv{"xing", u.Xing},
@@ -37,14 +37,23 @@ func (s *Server) profile(u fixtures.User, full bool) obj {
 			kv{"vk", u.VK},
 		)
 	}
-	if s.mutated("user-empty-false") {
+	if s.mutated(UserEmptyFalse) {
 		for i := range o {
 			if o[i].v == "" {
 				o[i].v = false
 			}
 		}
 	}
-	if s.mutated("user-leaks-email") {
+	if (full && s.mutated(UserSingleValueNotString)) || (!full && s.mutated(UserListValueNotString)) {
+		n := 0
+		for _, p := range s.pages {
+			if p.username == u.Username {
+				n++
+			}
+		}
+		o = append(o, kv{"pageCount", n})
+	}
+	if s.mutated(UserLeaksEmail) {
 		o = append(o, kv{"email", u.Email})
 	}
 	return o
@@ -55,7 +64,7 @@ func (s *Server) profile(u fixtures.User, full bool) obj {
 func (s *Server) listUsersH(_ *http.Request, _ route, _ *input, _ string) response {
 	users := append([]fixtures.User(nil), s.users...)
 	sort.Slice(users, func(i, j int) bool { return users[i].Username < users[j].Username })
-	if s.mutated("users-list-as-array") {
+	if s.mutated(UsersListAsArray) {
 		data := make([]any, 0, len(users))
 		for _, u := range users {
 			data = append(data, s.profile(u, false))
@@ -65,7 +74,7 @@ func (s *Server) listUsersH(_ *http.Request, _ route, _ *input, _ string) respon
 	data := dict{}
 	for i, u := range users {
 		key := u.Username
-		if s.mutated("users-keyed-by-position") {
+		if s.mutated(UsersKeyedByPosition) {
 			key = strconv.Itoa(i + 1)
 		}
 		data = append(data, kv{key, s.profile(u, false)})
@@ -77,11 +86,11 @@ func (s *Server) listUsersH(_ *http.Request, _ route, _ *input, _ string) respon
 func (s *Server) getUserH(_ *http.Request, rt route, _ *input, _ string) response {
 	for _, u := range s.users {
 		if u.Username == rt.key {
-			return success(http.StatusOK, "User profile.", kv{"data", s.profile(u, !s.mutated("user-single-partial"))})
+			return success(http.StatusOK, "User profile.", kv{"data", s.profile(u, !s.mutated(UserSinglePartial))})
 		}
 	}
 	code := http.StatusNotFound
-	if s.mutated("user-missing-200") {
+	if s.mutated(UserMissing200) {
 		code = http.StatusOK
 	}
 	return failure(code, "User not found by username: "+rt.key)

@@ -8,40 +8,46 @@ import (
 // write sends a response. Every response, success or error, carries the
 // JSON content type, the CORS header and the no-cache headers.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
-	if resp.kind == kindHandlerError && s.mutated("handler-errors-200") {
+	if resp.kind == kindHandlerError && s.mutated(HandlerErrors200) {
 		resp.code = http.StatusOK
 	}
-	if resp.code == http.StatusUnauthorized && s.mutated("403-instead-of-401") {
+	if resp.code == http.StatusUnauthorized && s.mutated(Status403InsteadOf401) {
 		resp.code = http.StatusForbidden
 	}
 	isErr := resp.code >= 400
+	if resp.kind == kindEarlyError && s.mutated(StatusOnOtherEarlyErrors) && !(r.Method == http.MethodGet && r.URL.Path == "/api/pages") {
+		resp.body = append(obj{{"status", "1"}}, resp.body...)
+	}
 	body := s.shapeBody(resp)
 
 	h := w.Header()
 	ct := "application/json"
-	if s.mutated("benign-charset") {
+	if s.mutated(BenignCharset) {
 		ct = "application/json; charset=utf-8"
 	}
-	if s.mutated("text-html-on-errors") && isErr {
+	if s.mutated(TextHTMLOnErrors) && isErr {
 		ct = "text/html; charset=UTF-8"
 	}
 	h.Set("Content-Type", ct)
 	allowOrigin := "*"
-	if s.mutated("benign-cors-echo-origin") {
+	if s.mutated(BenignCORSEchoOrigin) {
 		// Allowing the origin the request names allows any origin too;
 		// a request without Origin gets no CORS header at all.
 		allowOrigin = r.Header.Get("Origin")
 		h.Add("Vary", "Origin")
 	}
-	if allowOrigin != "" && !(isErr && s.mutated("no-cors-on-errors")) {
+	if allowOrigin != "" && !(isErr && s.mutated(NoCORSOnErrors)) {
 		h.Set("Access-Control-Allow-Origin", allowOrigin)
 	}
-	if !(isErr && s.mutated("nocache-only-on-success")) && !(!resp.authed && s.mutated("nocache-only-with-auth")) {
+	if !(isErr && s.mutated(NoCacheOnlyOnSuccess)) && !(!resp.authed && s.mutated(NoCacheOnlyWithAuth)) {
 		h.Set("Cache-Control", "no-store, no-cache, must-revalidate")
 		h.Set("Pragma", "no-cache")
 		h.Set("Expires", "Thu, 19 Nov 1981 08:52:00 GMT")
 	}
-	if s.mutated("benign-extra-headers") {
+	if resp.allow != "" {
+		h.Set("Allow", resp.allow)
+	}
+	if s.mutated(BenignExtraHeaders) {
 		h.Set("X-Powered-By", "content-api-reference")
 		h.Set("X-Request-Id", randomHex(8))
 		h.Set("Vary", "Origin")
@@ -55,9 +61,9 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		out = resp.raw
 	case body != nil:
 		enc := &encoder{
-			reverse:    s.mutated("benign-key-order"),
-			extra:      s.mutated("benign-extra-fields"),
-			escSlashes: s.mutated("benign-escaped-slashes"),
+			reverse:    s.mutated(BenignKeyOrder),
+			extra:      s.mutated(BenignExtraFields),
+			escSlashes: s.mutated(BenignEscapedSlashes),
 		}
 		out = append(enc.encode(body), '\n')
 	}
@@ -74,60 +80,36 @@ func (s *Server) shapeBody(resp response) obj {
 	if body == nil {
 		return nil
 	}
-	if s.mutated("benign-other-messages") {
+	if reword := s.rewording(); reword != nil {
 		for i := range body {
 			if msg, ok := body[i].v.(string); ok && body[i].k == "message" {
 				body = append(obj(nil), body...) // the handler's obj may be shared
-				body[i].v = otherMessage(msg, resp.kind)
+				body[i].v = reword(msg, resp.kind)
 				break
 			}
 		}
 	}
 	switch resp.kind {
 	case kindEarlyError:
-		if s.mutated("status-field-on-early-errors") {
+		if s.mutated(StatusFieldOnEarlyErrors) {
 			body = append(obj{{"status", "1"}}, body...)
 		}
 	case kindHandlerError:
-		if s.mutated("status-zero-on-errors") {
+		if s.mutated(StatusZeroOnErrors) {
 			body = body.set("status", "0")
 		}
-		if s.mutated("handler-errors-without-status") {
+		if s.mutated(HandlerErrorsWithoutStatus) {
 			body = body.without("status")
 		}
 	case kindSuccess:
-		if s.mutated("status-as-number") {
+		if s.mutated(StatusAsNumber) {
 			body = body.set("status", 0)
 		}
-		if s.mutated("message-null-on-success") {
+		if s.mutated(MessageNullOnSuccess) {
 			body = body.set("message", nil)
 		}
 	}
 	return body
-}
-
-// otherMessages reword the fixed messages for the benign-other-messages
-// mutant; the spec fixes no message text. A missing API token still names
-// the API ("API key required."), as AUTH-MISSING-TOKEN-400 requires.
-var otherMessages = map[string]string{
-	msgMissingInputs: "The request body could not be read.",
-	msgMissingToken:  "API key required.",
-	msgInvalidToken:  "This API key is not valid.",
-	msgAccessDenied:  "Forbidden: check the endpoint and your credentials.",
-	"Not found.":     "Nothing here.",
-}
-
-// otherMessage is msg worded differently: a fixed message has its own
-// rewording, any other (handler messages, often with a key in them) a
-// generic one of its kind.
-func otherMessage(msg string, k kind) string {
-	if m, ok := otherMessages[msg]; ok {
-		return m
-	}
-	if k == kindSuccess {
-		return "OK."
-	}
-	return "The request could not be completed."
 }
 
 // nextSeq returns the next value of the monotonic counter; the caller holds

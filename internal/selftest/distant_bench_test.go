@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -61,7 +62,7 @@ func benchDistant(b *testing.B, extra ...string) {
 		if res.Exit != 0 {
 			b.Fatalf("run exited %d:\n%s\n%s", res.Exit, selftest.Tail(res.Stdout, 25), selftest.Tail(res.Stderr, 10))
 		}
-		run, err := readReport(path)
+		run, err := report.ReadJSONFile(path)
 		if err != nil {
 			b.Fatal(err)
 		}

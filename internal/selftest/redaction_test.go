@@ -13,7 +13,6 @@ import (
 	"html"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -135,19 +134,14 @@ func echoTokens(h http.Handler) http.Handler {
 
 // canaryServer serves a reference server (with mutants, echoing tokens if
 // asked) in this process.
-func canaryServer(t *testing.T, token, auth string, echo bool, mutants ...string) string {
+func canaryServer(t *testing.T, token, auth string, echo bool, mutants ...reference.Mutant) string {
 	t.Helper()
-	ref, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h http.Handler = ref
+	var wrap func(http.Handler) http.Handler
 	if echo {
-		h = echoTokens(ref)
+		wrap = echoTokens
 	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL
+	_, base := serveReference(t, reference.Options{Token: token, AuthToken: auth, Mutants: mutants}, wrap)
+	return base
 }
 
 // scanRun checks stdout, stderr and every file under dir for the secrets.
@@ -200,14 +194,14 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 	}{
 		{name: "full run with writes", base: canaryServer(t, token, auth, true),
 			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{0, 1}},
-		{name: "failing run against legacy-3.21", base: canaryServer(t, token, auth, true, "legacy-3.21"),
+		{name: "failing run against legacy-3.21", base: canaryServer(t, token, auth, true, reference.Legacy321),
 			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{1},
 			check: func(t *testing.T, dir string) { curlLinesUsePlaceholders(t, filepath.Join(dir, "reports", "run.json")) }},
 		{name: "refused API token", base: canaryServer(t, canary(t, "canaryOTHER"), auth, true),
 			env: env, wantExit: []int{3}},
 		{name: "refused authentication token", base: canaryServer(t, token, canary(t, "canaryOTHER"), true),
 			env: env, wantExit: []int{3}},
-		{name: "tokens from files", base: canaryServer(t, token, auth, true, "create-returns-200"),
+		{name: "tokens from files", base: canaryServer(t, token, auth, true, reference.CreateReturns200),
 			args:     []string{"--token-file", "api.token", "--auth-token-file", "auth.token", "--label-filter", "area:pages"},
 			wantExit: []int{1}},
 	}
@@ -243,12 +237,7 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 // and ${CONFORMANCE_AUTH_TOKEN}.
 func curlLinesUsePlaceholders(t *testing.T, path string) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	run, err := report.ReadJSON(f)
+	run, err := report.ReadJSONFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func FixtureAndSnapshot(tb testing.TB) (*framework.Fixture, func(context.Context
 // Reference serves a fresh reference server with the given mutants on a
 // loopback port until tb ends, and returns the configuration of a client
 // with both of its tokens.
-func Reference(tb testing.TB, mutants ...string) client.Config {
+func Reference(tb testing.TB, mutants ...reference.Mutant) client.Config {
 	tb.Helper()
 	cfg := client.Config{Token: reference.NewToken(), AuthToken: reference.NewToken()}
 	srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})

@@ -1,0 +1,131 @@
+package reference
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Mutant names a switch of the reference server. A mutant makes the server
+// break named rules of the catalogue (internal/spec) in a way a client can
+// observe, so that the suite can be shown to catch the break; a benign
+// variant (named benign-*) changes only what the spec leaves open, and a
+// correct suite must still pass against it. The constants of this type are
+// the one spelling of every name in Go code; the string is the name users
+// give on the command line.
+type Mutant string
+
+// MutantInfo describes one mutant or benign variant. Rules holds the IDs of
+// the catalogue rules the mutant breaks (empty for a benign variant).
+type MutantInfo struct {
+	Name        Mutant
+	Description string
+	Rules       []string
+	Benign      bool
+}
+
+// breaks is a table row of a mutant; rules are rule IDs separated by
+// spaces. Rule IDs are literals on purpose: this package does not import
+// internal/spec, and the self-test cross-checks them with the catalogue.
+func breaks(name Mutant, rules, description string) MutantInfo {
+	return MutantInfo{Name: name, Description: description, Rules: strings.Fields(rules)}
+}
+
+// allows is a table row of a benign variant.
+func allows(name Mutant, description string) MutantInfo {
+	return MutantInfo{Name: name, Description: description, Benign: true}
+}
+
+// Legacy321 is every mutant of legacyParts at once: the server behaves like
+// the previous release (3.21.1) where that differs from the spec.
+const Legacy321 Mutant = "legacy-3.21"
+
+// legacyParts are the mutants that together make the server behave like
+// the previous release (3.21.1) where it differs from the spec.
+var legacyParts = []Mutant{
+	HandlerErrors200, CreateReturnsKeyOnly, EditReturnsKeyOnly, ListNoMeta, NumberOfItemsAsString,
+	ZeroSizeEmpty, PageNumberZeroEmpty, BadPaging500, TagsAsString, DateDisplayFormat, CategoryFalseWhenNone,
+	InvalidTypeAccepted, EditInvalidTypeAccepted, DoubleEncodeForm, FormPutRejected, NoCacheOnlyWithAuth,
+	TagListWithoutDescription, TagSingleWithoutList, CategorySingleWithoutList, UserListFullProfile,
+	UserEmptyFalse, SettingsPutResetsHomepage, SettingsCustomFieldsEscaped, ChildWritesHitParent,
+}
+
+// registry lists every mutant and benign variant, sorted by name. It is
+// built once and never changed.
+var registry = buildRegistry()
+
+func buildRegistry() []MutantInfo {
+	all := slices.Clone(table)
+	all = append(all, legacyInfo(all))
+	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	return all
+}
+
+// legacyInfo describes Legacy321: the rules it breaks are the union of its
+// parts' rules.
+func legacyInfo(parts []MutantInfo) MutantInfo {
+	seen := map[string]bool{}
+	var rules, names []string
+	for _, p := range legacyParts {
+		names = append(names, string(p))
+		for _, m := range parts {
+			if m.Name != p {
+				continue
+			}
+			for _, id := range m.Rules {
+				if !seen[id] {
+					seen[id] = true
+					rules = append(rules, id)
+				}
+			}
+		}
+	}
+	sort.Strings(rules)
+	return MutantInfo{Name: Legacy321, Rules: rules,
+		Description: "Behaves like the previous release (3.21.1) where it differs from the spec: every handler failure " +
+			"answered 200, create/edit return data {key}, no meta, tags as a string, display dates, double-encoded " +
+			"forms, form PUT refused, settings PUT resets homepage/pageNotFound/uriBlog, PUT and DELETE of parent/child act on the parent, and more (mutants: " +
+			strings.Join(names, ", ") + ")."}
+}
+
+// Mutants returns every mutant and benign variant, sorted by name (a copy).
+func Mutants() []MutantInfo {
+	out := make([]MutantInfo, len(registry))
+	for i, m := range registry {
+		m.Rules = slices.Clone(m.Rules)
+		out[i] = m
+	}
+	return out
+}
+
+// AsMutants converts names given as text (a command line) to Mutants; New
+// refuses the unknown ones.
+func AsMutants(names []string) []Mutant {
+	out := make([]Mutant, len(names))
+	for i, n := range names {
+		out[i] = Mutant(n)
+	}
+	return out
+}
+
+// resolveMutants checks the names and expands combinations.
+func resolveMutants(names []Mutant) (map[Mutant]bool, error) {
+	known := map[Mutant]bool{}
+	for _, m := range registry {
+		known[m.Name] = true
+	}
+	enabled := map[Mutant]bool{}
+	for _, n := range names {
+		if !known[n] {
+			return nil, fmt.Errorf("reference: unknown mutant %q", n)
+		}
+		enabled[n] = true
+		if n == Legacy321 {
+			for _, p := range legacyParts {
+				enabled[p] = true
+			}
+		}
+	}
+	return enabled, nil
+}

@@ -1,0 +1,218 @@
+package reference
+
+// The page writes: create, edit and delete (spec 4.3 to 4.5).
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// createPageH answers POST /api/pages (spec 4.3).
+func (s *Server) createPageH(r *http.Request, _ route, in *input, author string) response {
+	if author == "" {
+		author = adminUser
+	}
+	p := &page{
+		uuid:     newUUID(),
+		typ:      "published",
+		username: author,
+		date:     s.now().In(s.location()).Format(dateLayout),
+		tags:     nil,
+	}
+	if content, _, _ := in.str("content"); s.mutated(BenignContentRequired) && strings.TrimSpace(content) == "" {
+		// Which fields a create requires is not shown (spec 4.3).
+		return failure(http.StatusBadRequest, "content is required.")
+	}
+	ch, ferr := s.applyFields(p, in, true)
+	if ferr != "" {
+		return failure(http.StatusBadRequest, string(ferr))
+	}
+	parent := ""
+	if ch.parentSent && !s.mutated(ParentIgnored) {
+		parent = ch.parent
+	}
+	if err := s.checkParent(parent, ""); err != "" {
+		return failure(http.StatusBadRequest, string(err))
+	}
+	// Nothing can fail from here on: the page takes its place in the
+	// creation order (the slug-not-from-title mutant numbers slugs by it).
+	p.seq = s.nextSeq()
+	slug := ch.slug
+	if !ch.slugSent {
+		slug = slugify(p.title, s.mutated(BenignSlugKeepsCase))
+		if s.mutated(SlugNotFromTitle) {
+			slug = "page-" + strconv.FormatInt(p.seq, 10)
+		}
+	}
+	if slug == "" {
+		slug = "empty"
+	}
+	key := slug
+	if parent != "" {
+		key = parent + "/" + slug
+	}
+	p.key = s.uniqueKey(key, nil)
+	p.customFields = s.withCustomFields(nil)
+	s.pages[p.key] = p
+	s.commitTags(ch)
+	if s.mutated(CreateReturnsKeyOnly) {
+		return success(http.StatusOK, "Page created.", kv{"data", obj{{"key", p.key}}})
+	}
+	code := http.StatusCreated
+	if s.mutated(CreateReturns200) {
+		code = http.StatusOK
+	}
+	return success(code, "Page created.", kv{"data", s.pageObj(p, baseURL(r))})
+}
+
+// editPageH answers PUT /api/pages/{key} (spec 4.4). It acts on the full
+// key, hierarchical or not.
+func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) response {
+	old, refused := s.writeTarget(rt, EditMissing200, failure(http.StatusOK, "Error trying to edit the page."))
+	if old == nil {
+		return refused
+	}
+	if s.mutated(BenignSlugOnEdit400) && in.has("slug") {
+		// slug is not listed for edit (spec 4.4): refusing it is allowed.
+		return failure(http.StatusBadRequest, "slug cannot be sent on edit; change the title instead.")
+	}
+	p := old.clone()
+	if s.mutated(EditResetsOmittedFields) {
+		p.description, p.content, p.tags, p.category = "", "", nil, ""
+	}
+	s.blankOmitted(p, in)
+	ch, ferr := s.applyFields(p, in, false)
+	if ferr != "" {
+		return failure(http.StatusBadRequest, string(ferr))
+	}
+	parent := parentOf(old.key)
+	if ch.parentSent {
+		parent = ch.parent
+	}
+	if parent != parentOf(old.key) {
+		if err := s.checkParent(parent, old.key); err != "" {
+			return failure(http.StatusBadRequest, string(err))
+		}
+	}
+	slug := lastSegment(old.key)
+	switch {
+	case ch.slugSent:
+		slug = ch.slug
+	case ch.titleChanged && !s.mutated(BenignTitleEditKeepsKey):
+		slug = slugify(p.title, s.mutated(BenignSlugKeepsCase))
+		if slug == "" {
+			slug = "empty"
+		}
+	}
+	key := slug
+	if parent != "" {
+		key = parent + "/" + slug
+	}
+	if key != old.key {
+		key = s.uniqueKey(key, old)
+	}
+	if s.mutated(RenameNewUUID) && key != old.key {
+		p.uuid = newUUID()
+		s.files[p.uuid] = s.files[old.uuid]
+		delete(s.files, old.uuid)
+	}
+	// Commit: move the page and its children.
+	delete(s.pages, old.key)
+	p.key = key
+	s.pages[key] = p
+	if key != old.key {
+		for _, c := range s.children(old.key) {
+			delete(s.pages, c.key)
+			c.key = key + "/" + lastSegment(c.key)
+			s.pages[c.key] = c
+		}
+	}
+	s.commitTags(ch)
+	data := s.pageObj(p, baseURL(r))
+	if s.mutated(EditReportsOldKey) {
+		data = data.set("key", old.key)
+	}
+	if s.mutated(EditReturnsKeyOnly) {
+		data = obj{{"key", data[0].v}}
+	}
+	return success(http.StatusOK, "Page edited.", kv{"data", data})
+}
+
+// deletePageH answers DELETE /api/pages/{key} (spec 4.5). The page's files
+// and images go with it. Child pages of a deleted page are kept and become
+// top-level pages (key = their slug, with the usual -0, -1 suffix on a
+// collision).
+func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) response {
+	p, refused := s.writeTarget(rt, DeleteMissing200, success(http.StatusOK, "Page deleted."))
+	if p == nil {
+		return refused
+	}
+	if s.mutated(DeleteSoft) {
+		return success(http.StatusOK, "Page deleted.")
+	}
+	delete(s.pages, p.key)
+	delete(s.files, p.uuid)
+	for img := range s.images {
+		if strings.HasPrefix(img, pageUploads(p.uuid)) {
+			delete(s.images, img)
+		}
+	}
+	for _, c := range s.children(p.key) {
+		if s.mutated(ChildWritesHitParent) {
+			// The previous release leaves the child behind, emptied.
+			c.content = ""
+			continue
+		}
+		delete(s.pages, c.key)
+		c.key = s.uniqueKey(lastSegment(c.key), nil)
+		s.pages[c.key] = c
+	}
+	s.pruneTags()
+	if s.mutated(DeleteReturnsData) {
+		return success(http.StatusOK, "Page deleted.", kv{"data", s.pageObj(p, baseURL(r))})
+	}
+	return success(http.StatusOK, "Page deleted.")
+}
+
+// writeTarget finds the page an edit or a delete names. When there is none
+// it returns nil and the answer: 400 for a key with traversal characters,
+// else 404, or missingAnswer when the missing mutant is on.
+func (s *Server) writeTarget(rt route, missing Mutant, missingAnswer response) (*page, response) {
+	if !validKey(rt) {
+		return nil, failure(http.StatusBadRequest, "Invalid page key.")
+	}
+	key := rt.key
+	if s.mutated(ChildWritesHitParent) {
+		key, _, _ = strings.Cut(key, "/") // parent/child names parent
+	}
+	if p := s.pages[key]; p != nil {
+		return p, response{}
+	}
+	if s.mutated(missing) {
+		return nil, missingAnswer
+	}
+	return nil, failure(http.StatusNotFound, "Page not found.")
+}
+
+// blankOmitted applies the edit-blanks-omitted-* mutants: each blanks one
+// field that the edit does not send.
+func (s *Server) blankOmitted(p *page, in *input) {
+	for _, b := range []struct {
+		mutant Mutant
+		field  string
+		blank  func()
+	}{
+		{EditBlanksOmittedContent, "content", func() { p.content = "" }},
+		{EditBlanksOmittedDescription, "description", func() { p.description = "" }},
+		{EditBlanksOmittedTags, "tags", func() { p.tags = nil }},
+		{EditBlanksOmittedCategory, "category", func() { p.category = "" }},
+		{EditBlanksOmittedDate, "date", func() { p.date = s.now().In(s.location()).Format(dateLayout) }},
+		{EditBlanksOmittedType, "type", func() { p.typ = "published" }},
+		{EditBlanksOmittedCoverImage, "coverImage", func() { p.coverImage = "" }},
+	} {
+		if s.mutated(b.mutant) && !in.has(b.field) {
+			b.blank()
+		}
+	}
+}

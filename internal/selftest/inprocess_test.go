@@ -1,0 +1,221 @@
+package selftest_test
+
+// Full CLI runs against reference servers started in this process, where
+// the test needs the server itself: to count what reaches it, or to
+// configure it beyond what demo offers.
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/selftest"
+)
+
+// TestFullRunLeavesNoTrace proves principle 3 on the reference server: after
+// a full run with writes and settings writes, the content and the settings
+// read exactly as before, and the server stores exactly what it stored
+// before (reference.Server.Storage: what the API hides included) — for a
+// passing run, for a run whose specs fail, and for a run interrupted with
+// SIGINT in the middle of its writes.
+func TestFullRunLeavesNoTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full runs")
+	}
+	cases := []struct {
+		name     string
+		mutants  []reference.Mutant
+		sigintAt int64 // interrupt after this many write requests; 0: never
+		readOnly bool  // --read-only with the auth token given: no write may carry it
+		wantExit []int
+		// traceAwaitingFix, when set, says why the run leaves a trace today
+		// (a suite fix pending): the test logs the trace instead of failing,
+		// and fails once the run leaves none (remove the reason then).
+		traceAwaitingFix string
+	}{
+		{name: "passing run", wantExit: []int{0}},
+		{name: "read-only run", readOnly: true, wantExit: []int{0}},
+		// Specs fail mid-lifecycle: edits lose fields, tags come back in
+		// the wrong shape; cleanup must still remove everything.
+		{name: "failing specs", mutants: []reference.Mutant{reference.EditResetsOmittedFields, reference.TagsAsString, reference.SettingsPutResetsHomepage}, wantExit: []int{1}},
+		// Interrupts at a few points of the writes: early (pages), in the
+		// middle, and late (settings, uploads).
+		{name: "interrupted early", sigintAt: 5, wantExit: []int{1}},
+		// Hidden state of the host system (issue 13): a custom field name
+		// the run defines stays with every page.
+		{name: "custom fields kept forever", mutants: []reference.Mutant{reference.BenignCustomFieldsForever}, wantExit: []int{0},
+			traceAwaitingFix: "the settings specs define a custom field of the run's own (SETTINGS-GET-SHAPE's second case), " +
+				"which the host keeps with every page (issue 13: the suite is to stop defining new field names)"},
+		// The previous release: PUT and DELETE of parent/child act on the
+		// parent, so deleting a run's child page deletes its parent.
+		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1},
+			traceAwaitingFix: "on the previous release the run's child page can never be deleted: DELETE of parent/child " +
+				"deletes the parent and leaves the child behind, and the child's key then names a missing page; the suite " +
+				"reports it as a teardown problem"},
+		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
+		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tok, auth := reference.NewToken(), reference.NewToken()
+			var writes, authWrites atomic.Int64
+			interrupt := make(chan struct{})
+			var once sync.Once
+			countWrites := func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method != http.MethodGet {
+						if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
+							once.Do(func() { close(interrupt) })
+						}
+						if carriesAuth(r, auth) {
+							authWrites.Add(1)
+						}
+					}
+					h.ServeHTTP(w, r)
+				})
+			}
+			srv, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
+			stored := srv.Storage()
+			ctx := context.Background()
+			snapClient, err := client.New(client.Config{BaseURL: base, Token: tok, AuthToken: auth})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, err := frameworktest.TakeSnapshot(ctx, snapClient)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--base-url", base, "--allow-settings-write", "--no-color", "--timeout", "60s"}
+			if tc.readOnly {
+				args = []string{"--base-url", base, "--read-only", "--no-color", "--timeout", "60s"}
+			}
+			cmd := exec.Command(exe, args...)
+			cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+tok, "CONFORMANCE_AUTH_TOKEN="+auth)
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			if tc.sigintAt > 0 {
+				select {
+				case <-interrupt:
+					_ = cmd.Process.Signal(os.Interrupt)
+				case <-done:
+					t.Fatalf("the run ended before its %dth write request:\n%s", tc.sigintAt, selftest.Tail(out.String(), 20))
+				}
+			}
+			select {
+			case <-done:
+			case <-time.After(90 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("the run did not end:\n%s", selftest.Tail(out.String(), 20))
+			}
+			exit := cmd.ProcessState.ExitCode()
+			if !containsInt(tc.wantExit, exit) {
+				t.Errorf("exit %d, want one of %v\n%s", exit, tc.wantExit, selftest.Tail(out.String(), 30))
+			}
+			if strings.Contains(out.String(), "teardown problem") && tc.traceAwaitingFix == "" {
+				t.Errorf("the run reported teardown problems:\n%s", selftest.Tail(out.String(), 30))
+			}
+			if tc.readOnly && authWrites.Load() > 0 {
+				t.Errorf("a read-only run sent %d write request(s) carrying the authentication token", authWrites.Load())
+			}
+			after, err := frameworktest.TakeSnapshot(ctx, snapClient)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff := before.Diff(after)
+			for _, d := range stored.Diff(srv.Storage()) {
+				diff = append(diff, "stored: "+d)
+			}
+			switch {
+			case tc.traceAwaitingFix != "" && len(diff) == 0:
+				t.Errorf("the run leaves no trace now: remove traceAwaitingFix (%s)", tc.traceAwaitingFix)
+			case tc.traceAwaitingFix != "":
+				t.Logf("trace awaiting a suite fix (%s): %d record(s) differ, the first:\n  %s",
+					tc.traceAwaitingFix, len(diff), strings.Join(diff[:min(len(diff), 6)], "\n  "))
+			case len(diff) > 0:
+				t.Errorf("the target differs after the run (%d write requests):\n  %s\n\nrun output:\n%s",
+					writes.Load(), strings.Join(diff, "\n  "), selftest.Tail(out.String(), 30))
+			}
+		})
+	}
+}
+
+// carriesAuth reports whether a request carries the authentication token
+// in its query or body (JSON, form or multipart).
+func carriesAuth(r *http.Request, auth string) bool {
+	if strings.Contains(r.URL.RawQuery, auth) {
+		return true
+	}
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return bytes.Contains(body, []byte(auth))
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLargeSiteReadOnly plays a site whose whole page listing
+// (numberOfItems=-1) is larger than the read limit, as on a big production
+// site: the page rules that compare with the full listing must still be
+// checked, by walking the list, not reported "not checked".
+func TestLargeSiteReadOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full area run")
+	}
+	tok := reference.NewToken()
+	_, base := serveReference(t, reference.Options{Token: tok, AuthToken: reference.NewToken()}, nil)
+	dir := t.TempDir()
+	reportPath := filepath.Join(dir, "report.json")
+	// 9000 bytes: the seeded listing of every type (about 11 KB) is cut,
+	// the default first page (about 7.5 KB) is not.
+	res := selftest.Run(context.Background(), selftest.Cmd{
+		Args: []string{"--base-url", base, "--read-only", "--max-body", "9000", "--label-filter", "area:pages",
+			"--no-color", "--json-report", reportPath},
+		Env: []string{"CONFORMANCE_TOKEN=" + tok},
+	})
+	if res.Exit != 0 {
+		t.Fatalf("exit %d\n%s", res.Exit, selftest.Tail(res.Stdout, 40))
+	}
+	run, err := report.ReadJSONFile(reportPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]report.RuleResult{}
+	for _, r := range run.Rules {
+		status[r.ID] = r
+	}
+	for _, id := range []string{"PAGE-OBJECT-SHAPE", "PAGE-LIST-TYPE-FILTERS", "PAGE-LIST-DEFAULT-FILTER", "PAGE-SLUG-LAST-SEGMENT", "PAGE-GET-OK"} {
+		if r := status[id]; r.Status != report.Passed {
+			t.Errorf("%s: %s (%s), want passed by walking the list", id, r.Status, r.Reason)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package selftest_test
+
+// The self-test's lists: what it allows, each entry with its reason, and the
+// check that the mutant registry and the rule catalogue agree.
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/spec"
+)
+
+// rulesNotChecked are testable rules that the plain demo run (writes and
+// settings writes allowed, reference server) may leave "not checked", each
+// with the reason. Every other testable rule must pass. Keep it empty: a
+// rule listed here is a rule the suite claims and does not prove.
+var rulesNotChecked = map[string]string{}
+
+// rulesWithoutMutant are testable rules that no server-side switch of the
+// reference server can break, each with the reason. Every other testable
+// rule must be broken by at least one non-benign mutant, or the self-test
+// cannot show that its specs catch anything. Empty: every testable rule of
+// the catalogue has a mutant today.
+var rulesWithoutMutant = map[string]string{}
+
+// caughtByPreflight are mutants that make the whole target unusable, so the
+// preflight must refuse to check it (exit 3, one sentence) before any spec
+// runs, each with the reason why that is the right answer. They count as
+// caught when the run ends that way.
+var caughtByPreflight = map[reference.Mutant]string{
+	reference.APIUnderV1: "GET {base}/api/pages answers 404: this base URL is not the API's root, and checking on " +
+		"would judge (and write to) some other service; the preflight is where GEN-URL-SHAPE is enforced",
+}
+
+// awaitingSuiteFix are benign variants (and profiles) that the spec allows
+// but the suite fails today, each with exactly the rules it fails and why;
+// the fix is the suite's (issue 12). They still run: the self-test fails
+// when one passes (remove it then) or fails other rules than listed.
+var awaitingSuiteFix = map[string]suiteFix{
+	string(reference.Benign405UnlistedMethod): {rules("AUTH-UNKNOWN-ENDPOINT-401 ENV-EARLY-ERROR-SHAPE"),
+		"the suite takes a known path with an unlisted method for an unknown endpoint: it wants 401 (gets 405) and " +
+			"an early-error body without status on GET /api/images (gets the handler-error body)"},
+	string(reference.BenignBadPaging422): {rules("PAGE-LIST-BAD-PAGING-NO-CRASH"),
+		"the rule accepts 200 or 400 for a non-numeric numberOfItems or pageNumber; it gets 422"},
+	string(reference.BenignContentRequired): {rules("AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY GEN-FORM-BODY GEN-JSON-BODY " +
+		"PAGE-CREATE-201 PAGE-CREATE-SLUG-FROM-TITLE PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP"),
+		"these specs create pages without content, and take the 400 for a failure of their rule"},
+	string(reference.BenignDisplayDateShifted): {rules("PAGE-CREATE-FIELDS"),
+		"the rule wants date (the display date) equal to the date sent: data.date is \"2001-02-03 06:05:06\", want \"2001-02-03 04:05:06\""},
+	string(reference.BenignFrenchMessages): {rules("AUTH-MISSING-TOKEN-400"),
+		"the rule wants the 400's message to name \"token\" or \"API\"; \"Clé manquante.\" names neither"},
+	string(reference.BenignTypedSettings): {rules("SETTINGS-GET-SHAPE"),
+		"schemas/settings.json and the rule's text want the named fields to be strings: data.homepage: expected string, got boolean"},
+	string(reference.BenignVolatilePageField): {rules("AUTH-REFUSED-WRITE-NO-EFFECT"),
+		"the refused page edit is judged by comparing the whole page before and after, readAt included"},
+	string(reference.BenignVolatileSettings): {rules("AUTH-REFUSED-WRITE-NO-EFFECT SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL"),
+		"these rules compare the whole settings map before and after, lastReadAt and readCount included"},
+	string(reference.Divergent): {rules("AUTH-MISSING-TOKEN-400 AUTH-PARAM-NAME AUTH-REFUSED-WRITE-NO-EFFECT AUTH-TOKEN-IN-BODY " +
+		"AUTH-UNKNOWN-ENDPOINT-401 ENV-EARLY-ERROR-SHAPE GEN-FORM-BODY GEN-JSON-BODY PAGE-CREATE-201 PAGE-CREATE-FIELDS " +
+		"PAGE-CREATE-SLUG-FROM-TITLE PAGE-LIST-BAD-PAGING-NO-CRASH PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP " +
+		"SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL SETTINGS-GET-SHAPE"),
+		"the union of its variants' failures (benign-reversed-list-order alone passes)"},
+}
+
+// rules splits rule IDs separated by spaces.
+func rules(ids string) []string { return strings.Fields(ids) }
+
+// suiteFix is what awaits a suite fix: the rules failed, and why.
+type suiteFix struct {
+	rules []string
+	why   string
+}
+
+// rulesAwaitingCatalogue are rule IDs that mutants name but the catalogue
+// (internal/spec) does not have yet, each with the rule it should state.
+// A mutant breaking only such rules cannot be caught, so it is also in
+// notCaughtYet. Remove an ID once internal/spec has it.
+var rulesAwaitingCatalogue = map[string]string{
+	"PAGE-EDIT-HIERARCHICAL": "4.4 with 2.1: PUT /api/pages/parent/child edits the child page itself (data.key is the " +
+		"child's key), never its parent",
+	"PAGE-DELETE-HIERARCHICAL": "4.5 with 2.1: DELETE /api/pages/parent/child deletes the child page itself; the parent " +
+		"still reads",
+	"PAGE-UUID-UNIQUE": "2.1: uuid is a unique identifier: no two pages (of any listing, children included) share one",
+	"PAGE-COVER-IMAGE-ABSOLUTE": "2.1: coverImage, when it is a string, is an absolute URL (as PAGE-PERMALINK-ABSOLUTE for " +
+		"permalink)",
+	"TAG-LIST-COMPLETE": "2.2: a tag's list names every published page that uses the tag (the converse of " +
+		"TAG-LIST-CONSISTENT; which other types are listed stays open)",
+	"CAT-LIST-COMPLETE": "2.3: a category's list names every published page of the category (the converse of " +
+		"CAT-LIST-CONSISTENT)",
+}
+
+// notCaughtYet are mutants the suite does not catch today, each with why.
+// They still run; the self-test fails when one of them is caught (remove
+// it from the list then), so the list only ever shrinks.
+var notCaughtYet = map[reference.Mutant]string{
+	reference.ChildWritesHitParent: "breaks PAGE-EDIT-HIERARCHICAL and PAGE-DELETE-HIERARCHICAL, which the catalogue " +
+		"does not have yet (see rulesAwaitingCatalogue)",
+	reference.ChildrenShareParentUUID: "breaks PAGE-UUID-UNIQUE, which the catalogue does not have yet",
+	reference.CoverImageRelative:      "breaks PAGE-COVER-IMAGE-ABSOLUTE, which the catalogue does not have yet",
+	reference.TagListMissesPage: "breaks TAG-LIST-COMPLETE, which the catalogue does not have yet (TAG-LIST-CONSISTENT " +
+		"checks only that each page a list names uses the tag)",
+	reference.CategoryListMissesPage: "breaks CAT-LIST-COMPLETE, which the catalogue does not have yet (CAT-LIST-CONSISTENT " +
+		"checks only that each page a list names has the category)",
+	reference.EditBlanksOmittedDescription: "PAGE-EDIT-PARTIAL's edit sends description alone, so description is never " +
+		"the omitted field",
+	reference.EditBlanksOmittedCoverImage: "PAGE-EDIT-PARTIAL's page is created without a cover image, so removing it " +
+		"changes nothing",
+	reference.FileUploadWithoutAuth: "the auth specs send POST /api/files/{key} without (or with a wrong) authentication " +
+		"token only for a page that does not exist, never for one that does",
+	reference.DoubleEncodeFormSettings: "GEN-FORM-SANITISED-ONCE is checked on page create and edit only, never on a " +
+		"form-encoded PUT /api/settings",
+	reference.SettingsDataEmpty: "SETTINGS-GET-SHAPE requires no field, so data {} passes; SETTINGS-EDIT-PARTIAL reports " +
+		"not checked (the settings have no slogan to change)",
+}
+
+// TestMutantRulesAreInTheCatalogue checks the mutant registry against the
+// rule catalogue: every rule a mutant names exists and is testable (or is in
+// rulesAwaitingCatalogue), benign variants name none, every testable rule
+// has a mutant that breaks it (or is in rulesWithoutMutant with a reason),
+// and every list names what exists.
+func TestMutantRulesAreInTheCatalogue(t *testing.T) {
+	cat := spec.All()
+	broken, awaitedBy := map[string][]reference.Mutant{}, map[string][]reference.Mutant{}
+	for _, m := range reference.Mutants() {
+		if m.Benign {
+			if len(m.Rules) > 0 {
+				t.Errorf("benign mutant %s names rules %v: a benign variant breaks no rule", m.Name, m.Rules)
+			}
+			continue
+		}
+		if len(m.Rules) == 0 {
+			t.Errorf("mutant %s breaks no rule: name the rules it breaks, or mark it Benign", m.Name)
+		}
+		for _, id := range m.Rules {
+			r, ok := cat.Lookup(id)
+			_, awaited := rulesAwaitingCatalogue[id]
+			switch {
+			case !ok && awaited:
+				awaitedBy[id] = append(awaitedBy[id], m.Name)
+			case !ok:
+				t.Errorf("mutant %s names rule %q, which the catalogue (internal/spec) does not have", m.Name, id)
+			case !r.Testable():
+				t.Errorf("mutant %s names rule %s, which the catalogue marks not testable (%s)", m.Name, id, r.NotTestable)
+			default:
+				broken[id] = append(broken[id], m.Name)
+			}
+		}
+	}
+	var without []string
+	for _, r := range cat.Rules() {
+		if !r.Testable() {
+			continue
+		}
+		_, allowed := rulesWithoutMutant[r.ID]
+		switch {
+		case len(broken[r.ID]) == 0 && !allowed:
+			without = append(without, r.ID)
+		case len(broken[r.ID]) > 0 && allowed:
+			t.Errorf("rulesWithoutMutant lists %s, but mutants %v break it: remove it from the list", r.ID, broken[r.ID])
+		}
+	}
+	names := map[reference.Mutant]bool{}
+	for _, m := range reference.Mutants() {
+		names[m.Name] = !m.Benign
+	}
+	for name, why := range caughtByPreflight {
+		if !names[name] || why == "" {
+			t.Errorf("caughtByPreflight: %q must be a non-benign mutant of internal/reference, with a reason", name)
+		}
+	}
+	for id, why := range rulesAwaitingCatalogue {
+		if _, ok := cat.Lookup(id); ok {
+			t.Errorf("rulesAwaitingCatalogue lists %s, which the catalogue now has: remove it from the list", id)
+		} else if len(awaitedBy[id]) == 0 || why == "" {
+			t.Errorf("rulesAwaitingCatalogue: %q must be named by a mutant, with the rule it should state", id)
+		}
+	}
+	for name, why := range notCaughtYet {
+		if !names[name] || why == "" {
+			t.Errorf("notCaughtYet: %q must be a non-benign mutant of internal/reference, with the reason", name)
+		}
+	}
+	for name, fix := range awaitingSuiteFix {
+		if !isBenign(name) || len(fix.rules) == 0 || fix.why == "" {
+			t.Errorf("awaitingSuiteFix: %q must be a benign variant or a profile, with the rules it fails and why", name)
+		}
+	}
+	for id, why := range rulesWithoutMutant {
+		if r, ok := cat.Lookup(id); !ok || !r.Testable() || why == "" {
+			t.Errorf("rulesWithoutMutant: %q must be a testable catalogue rule with a reason", id)
+		}
+	}
+	if len(without) > 0 {
+		t.Errorf("%d testable rule(s) have no mutant, so nothing shows their specs can fail; add a mutant to internal/reference or, "+
+			"if no server-side switch can break the rule, list it in rulesWithoutMutant with the reason:\n  %s",
+			len(without), strings.Join(without, "\n  "))
+	}
+}
+
+// isBenign reports whether name is a benign variant or a profile of
+// internal/reference.
+func isBenign(name string) bool {
+	for _, p := range reference.Profiles() {
+		if string(p.Name) == name {
+			return true
+		}
+	}
+	for _, m := range reference.Mutants() {
+		if string(m.Name) == name {
+			return m.Benign
+		}
+	}
+	return false
+}
