@@ -6,11 +6,12 @@
 #     -v "$PWD/reports:/home/nonroot/reports" --user "$(id -u)" \
 #     conformance --base-url https://staging.example.org --json-report reports/report.json
 #
-# The Go version is go.mod's (a test keeps them equal); both base images are
-# named by an exact tag, never "latest".
+# The Go version is go.mod's (a test keeps them equal). Both base images are
+# named in full (registry included, so Podman and Buildah resolve them as
+# Docker does) and by an exact tag, never "latest".
 ARG GO_VERSION=1.26.8
 
-FROM golang:${GO_VERSION}-bookworm AS build
+FROM docker.io/library/golang:${GO_VERSION}-bookworm AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
