@@ -163,7 +163,21 @@ func newCleanupCmd(stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cleanup --base-url URL --token T --auth-token A [--dry-run]",
 		Short: "Delete pages that earlier runs left behind (found by their run marker, and only those)",
-		Args:  cobra.NoArgs,
+		Long: `cleanup lists the target's pages and deletes those an earlier run of the suite left
+behind: the pages whose first key segment carries a run marker
+(conformance-<date>t<time>-<random>-...), and only those; children are deleted before
+their parents. A run deletes what it creates, also on failure, timeout and Ctrl-C;
+cleanup is for what is left when a delete failed or the process was killed.
+
+--dry-run only lists the pages it would delete, and needs no authentication token.
+Uploaded files cannot be deleted through the API: cleanup leaves them.
+
+Exit codes: 0 every page found was deleted (or, with --dry-run, listed); 1 a delete
+failed; 2 usage or configuration error; 3 the target's pages cannot be listed.`,
+		Example: `  CONFORMANCE_TOKEN=... conformance cleanup --base-url https://staging.example.org --dry-run
+  conformance cleanup --base-url https://staging.example.org --token-file api.token \
+      --auth-token-file auth.token`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			problems := setup(cmd, &tf)
 			if tf.cfg.BaseURL == "" || tf.cfg.Token == "" || (tf.cfg.AuthToken == "" && !dryRun) {

@@ -17,8 +17,35 @@ import (
 // ruleRow is one rule as the rules command shows it.
 type ruleRow struct {
 	spec.Rule
-	Specs   []string `json:"specs,omitempty"`
-	Mutants []string `json:"mutants,omitempty"`
+	Specs   []string
+	Mutants []string
+}
+
+// ruleJSON is a rule in `rules --format json`: the keys of the JSON
+// report's rules (camelCase, "id", "crossCutting"), so one parser reads both.
+type ruleJSON struct {
+	ID           string   `json:"id"`
+	Section      string   `json:"section"`
+	Level        string   `json:"level"`
+	Area         string   `json:"area"`
+	Text         string   `json:"text"`
+	Endpoints    []string `json:"endpoints,omitempty"`
+	Writes       bool     `json:"writes,omitempty"`
+	NotTestable  string   `json:"notTestable,omitempty"`
+	Reading      string   `json:"reading,omitempty"`
+	CrossCutting bool     `json:"crossCutting,omitempty"`
+	Specs        []string `json:"specs,omitempty"`
+	Mutants      []string `json:"mutants,omitempty"`
+}
+
+func (r ruleRow) json() ruleJSON {
+	var eps []string
+	for _, e := range r.Endpoints {
+		eps = append(eps, string(e))
+	}
+	return ruleJSON{ID: r.ID, Section: r.Section, Level: string(r.Level), Area: string(r.Area), Text: r.Text,
+		Endpoints: eps, Writes: r.Writes, NotTestable: r.NotTestable, Reading: r.Reading, CrossCutting: r.CrossCutting,
+		Specs: r.Specs, Mutants: r.Mutants}
 }
 
 func newRulesCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -55,7 +82,11 @@ left to make the suite prove itself.`,
 			case "json":
 				enc := json.NewEncoder(stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				out := make([]ruleJSON, 0, len(rows))
+				for _, r := range rows {
+					out = append(out, r.json())
+				}
+				return enc.Encode(out)
 			case "markdown":
 				writeRulesMarkdown(stdout, rows)
 			case "table":
