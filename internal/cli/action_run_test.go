@@ -169,7 +169,7 @@ func (r *actionRunner) gate() int {
 	return code
 }
 
-func serveReference(t *testing.T, mutants ...string) (url, token, auth string) {
+func serveReference(t *testing.T, mutants ...reference.Mutant) (url, token, auth string) {
 	t.Helper()
 	token, auth = reference.NewToken(), reference.NewToken()
 	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})

@@ -23,7 +23,7 @@ func TestSuccessSchemasJudgeRealAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	token, auth := reference.NewToken(), reference.NewToken()
-	serve := func(mutants ...string) string {
+	serve := func(mutants ...reference.Mutant) string {
 		h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
 		if err != nil {
 			t.Fatal(err)
