@@ -63,7 +63,7 @@ func TestSuccessSchemasJudgeRealAnswers(t *testing.T) {
 			t.Errorf("the reference server's GET %s breaks the document's schema: %v", path, problems)
 		}
 	}
-	broken := get(serve("tags-as-string"), "/api/pages")
+	broken := get(serve(reference.TagsAsString), "/api/pages")
 	if problems := validateSuccess(t, doc, "/api/pages", broken); len(problems) == 0 {
 		t.Errorf("a page list whose tags are a string passes the document's schema")
 	}
