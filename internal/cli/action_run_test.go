@@ -220,7 +220,7 @@ func TestActionGatesAServerOfTheJob(t *testing.T) {
 	}
 
 	// The same job, a server with a bug: the gate closes with exit 1.
-	url, token, _ = serveReference(t, "tag-missing-200")
+	url, token, _ = serveReference(t, reference.TagMissing200)
 	r.inputs = map[string]string{"base-url": url, "token": token, "args": "--read-only --label-filter area:taxonomy",
 		"report-dir": "failing", "job-summary": "true"}
 	if _, out := r.run("Run the conformance suite"); r.outputs["run"]["exit-code"] != "1" {
