@@ -282,6 +282,7 @@ var mutantProbes = map[Mutant]struct {
 	BenignBadPaging422:        {[]req{g("/api/pages?numberOfItems=abc")}, "422"},
 	BenignTypedSettings:       {[]req{withAuth(g("/api/settings"))}, "homepage false"},
 	BenignVolatileSettings:    {[]req{withAuth(g("/api/settings"))}, "lastReadAt, readCount"},
+	BenignNewerRelease:        {[]req{{method: "OPTIONS", path: "/api/pages", noToken: true}}, "204 instead of 400"},
 	BenignCustomFieldsForever: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"subtitle":{"type":"string"}}`})}, "every page stores subtitle"},
 }
 
