@@ -49,12 +49,13 @@ type req struct {
 	fields       map[string]string
 	raw          string // raw body (with contentType)
 	contentType  string
-	noToken      bool   // send no token
-	token        string // token to send instead of the valid one
-	auth         bool   // send the valid authentication token
-	authValue    string // authentication value to send instead
-	tokensInBody bool   // DELETE: send the tokens in a JSON body
-	origin       string // Origin header, none when empty
+	noToken      bool        // send no token
+	token        string      // token to send instead of the valid one
+	auth         bool        // send the valid authentication token
+	authValue    string      // authentication value to send instead
+	tokensInBody bool        // DELETE: send the tokens in a JSON body
+	origin       string      // Origin header, none when empty
+	header       http.Header // extra request headers
 }
 
 type filePart struct {
@@ -187,6 +188,9 @@ func (q req) build(t testing.TB) *http.Request {
 	}
 	if q.origin != "" {
 		r.Header.Set("Origin", q.origin)
+	}
+	for k, vs := range q.header {
+		r.Header[k] = vs
 	}
 	return r
 }

@@ -168,6 +168,7 @@ const (
 	BenignOtherMessages       Mutant = "benign-other-messages"
 	BenignCORSEchoOrigin      Mutant = "benign-cors-echo-origin"
 	BenignCustomFieldsForever Mutant = "benign-custom-fields-forever"
+	BenignNewerRelease        Mutant = "benign-newer-release"
 
 	// Benign variants of the divergent profile: each a choice the spec
 	// allows, all of them switched on together by Divergent.

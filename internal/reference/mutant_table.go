@@ -168,6 +168,7 @@ var table = []MutantInfo{
 	allows(BenignOtherMessages, "Every message is worded differently (\"API key required.\" for a missing API token...)."),
 	allows(BenignCORSEchoOrigin, "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."),
 	allows(BenignCustomFieldsForever, "Like the host system: a customFields setting (PUT /api/settings) naming a field the site did not have adds that field to the stored record of every page, and of every page created later; it is never removed again. The API does not show it (Server.Storage does)."),
+	allows(BenignNewerRelease, "Like a newer release: Authorization: Bearer <API token> and X-Auth-Token: <auth token> carry the tokens (the parameters still work when the headers are absent), and OPTIONS answers 204 No Content with Access-Control-Allow-Origin, -Methods and -Headers before any credential check."),
 
 	// --- benign, the divergent profile: each a choice the spec allows ---
 	allows(BenignContentRequired, "POST /api/pages without content (or with only blanks) is refused with 400 and a handler-error body: which fields are required on create is not shown (4.3)."),

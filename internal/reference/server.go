@@ -27,6 +27,11 @@ type Options struct {
 	Profile Profile
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// AllowedOrigins, when set, restricts cross-origin access: an answer to
+	// a request whose Origin is one of them echoes it (with Vary: Origin),
+	// any other gets no Access-Control-Allow-Origin. Unset, every answer
+	// allows any origin (spec 5.9).
+	AllowedOrigins []string
 }
 
 // Server is the in-memory reference server. It is safe for concurrent use.
@@ -178,6 +183,10 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		// "page not found" page).
 		return early(http.StatusNotFound, "Not found.")
 	}
+	if r.Method == http.MethodOptions && s.mutated(BenignNewerRelease) {
+		// A CORS preflight, answered before any credential check.
+		return response{code: http.StatusNoContent, allow: preflightMethods}
+	}
 	ct := strings.ToLower(r.Header.Get("Content-Type"))
 	if s.mutated(JSONBodyRejected) && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
 		strings.HasPrefix(ct, "application/json") {
@@ -191,6 +200,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	if err != nil {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
+	s.headerCredentials(r, in)
 	if s.mutated(BodyTokensJSONOnly) && in.form {
 		delete(in.vals, "token")
 		delete(in.vals, "authentication")

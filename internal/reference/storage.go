@@ -2,6 +2,8 @@ package reference
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 )
 
@@ -119,22 +121,14 @@ func (st Storage) Lines() []string {
 // when both hold the same.
 func (st Storage) Diff(after Storage) []string {
 	before, now := st.Lines(), after.Lines()
-	in := func(lines []string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range lines {
-			m[l] = true
-		}
-		return m
-	}
-	had, has := in(before), in(now)
 	var out []string
 	for _, l := range before {
-		if !has[l] {
+		if !slices.Contains(now, l) {
 			out = append(out, "- "+l)
 		}
 	}
 	for _, l := range now {
-		if !had[l] {
+		if !slices.Contains(before, l) {
 			out = append(out, "+ "+l)
 		}
 	}
@@ -142,11 +136,4 @@ func (st Storage) Diff(after Storage) []string {
 }
 
 // sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

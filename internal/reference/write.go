@@ -29,15 +29,18 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		ct = "text/html; charset=UTF-8"
 	}
 	h.Set("Content-Type", ct)
-	allowOrigin := "*"
-	if s.mutated(BenignCORSEchoOrigin) {
-		// Allowing the origin the request names allows any origin too;
-		// a request without Origin gets no CORS header at all.
-		allowOrigin = r.Header.Get("Origin")
+	allowOrigin, varies := s.allowOrigin(r)
+	if varies {
 		h.Add("Vary", "Origin")
 	}
 	if allowOrigin != "" && !(isErr && s.mutated(NoCORSOnErrors)) {
 		h.Set("Access-Control-Allow-Origin", allowOrigin)
+	}
+	if resp.code == http.StatusNoContent {
+		// The answer to a CORS preflight: no body, no media type.
+		h.Del("Content-Type")
+		h.Set("Access-Control-Allow-Methods", preflightMethods)
+		h.Set("Access-Control-Allow-Headers", preflightHeaders)
 	}
 	if !(isErr && s.mutated(NoCacheOnlyOnSuccess)) && !(!resp.authed && s.mutated(NoCacheOnlyWithAuth)) {
 		h.Set("Cache-Control", "no-store, no-cache, must-revalidate")

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -217,5 +218,50 @@ func TestLargeSiteReadOnly(t *testing.T) {
 		if r := status[id]; r.Status != report.Passed {
 			t.Errorf("%s: %s (%s), want passed by walking the list", id, r.Status, r.Reason)
 		}
+	}
+}
+
+// TestRestrictedOrigins runs the suite against a newer-release server that
+// allows only some origins (reference.Options.AllowedOrigins): allowing
+// the suite's own origin conforms (an echoed origin allows it), allowing
+// only another one breaks GEN-CORS-ANY-ORIGIN.
+func TestRestrictedOrigins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("full runs")
+	}
+	for _, c := range []struct {
+		name       string
+		allowed    string
+		wantExit   int
+		wantFailed []string
+	}{
+		{"the suite's origin allowed", client.Origin, 0, nil},
+		{"another origin only", "https://elsewhere.example", 1, []string{"GEN-CORS-ANY-ORIGIN"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tok, auth := reference.NewToken(), reference.NewToken()
+			_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth,
+				Mutants: []reference.Mutant{reference.BenignNewerRelease}, AllowedOrigins: []string{c.allowed}}, nil)
+			reportPath := filepath.Join(t.TempDir(), "report.json")
+			res := selftest.Run(t.Context(), selftest.Cmd{
+				Args: []string{"--base-url", base, "--allow-settings-write", "--no-color", "--json-report", reportPath},
+				Env:  []string{"CONFORMANCE_TOKEN=" + tok, "CONFORMANCE_AUTH_TOKEN=" + auth},
+			})
+			run, err := report.ReadJSONFile(reportPath)
+			if err != nil {
+				t.Fatalf("exit %d, no report: %v\n%s", res.Exit, err, selftest.Tail(res.Stdout, 30))
+			}
+			var failed []string
+			for _, r := range run.Rules {
+				if r.Status == report.Failed {
+					failed = append(failed, r.ID)
+				}
+			}
+			if res.Exit != c.wantExit || !slices.Equal(failed, c.wantFailed) {
+				t.Errorf("exit %d, failed %v; want exit %d, failed %v\n%s", res.Exit, failed, c.wantExit, c.wantFailed,
+					selftest.Tail(res.Stdout, 30))
+			}
+		})
 	}
 }
