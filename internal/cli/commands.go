@@ -54,11 +54,7 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 			if !cmd.Flags().Changed("html-report") && tf.cfg.HTMLReport == "" {
 				tf.cfg.HTMLReport = "conformance-reports/demo.html"
 			}
-			if problems := tf.cfg.Validate(); len(problems) > 0 {
-				return usage(stderr, problems)
-			}
-			res := runner.Run(cmd.Context(), tf.cfg, stdout)
-			return codeErr(res.Exit)
+			return runChecks(cmd.Context(), tf.cfg, stdout, stderr)
 		},
 	}
 	tf.registerRun(cmd.Flags())

@@ -166,10 +166,17 @@ func (r *Run) WriteSummary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Conformance of %s (suite %s, %s mode, run %s, %s)\n", r.Meta.Target, r.Meta.SuiteVersion, r.Meta.Mode, r.Meta.RunID, r.Meta.Date())
 	fmt.Fprintf(w, "Filters: %s\n", strings.Join(r.Meta.Filters(), "; "))
-	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
+	// A filtered run lists what it selected: rules its filters left out
+	// are counted once, not listed, and areas with nothing selected drop.
+	unselected := 0
 	perArea := map[string]*Counts{}
 	var order []string
+	var failed, notChecked []RuleResult
 	for _, rr := range r.Rules {
+		if rr.Status == NotChecked && rr.Reason == ReasonNotSelected {
+			unselected++
+			continue
+		}
 		c := perArea[rr.Area]
 		if c == nil {
 			c = &Counts{}
@@ -177,19 +184,23 @@ func (r *Run) WriteSummary(w io.Writer) {
 			order = append(order, rr.Area)
 		}
 		c.add(rr.Status)
-	}
-	for _, a := range order {
-		c := perArea[a]
-		fmt.Fprintf(w, "%-10s %7d %7d %12d %13d\n", a, c.Passed, c.Failed+c.Errored, c.NotChecked, c.NotTestable)
-	}
-	var failed, notChecked []RuleResult
-	for _, rr := range r.Rules {
 		switch rr.Status {
 		case Failed, Errored:
 			failed = append(failed, rr)
 		case NotChecked:
 			notChecked = append(notChecked, rr)
 		}
+	}
+	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
+	for _, a := range order {
+		c := perArea[a]
+		if unselected > 0 && c.Passed+c.Failed+c.Errored+c.NotChecked == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%-10s %7d %7d %12d %13d\n", a, c.Passed, c.Failed+c.Errored, c.NotChecked, c.NotTestable)
+	}
+	if unselected > 0 {
+		fmt.Fprintf(w, "(%d rules not selected by the filters are not shown.)\n", unselected)
 	}
 	if len(failed) > 0 {
 		fmt.Fprintf(w, "\nFailed rules:\n")
