@@ -94,8 +94,8 @@ func TestEnvironmentBooleans(t *testing.T) {
 	for v, mode := range map[string]string{"1": "read-only", "true": "read-only", "YES": "read-only", "On": "read-only",
 		"0": "writes", "False": "writes", "no": "writes", "OFF": "writes"} {
 		cases = append(cases, cliCase{name: "CONFORMANCE_READ_ONLY=" + v,
-			args: []string{"--base-url", ref, "--label-filter", "rule:USER-GET-404"},
-			env:  []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth, "CONFORMANCE_READ_ONLY=" + v},
+			args:     []string{"--base-url", ref, "--label-filter", "rule:USER-GET-404"},
+			env:      []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth, "CONFORMANCE_READ_ONLY=" + v},
 			wantExit: 0, wantStdout: []string{"(" + mode + " mode)"}})
 	}
 	cases = append(cases, cliCase{name: "CONFORMANCE_READ_ONLY=maybe", args: []string{"--base-url", ref, "--token", token},
@@ -111,7 +111,9 @@ func TestHelpExplainsTimeoutZero(t *testing.T) {
 
 func TestLabelFilterMistakes(t *testing.T) {
 	site, n := countingServer(t)
-	args := func(filter string) []string { return []string{"--base-url", site, "--token", "x", "--label-filter", filter} }
+	args := func(filter string) []string {
+		return []string{"--base-url", site, "--token", "x", "--label-filter", filter}
+	}
 	token, auth := reference.NewToken(), reference.NewToken()
 	ref := referenceServer(t, token, auth)
 	runCases(t, []cliCase{
