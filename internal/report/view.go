@@ -130,7 +130,9 @@ func (r *Run) cases(rr RuleResult) []caseView {
 		if strings.HasPrefix(c.Location, ":") { // Ginkgo's rendering of no location
 			c.Location = ""
 		}
-		c.Expectation, c.Exchanges = splitMessage(s.Message)
+		var expectation string
+		expectation, c.Exchanges = splitMessage(s.Message)
+		c.Expectation = cleanExpectation(expectation)
 		c.ExpectationHead, c.ExpectationRest = headLines(c.Expectation, expectationLines)
 		for _, ex := range c.Exchanges {
 			c.Curl = append(c.Curl, curlLines(ex)...)
