@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,25 +50,42 @@ func TestMarkdownEscapesTargetContent(t *testing.T) {
 	}
 }
 
-// A run that fails everything with big exchanges still fits a GitHub job
-// summary (1 MiB), keeping every failure's expectation.
-func TestMarkdownFitsJobSummary(t *testing.T) {
-	r := &Run{Verdict: "FAIL"}
-	big := exchange("GET", "/api/pages", 200, "OK", strings.Repeat("x", 20000))
-	for i := 0; i < 400; i++ {
-		id := "PAGE-RULE-" + strings.Repeat("X", i%7) + string(rune('A'+i%26)) + strings.Repeat("Y", i/26)
-		r.Specs = append(r.Specs, SpecResult{Name: id, Status: Failed, Message: "Expected: HTTP 404\nGot: HTTP 200\n\n" + big, Requests: "#1\n" + big})
-		r.Rules = append(r.Rules, RuleResult{ID: id, Area: "pages", Status: Failed, Specs: []int{i}})
-		r.Counts.Failed++
-	}
-	out := string(render(t, func(b *bytes.Buffer) error { return r.WriteMarkdown(b) }))
-	if len(out) > 1<<20 {
-		t.Fatalf("the Markdown report is %d bytes, over a job summary's 1 MiB", len(out))
-	}
-	if n := strings.Count(out, "Got: HTTP 200"); n < 400 {
-		t.Errorf("only %d of 400 expectations shown", n)
-	}
-	if !strings.Contains(out, "left out to keep this summary under GitHub's size limit") {
-		t.Error("no note says exchanges were left out")
+// A run that fails everything with big exchanges still fits a pull-request
+// comment: at most MarkdownLimit bytes, well-formed, every failed rule
+// named, and a note pointing to the full reports.
+func TestMarkdownFitsAPullRequestComment(t *testing.T) {
+	// The catalogue has about a hundred rules: up to 150 failures are all
+	// named; 400 must still fit.
+	for _, n := range []int{1, 30, 150, 400} {
+		r := &Run{Verdict: "FAIL", Cleanup: Cleanup{PagesLeft: []string{"conformance-x-left"}}}
+		big := exchange("GET", "/api/pages", 200, "OK", strings.Repeat("x", 20000))
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("PAGE-RULE-%03d", i)
+			r.Specs = append(r.Specs, SpecResult{Name: id, Status: Failed, Message: "Expected: HTTP 404\nGot: HTTP 200\n\n" + big, Requests: "#1\n" + big})
+			r.Rules = append(r.Rules, RuleResult{ID: id, Area: "pages", Status: Failed, Specs: []int{i}})
+			r.Counts.Failed++
+		}
+		out := string(render(t, func(b *bytes.Buffer) error { return r.WriteMarkdown(b) }))
+		if len(out) > MarkdownLimit {
+			t.Errorf("%d failures: the Markdown report is %d bytes, over %d", n, len(out), MarkdownLimit)
+		}
+		for i := 0; i < min(n, 150); i++ {
+			if id := fmt.Sprintf("PAGE-RULE-%03d", i); !strings.Contains(out, id) {
+				t.Errorf("%d failures: %s is not named", n, id)
+			}
+		}
+		if !strings.Contains(out, "conformance-x-left") {
+			t.Errorf("%d failures: what the run left on the target was cut", n)
+		}
+		if strings.Count(out, "<details>") != strings.Count(out, "</details>") || strings.Count(out, "```")%2 != 0 {
+			t.Errorf("%d failures: a block is left open", n)
+		}
+		cut := strings.Contains(out, "The HTML and JSON reports (--html-report, --json-report) have everything")
+		if cut != (n > 1) {
+			t.Errorf("%d failures: note on the cut shown = %v, want %v", n, cut, n > 1)
+		}
+		if n == 1 && !strings.Contains(out, "<summary>Exchange") {
+			t.Error("one failure: its exchange was left out though it fits")
+		}
 	}
 }

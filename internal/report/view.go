@@ -134,8 +134,10 @@ func (r *Run) cases(rr RuleResult) []caseView {
 		expectation, c.Exchanges = splitMessage(s.Message)
 		c.Expectation = cleanExpectation(expectation)
 		c.ExpectationHead, c.ExpectationRest = headLines(c.Expectation, expectationLines)
-		for _, ex := range c.Exchanges {
+		// The curl line is shown once, under "Reproduce", not in its exchange.
+		for i, ex := range c.Exchanges {
 			c.Curl = append(c.Curl, curlLines(ex)...)
+			c.Exchanges[i] = withoutCurl(ex)
 		}
 		if len(c.Curl) == 0 {
 			c.Curl = curlLines(s.Requests)
@@ -224,6 +226,17 @@ func collapseBlank(s string) string {
 		out = append(out, strings.TrimRight(l, " "))
 	}
 	return strings.Join(out, "\n")
+}
+
+// withoutCurl drops an exchange's "reproduce:" line.
+func withoutCurl(ex string) string {
+	var keep []string
+	for _, l := range strings.Split(ex, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "reproduce:") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 func curlLines(s string) []string {
