@@ -176,18 +176,21 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	log.SetOutput(logOut)
 	defer func() { _ = logOut.Flush(); log.SetOutput(os.Stderr) }()
 
+	// The suites' specs first, then the selection check, then Install:
+	// Ginkgo's preview loses top-level BeforeEach/AfterEach nodes
+	// registered before it (see checkSelection).
 	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
-	framework.Install(target)
 	suites.Register(target)
+	suiteConfig, reporterConfig := ginkgoConfig(cfg)
+	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
+		return Result{Exit: ExitUsage, Problems: problems}
+	}
+	framework.Install(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {
 			fmt.Fprintln(out, "conformance: suite bug: "+b)
 		}
 		return Result{Exit: ExitFail}
-	}
-	suiteConfig, reporterConfig := ginkgoConfig(cfg)
-	if problems := checkSelection(suiteConfig); len(problems) > 0 {
-		return Result{Exit: ExitUsage, Problems: problems}
 	}
 
 	fmt.Fprintf(out, "conformance %s: checking %s (%s mode)\n", cfg.SuiteVersion, c.BaseURL(), cfg.Mode())

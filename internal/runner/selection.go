@@ -7,6 +7,9 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // suiteName is the description every run and preview gives Ginkgo.
@@ -14,12 +17,20 @@ const suiteName = "Content Management API conformance"
 
 // checkSelection walks the registered specs without running one (and
 // without a request) and says what is wrong with the run's selection: a
-// label the suite does not have, or filters that leave no spec. Ginkgo
-// itself silently runs nothing in both cases, and the run would "pass"
-// having checked nothing.
-func checkSelection(sc types.SuiteConfig) []string {
+// label neither the specs nor extra have, or filters that leave no spec.
+// Ginkgo itself silently runs nothing in both cases, and the run would
+// "pass" having checked nothing.
+//
+// Call it before registering top-level setup nodes (framework.Install):
+// PreviewSpecs puts back a copy of the suite that keeps its containers
+// and suite nodes but not a BeforeEach or AfterEach outside a container
+// (ginkgo v2.34, Suite.Clone).
+func checkSelection(sc types.SuiteConfig, extra []string) []string {
 	rep := ginkgo.PreviewSpecs(suiteName, sc)
 	known := map[string]string{} // lower case -> as the suite spells it
+	for _, l := range extra {
+		known[strings.ToLower(l)] = l
+	}
 	selected := 0
 	for _, sr := range rep.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt {
@@ -49,6 +60,20 @@ func checkSelection(sc types.SuiteConfig) []string {
 		what = append(what, fmt.Sprintf("--skip %q", s))
 	}
 	return []string{strings.Join(what, " with ") + " selects no spec of the suite: nothing would be checked (conformance rules lists the rule IDs and areas)"}
+}
+
+// catalogueLabels are the labels of the catalogue's rules (rule:ID,
+// area:A, endpoint:...) and the framework's own, whether or not a spec
+// registered so far carries them.
+func catalogueLabels(cat *spec.Catalogue) []string {
+	out := []string{framework.LabelWrites, framework.LabelSettingsWrites, framework.LabelCrossCutting}
+	for _, r := range cat.Rules() {
+		out = append(out, r.Label(), "area:"+string(r.Area))
+		for _, e := range r.Endpoints {
+			out = append(out, e.Label())
+		}
+	}
+	return out
 }
 
 // unknownLabels lists, one problem each, the labels a filter names that no
