@@ -53,7 +53,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 		used += len(s)
 		return true
 	}
-	left := mdLeftBehind(v)
+	left := mdList("What the run left or restored on the target", v.LeftBehind)
 	if !fits(left) {
 		left = "\n*The run left things on the target: see the HTML or JSON report.*\n"
 	}
@@ -68,7 +68,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 	for _, sec := range []struct{ text, instead string }{
 		{mdNotChecked(v), "\n*Rules not checked: see the HTML or JSON report.*\n"},
 		{mdNotTestable(v), ""},
-		{mdObservations(r), "\n*Observations: see the HTML or JSON report.*\n"},
+		{mdList("Observations (informational, not failures)", r.Observations), "\n*Observations: see the HTML or JSON report.*\n"},
 	} {
 		if !fits(sec.text) {
 			sec.text = sec.instead
@@ -247,26 +247,15 @@ func mdNotTestable(v view) string {
 	return b.String()
 }
 
-func mdLeftBehind(v view) string {
-	if len(v.LeftBehind) == 0 {
+// mdList is a section of bullet points, or nothing without items.
+func mdList(title string, items []string) string {
+	if len(items) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n### What the run left or restored on the target\n\n")
-	for _, l := range v.LeftBehind {
-		fmt.Fprintf(&b, "- %s\n", mdText(l))
-	}
-	return b.String()
-}
-
-func mdObservations(r *Run) string {
-	if len(r.Observations) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n### Observations (informational, not failures)\n\n")
-	for _, o := range r.Observations {
-		fmt.Fprintf(&b, "- %s\n", mdText(o))
+	fmt.Fprintf(&b, "\n### %s\n\n", title)
+	for _, it := range items {
+		fmt.Fprintf(&b, "- %s\n", mdText(it))
 	}
 	return b.String()
 }
