@@ -26,8 +26,12 @@ const (
 	mdCompactCases     = 3
 )
 
-// mdNoteReserve is kept free for the notes that say what was left out.
-const mdNoteReserve = 6000
+// mdNoteReserve is kept free for the notes that say what was left out,
+// of which mdClosingNote for the last one.
+const (
+	mdNoteReserve = 6000
+	mdClosingNote = 400
+)
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown, for a pull
 // request comment or $GITHUB_STEP_SUMMARY: verdict, diagnosis, run facts,
@@ -75,6 +79,17 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 		}
 		others = append(others, sec.text)
 	}
+	// The note on failures not shown gets every ID the reserve can hold;
+	// what it leaves (with the closing note's share) goes to exchanges.
+	omitted := ""
+	if n := len(v.Failures) - len(shown); n > 0 {
+		ids := make([]string, n)
+		for i, f := range v.Failures[len(shown):] {
+			ids[i] = f.Rule.ID
+		}
+		omitted = fmt.Sprintf("\n**%d more failed rule(s) not shown here:** %s\n", n, mdIDList(ids, MarkdownLimit-used+mdNoteReserve-mdClosingNote))
+	}
+	used += len(omitted) + mdClosingNote - mdNoteReserve
 	detailed := 0
 	for i := range shown {
 		grow := len(full[i]) - len(compact[i])
@@ -93,15 +108,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 		for _, f := range shown {
 			b.WriteString(f)
 		}
-		if n := len(v.Failures) - len(shown); n > 0 {
-			ids := make([]string, n)
-			for i, f := range v.Failures[len(shown):] {
-				ids[i] = f.Rule.ID
-			}
-			// The notes' reserve is spent here first: every ID it can hold.
-			room := MarkdownLimit - used + mdNoteReserve - 1000
-			fmt.Fprintf(b, "\n**%d more failed rule(s) not shown here:** %s\n", n, mdIDList(ids, room))
-		}
+		b.WriteString(omitted)
 	}
 	b.WriteString(others[0] + others[1] + left + others[2])
 	if detailed < len(v.Failures) || len(shown) < len(v.Failures) {
