@@ -74,6 +74,14 @@ type Config struct {
 	// still waiting then is cut, and none is sent after it, so the run's
 	// time limit holds whatever the target does.
 	Deadline time.Time
+	// ReadCache answers a read repeated within the run from the first
+	// answer, until anything but a read is sent (see readCache;
+	// Request.Fresh opts out). Replayed answers are recorded
+	// (Exchange.Replayed) but are no requests: Seq does not count them.
+	ReadCache bool
+	// ReadCacheBytes bounds the bodies the read cache keeps (default
+	// DefaultReadCacheBytes).
+	ReadCacheBytes int64
 }
 
 // Client sends requests to one target.
@@ -86,6 +94,7 @@ type Client struct {
 	authOnly *redact.Redactor
 	limiter  *rate.Limiter // safe for concurrent use
 	log      exchangeLog
+	cache    readCache
 }
 
 // Defaults of Config (and of the CLI's flags).
@@ -115,6 +124,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.ReadCacheBytes <= 0 {
+		cfg.ReadCacheBytes = DefaultReadCacheBytes
 	}
 	if cfg.MaxRetryWait <= 0 {
 		cfg.MaxRetryWait = 5 * time.Second
@@ -151,6 +163,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	c := &Client{cfg: cfg, base: base, redactor: redact.New(secrets...),
 		authOnly: redact.New(redact.Secret{Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder})}
+	c.cache.limit = cfg.ReadCacheBytes
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	if cfg.RPS > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.RPS), 1)

@@ -84,8 +84,13 @@ type Exchange struct {
 	// the cause of that failure, redacted. What is recorded is the second
 	// try's answer, or the first's if only the first got a status.
 	TransportRetry string
-	Started        time.Time
-	Duration       time.Duration
+	// Replayed says the run's read cache answered this read
+	// (Config.ReadCache): nothing was sent, and Seq is the number of the
+	// exchange whose answer this is. Every other field is that answer,
+	// with this request's scope and start.
+	Replayed bool
+	Started  time.Time
+	Duration time.Duration
 
 	// mu guards the lazily computed and released fields below: an exchange
 	// may be read from a spec's goroutines while the client releases it.
@@ -98,6 +103,7 @@ type Exchange struct {
 	valid    *bool // cached json.Valid of the body
 	parsed   *gjson.Result
 	red      *redact.Redactor
+	replayOf *Exchange // the exchange a replay repeats
 }
 
 // locked returns get() read under e's lock.
@@ -241,6 +247,9 @@ func (e *Exchange) String() string {
 	}
 	if e.Redirect != "" {
 		fmt.Fprintf(&b, "note:     %s\n", e.Redirect)
+	}
+	if e.Replayed {
+		fmt.Fprintf(&b, "replayed: not sent again; this is the answer to #%d, from the run's read cache\n", e.Seq)
 	}
 	if e.TransportRetry != "" {
 		fmt.Fprintf(&b, "retried:  sent again once after its first try failed: %s\n", e.TransportRetry)

@@ -6,16 +6,23 @@ import (
 )
 
 // exchangeLog is a client's record of its exchanges: it numbers them in the
-// order they complete, names the scope each ran in, hands each to the
-// observers, and releases the full bodies of finished scopes. Every method
-// is safe for concurrent use: requests may run side by side.
+// order they are recorded, names the scope each ran in, hands each to the
+// observers, and releases the full bodies of finished scopes. Reads the
+// read cache answered (Exchange.Replayed) are recorded too, in order, for
+// the scope that used them, but get no number of their own and are shown
+// to no observer: the observers judge what the target sent, once. Every
+// method is safe for concurrent use: requests may run side by side.
 type exchangeLog struct {
-	mu        sync.Mutex
-	seq       int
-	exchanges []*Exchange
+	mu sync.Mutex
+	// seq is the number of the last exchange that was no replay.
+	seq int
+	// entries holds every exchange in the order recorded, replays
+	// included; sent[s-1] is the index in entries of exchange #s.
+	entries   []*Exchange
+	sent      []int
 	observers []func(*Exchange)
 	scope     string
-	released  int // exchanges[:released] have released their full bodies
+	released  int // entries[:released] have released their full bodies
 }
 
 // scopeKey carries a scope name through a request's context (WithScope).
@@ -47,24 +54,42 @@ func (c *Client) SetScope(s string) {
 	c.log.mu.Lock()
 	defer c.log.mu.Unlock()
 	c.log.scope = s
-	for _, e := range c.log.exchanges[c.log.released:] {
+	for _, e := range c.log.entries[c.log.released:] {
 		e.release()
 	}
-	c.log.released = len(c.log.exchanges)
+	c.log.released = len(c.log.entries)
 }
 
-// Exchanges returns every exchange recorded so far.
-func (c *Client) Exchanges() []*Exchange { return c.Since(0) }
+// Exchanges returns every request of the run so far, sent or refused, in
+// order (exchange #1 first); replays are not requests and are left out.
+func (c *Client) Exchanges() []*Exchange {
+	c.log.mu.Lock()
+	defer c.log.mu.Unlock()
+	out := make([]*Exchange, len(c.log.sent))
+	for i, at := range c.log.sent {
+		out[i] = c.log.entries[at]
+	}
+	return out
+}
 
-// Since returns the exchanges recorded after sequence number seq.
+// Since returns what was recorded after exchange number seq (from the
+// start for 0): every exchange, replays included, as a spec that noted
+// Seq() before its requests wants to show them.
 func (c *Client) Since(seq int) []*Exchange {
 	c.log.mu.Lock()
 	defer c.log.mu.Unlock()
-	// Sequence numbers are 1, 2, ... in the order of the slice.
-	return append([]*Exchange(nil), c.log.exchanges[min(max(seq, 0), len(c.log.exchanges)):]...)
+	from := 0
+	if seq > 0 {
+		from = len(c.log.entries)
+		if seq <= len(c.log.sent) {
+			from = c.log.sent[seq-1] + 1
+		}
+	}
+	return append([]*Exchange(nil), c.log.entries[from:]...)
 }
 
-// Seq returns the sequence number of the last exchange.
+// Seq returns the sequence number of the last exchange: the number of
+// requests of the run so far (replays do not count).
 func (c *Client) Seq() int {
 	c.log.mu.Lock()
 	defer c.log.mu.Unlock()
@@ -96,16 +121,25 @@ func (c *Client) PlacementProbes() []string {
 	return out
 }
 
-// record numbers ex, files it under its scope and tells the observers.
+// record numbers ex, files it under its scope and tells the observers;
+// a replay takes the number of the exchange it repeats, and is not shown
+// to the observers, which saw that one.
 func (c *Client) record(ctx context.Context, ex *Exchange) {
 	c.log.mu.Lock()
-	c.log.seq++
-	ex.Seq = c.log.seq
 	ex.Scope = c.log.scope
 	if s, ok := ctx.Value(scopeKey{}).(string); ok {
 		ex.Scope = s
 	}
-	c.log.exchanges = append(c.log.exchanges, ex)
+	if ex.Replayed {
+		ex.Seq = ex.replayOf.Seq
+		c.log.entries = append(c.log.entries, ex)
+		c.log.mu.Unlock()
+		return
+	}
+	c.log.seq++
+	ex.Seq = c.log.seq
+	c.log.sent = append(c.log.sent, len(c.log.entries))
+	c.log.entries = append(c.log.entries, ex)
 	observers := append([]func(*Exchange){}, c.log.observers...)
 	c.log.mu.Unlock()
 	for _, f := range observers {

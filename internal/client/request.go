@@ -130,6 +130,12 @@ type Request struct {
 	// GET, HEAD and OPTIONS are always safe to repeat; other methods never
 	// are unless marked, since a cut write may have happened.
 	SafeToRepeat bool
+	// Fresh makes a read go to the target even when the run's read cache
+	// (Config.ReadCache) holds its answer: a read that must see the
+	// target's state now, e.g. a second read that checks an answer is
+	// stable. (Reads after a write are always fresh: any write empties the
+	// cache.) Its answer replaces the cached one.
+	Fresh bool
 }
 
 // safeToRepeat reports whether r may be sent a second time after a cut

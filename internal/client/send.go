@@ -14,41 +14,96 @@ import (
 
 // Do sends r and returns the recorded exchange; it never returns nil.
 // Transport failures are in Exchange.Err (a *TransportError when the
-// request left the client).
+// request left the client). With Config.ReadCache, a read may be answered
+// from the run's cache instead (Exchange.Replayed; see readCache).
 func (c *Client) Do(ctx context.Context, r Request) *Exchange {
-	ex := &Exchange{Method: r.Method, Started: time.Now(), red: c.redactor}
-	if ex.Method == "" {
-		ex.Method = http.MethodGet
+	p := c.prepare(ctx, r)
+	c.exec(ctx, p)
+	c.settle(ctx, p)
+	return p.ex
+}
+
+// pending is a request between being built and being recorded.
+type pending struct {
+	r   Request
+	b   *built // nil when the request could not be built
+	ex  *Exchange
+	err error // why it will not be sent
+	// key is the request's read-cache key: "" unless the cache is on and
+	// the request is a GET without a body.
+	key string
+	// ticket, when began, is the request's place in the read cache's
+	// bookkeeping, closed by settle.
+	ticket readTicket
+	began  bool
+}
+
+// prepare builds r and its exchange, and decides whether it may be sent
+// at all (the read-only guard).
+func (c *Client) prepare(ctx context.Context, r Request) *pending {
+	p := &pending{r: r, ex: &Exchange{Method: r.Method, Started: time.Now(), red: c.redactor}}
+	if p.ex.Method == "" {
+		p.ex.Method = http.MethodGet
 	}
-	b, err := c.build(ctx, r)
-	if err == nil && c.cfg.ReadOnly && ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r, b)) {
+	p.b, p.err = c.build(ctx, r)
+	if p.err == nil && c.cfg.ReadOnly && p.ex.Method != http.MethodGet && (!r.Probe || c.carriesAuth(r, p.b)) {
 		// A probe is harmless only because it lacks valid credentials:
 		// one carrying the real authentication token is a write.
-		err = ErrReadOnly
+		p.err = ErrReadOnly
 	}
-	if b != nil {
-		ex.URL = c.redactor.String(b.req.URL.String())
-		ex.RequestHeader = redactHeader(c.redactor, b.req.Header)
-		ex.RequestBody = excerpt(c.redactor.Bytes(b.body), requestExcerpt)
-		ex.curl = c.curl(b, r)
-		ex.PlacementProbe = b.placementProbe
+	if p.b != nil {
+		p.ex.URL = c.redactor.String(p.b.req.URL.String())
+		p.ex.RequestHeader = redactHeader(c.redactor, p.b.req.Header)
+		p.ex.RequestBody = excerpt(c.redactor.Bytes(p.b.body), requestExcerpt)
+		p.ex.curl = c.curl(p.b, r)
+		p.ex.PlacementProbe = p.b.placementProbe
+		if c.cfg.ReadCache {
+			p.key = cacheKey(p.b)
+		}
 	}
+	return p
+}
+
+// exec sends a prepared request, or answers it from the read cache, and
+// fills in its exchange (which a cache hit replaces: p.ex).
+func (c *Client) exec(ctx context.Context, p *pending) {
+	p.ex.Started = time.Now()
+	err := p.err
 	if err == nil && !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline) {
 		err = ErrRunDeadline
 	}
-	if err == nil {
-		if !c.cfg.Deadline.IsZero() {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
-			defer cancel()
-		}
-		c.send(ctx, b.req, b.body, r.safeToRepeat(), ex)
-	} else {
-		ex.Err = err
+	if err != nil {
+		p.ex.Err = err
+		p.ex.Duration = time.Since(p.ex.Started)
+		return
 	}
-	ex.Duration = time.Since(ex.Started)
-	c.record(ctx, ex)
-	return ex
+	// An interrupted run gets its interruption, never an old answer.
+	if p.key != "" && !p.r.Fresh && ctx.Err() == nil {
+		if e := c.cache.lookup(p.key); e != nil {
+			replay(p, e)
+			return
+		}
+	}
+	if !c.cfg.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
+		defer cancel()
+	}
+	if c.cfg.ReadCache {
+		p.ticket, p.began = c.cache.begin(p.key), true
+	}
+	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), p.ex)
+	p.ex.Duration = time.Since(p.ex.Started)
+}
+
+// settle records an executed request and only then closes its place in
+// the read cache: a read is kept, and so can be replayed, only once it has
+// its sequence number, which its replays show.
+func (c *Client) settle(ctx context.Context, p *pending) {
+	c.record(ctx, p.ex)
+	if p.began {
+		c.cache.end(p.ticket, p.ex)
+	}
 }
 
 // try is what one sending of a request brought back.
