@@ -6,10 +6,12 @@
 // places the tokens (the spec's parameters, or headers with
 // CredentialsInHeader); body.go encodes JSON, form and multipart bodies;
 // send.go sends them (rate limit, retries, time limits, bounded reads);
-// errors.go names why a request got no answer; record.go keeps the
-// exchange log (sequence numbers, scopes, observers); exchange.go is the
-// recorded exchange and how it is rendered; curl.go renders the curl line
-// that reproduces a request. A Client is safe for concurrent use.
+// errors.go names why a request got no answer; cache.go answers a read
+// repeated before any write from the run's read cache; batch.go sends
+// independent requests side by side (DoAll); record.go keeps the exchange
+// log (sequence numbers, scopes, observers); exchange.go is the recorded
+// exchange and how it is rendered; curl.go renders the curl line that
+// reproduces a request. A Client is safe for concurrent use.
 package client
 
 import (
