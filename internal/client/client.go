@@ -106,6 +106,9 @@ const (
 	DefaultMaxBody = 4 << 20
 	// DefaultRequestTimeout bounds one request.
 	DefaultRequestTimeout = 10 * time.Second
+	// DefaultConcurrency is how many requests of one batch (DoAll) a run
+	// has in flight at once (--concurrency).
+	DefaultConcurrency = 8
 )
 
 // ErrReadOnly is returned for a request that would write in a read-only run.

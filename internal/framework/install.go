@@ -26,6 +26,7 @@ func Install(t *Fixture) {
 	ginkgo.BeforeEach(func() {
 		t.Client.SetScope(ginkgo.CurrentSpecReport().FullText())
 		mark = t.Client.Seq()
+		t.evidence(nil) // forget what the last spec judged
 	})
 	ginkgo.AfterEach(func() {
 		if !ginkgo.CurrentSpecReport().Failed() {
@@ -33,7 +34,7 @@ func Install(t *Fixture) {
 		}
 		var b strings.Builder
 		var data []verdict.Exchange
-		for _, ex := range t.Client.Since(mark) {
+		for _, ex := range t.evidence(t.Client.Since(mark)) {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
 			data = append(data, exchangeData(ex, t.Client.Redactor().String))
 		}
@@ -45,6 +46,7 @@ func Install(t *Fixture) {
 
 	ginkgo.AfterSuite(func(ctx context.Context) {
 		t.Client.SetScope("cleanup")
+		t.stopBackground()
 		t.sweep(ctx)
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })

@@ -31,6 +31,9 @@ type Options struct {
 	SettingsWrites bool
 	// RunID distinguishes this run's resources; generated when empty.
 	RunID string
+	// Concurrency is how many requests of one batch (All) are in flight
+	// at once; 0 or 1 sends them one by one.
+	Concurrency int
 }
 
 // Fixture is one run as the specs see it: the client, the catalogue, the run's mode and marker, and the ledger of what the run created.
@@ -42,6 +45,9 @@ type Fixture struct {
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
 	CrossCutting *CrossCutting
+
+	judged     judgedLog      // what the running spec judges (batch.go)
+	background backgroundWork // tasks running beside the specs (background.go)
 
 	mu           sync.Mutex
 	bugs         []string

@@ -63,6 +63,13 @@ type Config struct {
 	CACert         string
 	Insecure       bool
 
+	// Concurrency is how many requests of one batch are in flight at
+	// once (--concurrency; 1 sends them one by one; --rps still caps).
+	Concurrency int
+	// ReadCache answers a read repeated before any write from the run's
+	// first answer (--read-cache; see client.Config.ReadCache).
+	ReadCache bool
+
 	Verbose bool
 	NoColor bool
 
@@ -81,7 +88,7 @@ func (c Config) ClientConfig() client.Config {
 	return client.Config{
 		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
 		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
-		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries,
+		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries, ReadCache: c.ReadCache,
 	}
 }
 
@@ -127,6 +134,9 @@ func (c Config) Validate() []string {
 	}
 	if c.Timeout < 0 || c.RequestTimeout < 0 || c.RPS < 0 || c.Retries < 0 {
 		problems = append(problems, "timeouts, --rps and --retries must not be negative")
+	}
+	if c.Concurrency < 1 {
+		problems = append(problems, fmt.Sprintf("--concurrency %d: want 1 (one request at a time) or more", c.Concurrency))
 	}
 	return problems
 }
@@ -179,7 +189,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	// The suites' specs first, then the selection check, then Install:
 	// Ginkgo's preview loses top-level BeforeEach/AfterEach nodes
 	// registered before it (see checkSelection).
-	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID,
+		Concurrency: cfg.Concurrency})
 	suites.Register(target)
 	suiteConfig, reporterConfig := ginkgoConfig(cfg)
 	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
@@ -242,6 +253,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	return Result{Exit: ExitPass, Report: run}
 }
 
+// specOrderSeed is the seed of Ginkgo's spec order in every run.
+const specOrderSeed = 1
+
 func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	sc := types.NewDefaultSuiteConfig()
 	rc := types.NewDefaultReporterConfig()
@@ -250,6 +264,10 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	sc.SkipStrings = cfg.Skip
 	sc.FailFast = cfg.FailFast
 	sc.Timeout = cfg.Timeout // 0: no limit (Ginkgo's default would be one hour)
+	// Ginkgo shuffles top-level containers with a seed taken from the
+	// clock; a fixed one keeps the spec order, and so the requests, the
+	// read cache's hits and the reports, the same from run to run.
+	sc.RandomSeed = specOrderSeed
 	rc.Verbose = cfg.Verbose
 	rc.NoColor = cfg.NoColor || !isTerminal(os.Stdout)
 	if rc.NoColor {

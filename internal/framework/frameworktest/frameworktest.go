@@ -80,6 +80,9 @@ func build(tb testing.TB) (*framework.Fixture, client.Config) {
 	}
 	cfg.ReadOnly = cfg.AuthToken == ""
 	opts.ReadOnly = cfg.ReadOnly
+	// As a run of the CLI does by default: suite tests, leave-no-trace
+	// ones included, prove the suite with the read cache and batches on.
+	cfg.ReadCache, opts.Concurrency = true, client.DefaultConcurrency
 	c, err := client.New(cfg)
 	if err != nil {
 		tb.Fatal(err)

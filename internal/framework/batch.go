@@ -1,0 +1,68 @@
+package framework
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// This file lets a spec send independent requests side by side, and show
+// as its evidence exchanges made before it ran (a BeforeAll's fixtures, a
+// background task, a batch shared by several specs).
+
+// All sends reqs side by side, at most Options.Concurrency at a time (one
+// by one when it is 1 or unset), under the run's --rps limit, and returns
+// their exchanges in the order given. They are recorded in that order too,
+// so a run's sequence numbers and reports do not depend on which answer
+// came first.
+//
+// The requests must be independent: none may need another's answer, and a
+// read beside a write may see the target before or after it. Typical uses:
+// the same probe against every endpoint, the pages of a listing once its
+// first page gave the total, one read per item of a list, the deletes of a
+// container's pages. All never fails a spec: judge the exchanges it
+// returns, in the spec's own goroutine.
+func (t *Fixture) All(ctx context.Context, reqs ...client.Request) []*client.Exchange {
+	return t.Client.DoAll(ctx, reqs, t.Concurrency)
+}
+
+// judgedLog holds the exchanges the running spec judges besides its own
+// requests (Judged). The runner's AfterEach shows them with the spec's
+// failure.
+type judgedLog struct {
+	mu  sync.Mutex
+	exs []*client.Exchange
+}
+
+// Judged names exchanges the running spec judges that it did not make
+// itself — made in a BeforeAll for every spec of an Ordered container, by
+// a background task, or by an earlier spec — so that a failure shows them
+// with the spec's own requests. Exchanges the spec made need no mention.
+func (t *Fixture) Judged(exs ...*client.Exchange) {
+	t.judged.mu.Lock()
+	defer t.judged.mu.Unlock()
+	for _, ex := range exs {
+		if ex != nil && !slices.Contains(t.judged.exs, ex) {
+			t.judged.exs = append(t.judged.exs, ex)
+		}
+	}
+}
+
+// evidence returns what a failing spec shows: the exchanges it was told it
+// judges (Judged), then those recorded since it started (own), each once;
+// and forgets the first, ready for the next spec.
+func (t *Fixture) evidence(own []*client.Exchange) []*client.Exchange {
+	t.judged.mu.Lock()
+	judged := t.judged.exs
+	t.judged.exs = nil
+	t.judged.mu.Unlock()
+	out := slices.Clone(judged)
+	for _, ex := range own {
+		if !slices.Contains(judged, ex) {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
