@@ -84,16 +84,13 @@ func (k *Task[T]) Finished() time.Time {
 // at was reached. A gap the spec needs (FILES-NEWEST-FIRST's second since
 // the first upload) costs only what is left of it.
 func SleepUntil(ctx context.Context, at time.Time) bool {
-	d := time.Until(at)
-	if d <= 0 {
+	if time.Until(at) <= 0 {
 		return ctx.Err() == nil
 	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-timer.C:
+	case <-time.After(time.Until(at)):
 		return true
 	}
 }
