@@ -43,6 +43,9 @@ type Fixture struct {
 	// suites add.
 	CrossCutting *CrossCutting
 
+	// assertions counts what the running spec evaluated (assertions.go).
+	assertions assertionCounter
+
 	mu           sync.Mutex
 	bugs         []string
 	observations []string

@@ -17,6 +17,17 @@ import (
 // rule listed here is a rule the suite claims and does not prove.
 var rulesNotChecked = map[string]string{}
 
+// assertionAwaitingSuiteFix are rules the plain reference run leaves not
+// checked because their only specs ran without evaluating an assertion
+// (issue 12: no vacuous passes), each with the suite fix. Not a place to
+// allow gaps (see rulesNotChecked): the self-test fails when one is checked
+// (remove it then) or is not checked for another reason.
+var assertionAwaitingSuiteFix = map[string]string{
+	"TAG-LIST-CONSISTENT": "checkListConsistent (suites/taxonomy/checks.go) asserts only when it found a problem " +
+		"(if len(problems) > 0 { Expect(problems).To(BeEmpty(), ...) }): assert unconditionally",
+	"CAT-LIST-CONSISTENT": "the same checkListConsistent as TAG-LIST-CONSISTENT",
+}
+
 // rulesWithoutMutant are testable rules that no server-side switch of the
 // reference server can break, each with the reason. Every other testable
 // rule must be broken by at least one non-benign mutant, or the self-test
