@@ -97,7 +97,7 @@ func (k kit) prepare(ctx context.Context) {
 		}
 		ex, key := k.createPage(ctx, fields)
 		if key == "" {
-			k.note("creating %s failed (%s)", what, framework.AnswerStatus(ex))
+			k.note("creating %s failed (%s)", what, framework.Outcome(ex))
 		} else {
 			created++
 		}
