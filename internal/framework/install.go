@@ -13,8 +13,9 @@ import (
 
 // Install registers the suite-wide nodes, and makes Gomega's package-level
 // assertions count into t (assertions.go). Ginkgo allows one BeforeSuite and
-// one ReportAfterSuite per process, so only runners call it, once, before
-// the suites' Register functions.
+// one ReportAfterSuite per process, so only runners call it, once, after
+// the suites' Register functions and after any ginkgo.PreviewSpecs: a
+// preview drops top-level BeforeEach/AfterEach nodes registered before it.
 func Install(t *Fixture) {
 	countAssertions(t)
 	ginkgo.BeforeSuite(func() {
