@@ -26,7 +26,13 @@ import (
 // deliberate hook of this package into package-level state, and it is
 // Gomega's own (gomega.Default is a variable meant to be wrapped: the
 // wrapper hands Gomega the original through Inner). The count itself lives
-// on the Fixture.
+// on the Fixture. What bypasses gomega.Default is not counted: a bare
+// ginkgo.Fail, another Gomega instance (the g of Eventually(func(g Gomega)),
+// counted once by its Eventually), a Go `if` that asserts only when it found
+// a problem. A spec judging only that way is reported not checked, which is
+// the point: its pass would not show that anything was judged. The
+// exception is the cross-cutting rules, whose spec counts the responses the
+// rule judged (CrossCutting's tally).
 
 // assertionCounter counts the assertions evaluated by the running spec.
 type assertionCounter struct{ n atomic.Int64 }
@@ -66,7 +72,7 @@ func (g countingGomega) Expect(actual any, extra ...any) types.Assertion {
 }
 
 func (g countingGomega) ExpectWithOffset(offset int, actual any, extra ...any) types.Assertion {
-	return countingAssertion{inner: g.Gomega.ExpectWithOffset(offset, actual, extra...), offset: offset, counter: g.counter}
+	return countingAssertion{counted[types.Assertion]{g.Gomega.ExpectWithOffset(offset, actual, extra...), offset, g.counter}}
 }
 
 func (g countingGomega) Eventually(actualOrCtx any, args ...any) types.AsyncAssertion {
@@ -74,7 +80,7 @@ func (g countingGomega) Eventually(actualOrCtx any, args ...any) types.AsyncAsse
 }
 
 func (g countingGomega) EventuallyWithOffset(offset int, actualOrCtx any, args ...any) types.AsyncAssertion {
-	return countingAsync{inner: g.Gomega.EventuallyWithOffset(offset, actualOrCtx, args...), offset: offset, counter: g.counter}
+	return countingAsync{counted[types.AsyncAssertion]{g.Gomega.EventuallyWithOffset(offset, actualOrCtx, args...), offset, g.counter}}
 }
 
 func (g countingGomega) Consistently(actualOrCtx any, args ...any) types.AsyncAssertion {
@@ -82,43 +88,52 @@ func (g countingGomega) Consistently(actualOrCtx any, args ...any) types.AsyncAs
 }
 
 func (g countingGomega) ConsistentlyWithOffset(offset int, actualOrCtx any, args ...any) types.AsyncAssertion {
-	return countingAsync{inner: g.Gomega.ConsistentlyWithOffset(offset, actualOrCtx, args...), offset: offset, counter: g.counter}
+	return countingAsync{counted[types.AsyncAssertion]{g.Gomega.ConsistentlyWithOffset(offset, actualOrCtx, args...), offset, g.counter}}
 }
 
-// countingAssertion counts an assertion when its matcher is applied. The
-// wrapper is one more frame between the suite's line and Gomega's failure,
-// so it passes Gomega the caller's offset plus one: failures still point at
-// the suite's line.
-type countingAssertion struct {
-	inner   types.Assertion
+// applier is what an assertion and an asynchronous assertion of Gomega
+// share: the ways to apply a matcher, and WithOffset.
+type applier[A any] interface {
+	Should(m types.GomegaMatcher, desc ...any) bool
+	ShouldNot(m types.GomegaMatcher, desc ...any) bool
+	To(m types.GomegaMatcher, desc ...any) bool
+	ToNot(m types.GomegaMatcher, desc ...any) bool
+	NotTo(m types.GomegaMatcher, desc ...any) bool
+	WithOffset(offset int) A
+}
+
+// counted counts an assertion when a matcher is applied to it (an
+// Eventually or Consistently once, not once per poll). The wrapper is one
+// more frame between the suite's line and Gomega's failure, so it passes
+// Gomega the caller's offset plus one: failures still point at the suite's
+// line.
+type counted[A applier[A]] struct {
+	inner   A
 	offset  int
 	counter *assertionCounter
 }
 
-func (a countingAssertion) eval() types.Assertion {
-	a.counter.add()
-	return a.inner.WithOffset(a.offset + 1)
+func (c counted[A]) eval() A {
+	c.counter.add()
+	return c.inner.WithOffset(c.offset + 1)
 }
 
-func (a countingAssertion) Should(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().Should(m, desc...)
+func (c counted[A]) Should(m types.GomegaMatcher, desc ...any) bool {
+	return c.eval().Should(m, desc...)
 }
 
-func (a countingAssertion) ShouldNot(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().ShouldNot(m, desc...)
+func (c counted[A]) ShouldNot(m types.GomegaMatcher, desc ...any) bool {
+	return c.eval().ShouldNot(m, desc...)
 }
 
-func (a countingAssertion) To(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().To(m, desc...)
-}
+func (c counted[A]) To(m types.GomegaMatcher, desc ...any) bool { return c.eval().To(m, desc...) }
 
-func (a countingAssertion) ToNot(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().ToNot(m, desc...)
-}
+func (c counted[A]) ToNot(m types.GomegaMatcher, desc ...any) bool { return c.eval().ToNot(m, desc...) }
 
-func (a countingAssertion) NotTo(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().NotTo(m, desc...)
-}
+func (c counted[A]) NotTo(m types.GomegaMatcher, desc ...any) bool { return c.eval().NotTo(m, desc...) }
+
+// countingAssertion is a counted Expect or Ω.
+type countingAssertion struct{ counted[types.Assertion] }
 
 func (a countingAssertion) WithOffset(offset int) types.Assertion {
 	a.offset = offset
@@ -130,38 +145,8 @@ func (a countingAssertion) Error() types.Assertion {
 	return a
 }
 
-// countingAsync counts an Eventually or Consistently once, when it is
-// evaluated (not once per poll).
-type countingAsync struct {
-	inner   types.AsyncAssertion
-	offset  int
-	counter *assertionCounter
-}
-
-func (a countingAsync) eval() types.AsyncAssertion {
-	a.counter.add()
-	return a.inner.WithOffset(a.offset + 1)
-}
-
-func (a countingAsync) Should(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().Should(m, desc...)
-}
-
-func (a countingAsync) ShouldNot(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().ShouldNot(m, desc...)
-}
-
-func (a countingAsync) To(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().To(m, desc...)
-}
-
-func (a countingAsync) ToNot(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().ToNot(m, desc...)
-}
-
-func (a countingAsync) NotTo(m types.GomegaMatcher, desc ...any) bool {
-	return a.eval().NotTo(m, desc...)
-}
+// countingAsync is a counted Eventually or Consistently.
+type countingAsync struct{ counted[types.AsyncAssertion] }
 
 func (a countingAsync) WithOffset(offset int) types.AsyncAssertion {
 	a.offset = offset

@@ -1,14 +1,18 @@
 // Package framework is what every suite package stands on, and holds no
 // rule of its own: the Fixture (the one client, the run's mode and marker,
 // the ledger of what the run created), the rule-naming wrapper around
-// ginkgo.It, the suite-wide nodes (registered once, by Install), the judge
+// ginkgo.It (which counts each spec's assertions: a spec that asserted
+// nothing is not checked), the suite-wide nodes (registered once, by
+// Install), the judge
 // of every exchange with the checks suites add (CrossCutting), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
 // and the evidence kit: matchers whose failures carry the exchange and
 // record their facts, and one way to show a value or an outcome.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
-// Install and to each suite's Register function, then calls RunSpecs.
+// Install and to each suite's Register function, then calls RunSpecs. The
+// one deliberate hook into another package's state is Install wrapping
+// gomega.Default to count assertions into the Fixture (assertions.go).
 package framework
 
 import (
