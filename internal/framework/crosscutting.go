@@ -41,6 +41,9 @@ type frontAnswered struct {
 	request string
 	answer  FrontAnswer
 	checks  int // how many checks were registered when it was observed
+	// probed are the rules of the specs that sent the request, left not
+	// checked for it (Fixture.AnsweredByFront).
+	probed []string
 }
 
 // Tally is how one cross-cutting rule fared over the run.
@@ -186,7 +189,7 @@ func (p *CrossCutting) Observations() []string {
 			out = append(out, fmt.Sprintf("and %d more responses %s", len(p.fronts)-i, FrontPhrase))
 			break
 		}
-		var rules []string
+		rules := append([]string(nil), f.probed...)
 		for _, c := range p.checks[:f.checks] {
 			rules = append(rules, c.Rule)
 		}
@@ -235,6 +238,29 @@ func (p *CrossCutting) endpointShape(path string) string {
 		return "/api/" + name + "/{key}"
 	}
 	return "/api/" + rest
+}
+
+// APIAnswersJSON reports whether the API answered JSON at least once in
+// the exchanges observed so far.
+func (p *CrossCutting) APIAnswersJSON() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.apiJSON
+}
+
+// probedBy records that rule, whose spec sent ex, is not checked for it
+// because the front answered it; false when ex is not among the front's
+// answers observed.
+func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.fronts {
+		if p.fronts[i].ex == ex {
+			p.fronts[i].probed = Uniq(append(p.fronts[i].probed, rule))
+			return true
+		}
+	}
+	return false
 }
 
 // Tally returns a copy of how a rule fared so far. Should the API have
