@@ -23,6 +23,9 @@ const readOnlyChildEnv = "CONFORMANCE_AUTH_READ_ONLY_CHILD"
 // brokenChildEnv, when set, makes TestAuth the run of TestBrokenServer.
 const brokenChildEnv = "CONFORMANCE_AUTH_BROKEN_CHILD"
 
+// cutChildEnv, when set, makes TestAuth the run of TestCutRefusals.
+const cutChildEnv = "CONFORMANCE_AUTH_CUT_CHILD"
+
 // TestAuth runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL), then checks that the run left the
 // target's content as it found it: the refused writes this area sends must
@@ -36,6 +39,10 @@ func TestAuth(t *testing.T) {
 	}
 	if os.Getenv(brokenChildEnv) != "" {
 		brokenRun(t)
+		return
+	}
+	if os.Getenv(cutChildEnv) != "" {
+		cutRun(t)
 		return
 	}
 	RegisterFailHandler(Fail)
