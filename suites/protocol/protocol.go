@@ -54,7 +54,7 @@ func registerSuccessShape(t *framework.Fixture) {
 			}
 			expectSuccessEnvelope(t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "envelope of an edit"}))
 			deleted := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
-			if deleted.Err != nil || deleted.Status < 200 || deleted.Status >= 300 {
+			if deleted.StatusErr() != nil || deleted.Status < 200 || deleted.Status >= 300 {
 				framework.NotChecked("the delete did not succeed (HTTP %d); PAGE-DELETE-OK judges that", deleted.Status)
 			}
 			// No data: a delete's success omits it (spec 1, 4.5).
@@ -68,7 +68,7 @@ func registerSuccessShape(t *framework.Fixture) {
 // A response that is not a success says nothing about this rule: the
 // endpoint's own rules judge its status code.
 func expectSuccessEnvelope(ex *client.Exchange) {
-	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
+	if ex.StatusErr() != nil || ex.Status < 200 || ex.Status >= 300 {
 		framework.NotChecked("the request did not succeed (HTTP %d), so there is no success envelope to check; "+
 			"the endpoint's own rules judge that", ex.Status)
 	}
@@ -153,7 +153,7 @@ func judgeEarlyError(ex *client.Exchange, what string, any401 bool, seen *[]stri
 // error this rule is about (its status code is the endpoint's or the auth
 // rules'), and the spec reports not checked.
 func expectErrorBody(ex *client.Exchange, schema string, lo, hi int) {
-	if ex.Err != nil || ex.Status < lo || ex.Status > hi {
+	if ex.StatusErr() != nil || ex.Status < lo || ex.Status > hi {
 		framework.NotChecked("the request was not answered with the expected error (HTTP %d), so there is no such error body to check; "+
 			"the status code is judged by the endpoint's and the auth rules", ex.Status)
 	}
