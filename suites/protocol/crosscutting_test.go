@@ -40,13 +40,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := framework.NewCrossCutting(srv.URL)
-	p.Add(everyResponseChecks()...)
-	c.OnExchange(p.Observe)
+	c, p := judgedClient(t, srv.URL)
 	ctx := context.Background()
 	for _, path := range []string{"/api/pages", "/api/tags", "/api/tags", "/api/html", "/api/pages/a", "/api/pages/b", "/elsewhere"} {
 		c.Do(ctx, client.Request{Path: path})
@@ -105,13 +99,7 @@ func TestCrossCuttingReadings(t *testing.T) {
 		_, _ = w.Write([]byte(`{"status":"0","image":"http://x/a.png"}`)) // an upload answer without message
 	}))
 	defer srv.Close()
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := framework.NewCrossCutting(srv.URL)
-	p.Add(everyResponseChecks()...)
-	c.OnExchange(p.Observe)
+	c, p := judgedClient(t, srv.URL)
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/images"})
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/files/some-page"})
 	if got := p.Tally("GEN-CORS-ANY-ORIGIN"); got.Checked != 2 || got.Violations != 0 {
@@ -160,13 +148,7 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 	}))
 	defer srv.Close()
 	run := func(paths ...string) *framework.CrossCutting {
-		c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := framework.NewCrossCutting(srv.URL)
-		p.Add(everyResponseChecks()...)
-		c.OnExchange(p.Observe)
+		c, p := judgedClient(t, srv.URL)
 		for _, path := range paths {
 			c.Do(context.Background(), client.Request{Path: path})
 		}
@@ -202,4 +184,18 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 	if obs := p.Observations(); len(obs) != 0 {
 		t.Errorf("without any JSON answer the page was taken for the front's: %q", obs)
 	}
+}
+
+// judgedClient is a client of the server at url whose every exchange the
+// checks of every response judge.
+func judgedClient(t *testing.T, url string) (*client.Client, *framework.CrossCutting) {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: url, Token: "test-token-0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := framework.NewCrossCutting(url)
+	p.Add(everyResponseChecks()...)
+	c.OnExchange(p.Observe)
+	return c, p
 }
