@@ -88,11 +88,16 @@ func (t *Fixture) Observe(format string, args ...any) {
 	t.observations = append(t.observations, s)
 }
 
-// Observations returns what Observe recorded.
+// Observations returns what Observe recorded, then the responses the web
+// server in front of the API gave itself (CrossCutting.Observations).
 func (t *Fixture) Observations() []string {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]string(nil), t.observations...)
+	own := append([]string(nil), t.observations...)
+	t.mu.Unlock()
+	for _, o := range t.CrossCutting.Observations() {
+		own = append(own, t.Client.Redactor().String(o))
+	}
+	return Uniq(own)
 }
 
 // Bugs returns mistakes in how specs were registered (unknown rule IDs and

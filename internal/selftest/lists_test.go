@@ -49,24 +49,16 @@ var caughtByPreflight = map[reference.Mutant]string{
 // the fix is the suite's (issue 12). They still run: the self-test fails
 // when one passes (remove it then) or fails other rules than listed.
 var awaitingSuiteFix = map[string]suiteFix{
-	string(reference.Benign405UnlistedMethod): {rules("AUTH-UNKNOWN-ENDPOINT-401 ENV-EARLY-ERROR-SHAPE"),
-		"the suite takes a known path with an unlisted method for an unknown endpoint: it wants 401 (gets 405) and " +
-			"an early-error body without status on GET /api/images (gets the handler-error body)"},
 	string(reference.BenignContentRequired): {rules("AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY GEN-FORM-BODY GEN-JSON-BODY " +
 		"PAGE-CREATE-201 PAGE-CREATE-SLUG-FROM-TITLE PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP"),
 		"these specs create pages without content, and take the 400 for a failure of their rule"},
 	string(reference.BenignDisplayDateShifted): {rules("PAGE-CREATE-FIELDS"),
 		"the rule wants date (the display date) equal to the date sent: data.date is \"2001-02-03 06:05:06\", want \"2001-02-03 04:05:06\""},
-	string(reference.BenignFrenchMessages): {rules("AUTH-MISSING-TOKEN-400"),
-		"the rule wants the 400's message to name \"token\" or \"API\"; \"Clé manquante.\" names neither"},
 	string(reference.BenignTypedSettings): {rules("SETTINGS-GET-SHAPE"),
 		"schemas/settings.json and the rule's text want the named fields to be strings: data.homepage: expected string, got boolean"},
-	string(reference.BenignVolatilePageField): {rules("AUTH-REFUSED-WRITE-NO-EFFECT"),
-		"the refused page edit is judged by comparing the whole page before and after, readAt included"},
-	string(reference.BenignVolatileSettings): {rules("AUTH-REFUSED-WRITE-NO-EFFECT SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL"),
+	string(reference.BenignVolatileSettings): {rules("SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL"),
 		"these rules compare the whole settings map before and after, lastReadAt and readCount included"},
-	string(reference.Divergent): {rules("AUTH-MISSING-TOKEN-400 AUTH-PARAM-NAME AUTH-REFUSED-WRITE-NO-EFFECT AUTH-TOKEN-IN-BODY " +
-		"AUTH-UNKNOWN-ENDPOINT-401 ENV-EARLY-ERROR-SHAPE GEN-FORM-BODY GEN-JSON-BODY PAGE-CREATE-201 PAGE-CREATE-FIELDS " +
+	string(reference.Divergent): {rules("AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY GEN-FORM-BODY GEN-JSON-BODY PAGE-CREATE-201 PAGE-CREATE-FIELDS " +
 		"PAGE-CREATE-SLUG-FROM-TITLE PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP " +
 		"SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL SETTINGS-GET-SHAPE"),
 		"the union of its variants' failures (benign-reversed-list-order alone passes)"},
@@ -110,8 +102,6 @@ var notCaughtYet = map[reference.Mutant]string{
 		"the omitted field",
 	reference.EditBlanksOmittedCoverImage: "PAGE-EDIT-PARTIAL's page is created without a cover image, so removing it " +
 		"changes nothing",
-	reference.FileUploadWithoutAuth: "the auth specs send POST /api/files/{key} without (or with a wrong) authentication " +
-		"token only for a page that does not exist, never for one that does",
 	reference.DoubleEncodeFormSettings: "GEN-FORM-SANITISED-ONCE is checked on page create and edit only, never on a " +
 		"form-encoded PUT /api/settings",
 	reference.SettingsDataEmpty: "SETTINGS-GET-SHAPE requires no field, so data {} passes; SETTINGS-EDIT-PARTIAL reports " +
