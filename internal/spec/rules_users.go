@@ -3,7 +3,7 @@ package spec
 // usersRules: spec sections 2.4 and 4.8 (public user profiles).
 var usersRules = []Rule{
 	{ID: "USER-LIST-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
-		Text:    "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings.",
+		Text: "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings.",
 		Reading: "2.4 says all values are strings: every value of a profile, extra fields too, must be a string (so an empty " +
 			"field is \"\", never false or null). A list holding no profile shows only the envelope: the rule is then reported " +
 			"not checked."},
@@ -13,7 +13,7 @@ var usersRules = []Rule{
 		Text:    "List profiles carry the list subset only: codepen, xing, telegram and vk are not in the list.",
 		Reading: "The spec's table marks these four fields \"no\" for the list; other extra fields are not asserted."},
 	{ID: "USER-GET-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
-		Text:    "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username.",
+		Text: "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username.",
 		Reading: "Checked on up to 10 usernames taken from the list's profiles (or, when the list gives none, from page authors). " +
 			"2.4 says all values are strings: every value of the profile, extra fields too, must be a string."},
 	{ID: "USER-NO-SENSITIVE-FIELDS", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
