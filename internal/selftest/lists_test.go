@@ -22,11 +22,7 @@ var rulesNotChecked = map[string]string{}
 // (issue 12: no vacuous passes), each with the suite fix. Not a place to
 // allow gaps (see rulesNotChecked): the self-test fails when one is checked
 // (remove it then) or is not checked for another reason.
-var assertionAwaitingSuiteFix = map[string]string{
-	"TAG-LIST-CONSISTENT": "checkListConsistent (suites/taxonomy/checks.go) asserts only when it found a problem " +
-		"(if len(problems) > 0 { Expect(problems).To(BeEmpty(), ...) }): assert unconditionally",
-	"CAT-LIST-CONSISTENT": "the same checkListConsistent as TAG-LIST-CONSISTENT",
-}
+var assertionAwaitingSuiteFix = map[string]string{}
 
 // rulesWithoutMutant are testable rules that no server-side switch of the
 // reference server can break, each with the reason. Every other testable
@@ -54,13 +50,8 @@ var awaitingSuiteFix = map[string]suiteFix{
 		"these specs create pages without content, and take the 400 for a failure of their rule"},
 	string(reference.BenignDisplayDateShifted): {rules("PAGE-CREATE-FIELDS"),
 		"the rule wants date (the display date) equal to the date sent: data.date is \"2001-02-03 06:05:06\", want \"2001-02-03 04:05:06\""},
-	string(reference.BenignTypedSettings): {rules("SETTINGS-GET-SHAPE"),
-		"schemas/settings.json and the rule's text want the named fields to be strings: data.homepage: expected string, got boolean"},
-	string(reference.BenignVolatileSettings): {rules("SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL"),
-		"these rules compare the whole settings map before and after, lastReadAt and readCount included"},
 	string(reference.Divergent): {rules("AUTH-PARAM-NAME AUTH-TOKEN-IN-BODY GEN-FORM-BODY GEN-JSON-BODY PAGE-CREATE-201 PAGE-CREATE-FIELDS " +
-		"PAGE-CREATE-SLUG-FROM-TITLE PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP " +
-		"SETTINGS-CUSTOMFIELDS-400 SETTINGS-EDIT-PARTIAL SETTINGS-GET-SHAPE"),
+		"PAGE-CREATE-SLUG-FROM-TITLE PAGE-TAGS-MAP PAGE-TITLE-ENCODED PAGE-TYPE-ROUNDTRIP"),
 		"the union of its variants' failures (benign-reversed-list-order alone passes)"},
 }
 
@@ -82,10 +73,6 @@ var rulesAwaitingCatalogue = map[string]string{
 		"child's key), never its parent",
 	"PAGE-DELETE-HIERARCHICAL": "4.5 with 2.1: DELETE /api/pages/parent/child deletes the child page itself; the parent " +
 		"still reads",
-	"TAG-LIST-COMPLETE": "2.2: a tag's list names every published page that uses the tag (the converse of " +
-		"TAG-LIST-CONSISTENT; which other types are listed stays open)",
-	"CAT-LIST-COMPLETE": "2.3: a category's list names every published page of the category (the converse of " +
-		"CAT-LIST-CONSISTENT)",
 }
 
 // notCaughtYet are mutants the suite does not catch today, each with why.
@@ -94,18 +81,10 @@ var rulesAwaitingCatalogue = map[string]string{
 var notCaughtYet = map[reference.Mutant]string{
 	reference.ChildWritesHitParent: "breaks PAGE-EDIT-HIERARCHICAL and PAGE-DELETE-HIERARCHICAL, which the catalogue " +
 		"does not have yet (see rulesAwaitingCatalogue)",
-	reference.TagListMissesPage: "breaks TAG-LIST-COMPLETE, which the catalogue does not have yet (TAG-LIST-CONSISTENT " +
-		"checks only that each page a list names uses the tag)",
-	reference.CategoryListMissesPage: "breaks CAT-LIST-COMPLETE, which the catalogue does not have yet (CAT-LIST-CONSISTENT " +
-		"checks only that each page a list names has the category)",
 	reference.EditBlanksOmittedDescription: "PAGE-EDIT-PARTIAL's edit sends description alone, so description is never " +
 		"the omitted field",
 	reference.EditBlanksOmittedCoverImage: "PAGE-EDIT-PARTIAL's page is created without a cover image, so removing it " +
 		"changes nothing",
-	reference.DoubleEncodeFormSettings: "GEN-FORM-SANITISED-ONCE is checked on page create and edit only, never on a " +
-		"form-encoded PUT /api/settings",
-	reference.SettingsDataEmpty: "SETTINGS-GET-SHAPE requires no field, so data {} passes; SETTINGS-EDIT-PARTIAL reports " +
-		"not checked (the settings have no slogan to change)",
 }
 
 // TestMutantRulesAreInTheCatalogue checks the mutant registry against the

@@ -64,9 +64,12 @@ var protocolRules = []Rule{
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",
-		Reading: "title and contentRaw read back encoded exactly once, in any entity form (see PAGE-TITLE-ENCODED); " +
+		Reading: "Checked on page create and edit, and (with settings writes allowed) on a form-encoded PUT /api/settings. " +
+			"title and contentRaw read back encoded exactly once, in any entity form (see PAGE-TITLE-ENCODED); " +
 			"description may read back as sent or encoded once, never twice. The edit case sends a run-marked slug beside the " +
-			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it."},
+			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it. " +
+			"The settings case sends slogan with an ampersand: the spec does not say settings are stored encoded, so it may " +
+			"read back as sent or encoded once, never twice; a refused form PUT leaves that case not checked."},
 	{ID: "GEN-PLUGIN-ACTIVE", Section: "1", Level: Must, Area: AreaProtocol,
 		Text:        "The API plugin is activated by an administrator.",
 		NotTestable: "an administrator's action; preflight detects an inactive plugin (HTML instead of JSON) and stops the run with exit 3"},
