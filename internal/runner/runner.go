@@ -41,6 +41,9 @@ type Config struct {
 	AuthToken      string
 	ReadOnly       bool
 	SettingsWrites bool
+	// Credentials is where requests carry the tokens (--credentials):
+	// the spec's parameters, or the Authorization and X-Auth-Token headers.
+	Credentials client.CredentialsPlacement
 
 	JUnitReport    string
 	JSONReport     string
@@ -78,6 +81,7 @@ func (c Config) ClientConfig() client.Config {
 		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
 		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
 		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries,
+		CredentialsPlacement: c.Credentials,
 	}
 }
 
