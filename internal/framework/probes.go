@@ -153,7 +153,8 @@ func (t *Fixture) GuardCreate(slug string) {
 
 // UnknownEndpointRequest is a request to a path or method the spec does not
 // list, with the API token where the spec puts it for the method (the query
-// string for methods the spec does not place it for) and harmless input. A
+// string for methods the spec does not place it for; the header when the
+// run sends tokens in headers) and harmless input. A
 // body is a run-marked draft, so that a broken server that took it for a
 // create would make a page the sweep and `conformance cleanup` can find.
 func (t *Fixture) UnknownEndpointRequest(method, path string) client.Request {
@@ -162,7 +163,12 @@ func (t *Fixture) UnknownEndpointRequest(method, path string) client.Request {
 	case http.MethodPost, http.MethodPut:
 		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": t.Marker("unknown-endpoint-probe"), "type": "draft"}
 	default:
-		r.Query, r.Placement = url.Values{"x": {"1"}}, client.InQuery
+		r.Query = url.Values{"x": {"1"}}
+		if t.Client.CredentialsPlacement() == client.CredentialsInParams {
+			// A run sending the tokens in headers keeps them there: this
+			// is no check of where the spec puts them.
+			r.Placement = client.InQuery
+		}
 	}
 	return r
 }
