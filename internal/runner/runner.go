@@ -180,7 +180,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	if p := preflight.Check(pctx, c); p != nil {
+	pre := preflight.Check(pctx, c)
+	if p := pre.Problem; p != nil {
 		fmt.Fprintf(out, "\nThe target cannot be checked: %s\n", p.Sentence)
 		if cfg.Verbose && p.Exchange != nil {
 			fmt.Fprintf(out, "\n%s", p.Exchange.String())
@@ -191,6 +192,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		}
 		return Result{Exit: ExitUnusable, Report: run}
 	}
+	fmt.Fprintln(out, pre.Credentials)
+	cors := preflight.CORS(pctx, c)
+	printCORS(out, cors)
 
 	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
 	framework.Install(target)
@@ -212,12 +216,15 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
 		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
-	run := report.Build(target.Report(), target.Catalogue, meta, extras(target))
+	notes := extras(target)
+	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
+	run := report.Build(target.Report(), target.Catalogue, meta, notes)
 	healthExit := afterSpecs(run, c, k)
 	if err := writeReports(run, cfg, red); err != nil {
 		fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
 	}
 	run.WriteSummary(out)
+	printPlacementProbes(out, c)
 	if paths := reportPaths(cfg); len(paths) > 0 {
 		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
 	}
