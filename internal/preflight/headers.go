@@ -16,13 +16,17 @@ import (
 // token>), as newer releases of the host do, and says so in one sentence.
 
 // headersTaken is the sentence on a target that took the tokens in
-// headers, ending with why that matters (tail).
-func headersTaken(c *client.Client, tail string) string {
-	if c.HasAuth() {
-		return "The target takes the tokens in headers (Authorization: Bearer and X-Auth-Token), " + tail + "."
+// headers, in a run that sends them there (inHeader) or not.
+func headersTaken(c *client.Client, inHeader bool) string {
+	switch {
+	case c.HasAuth() && inHeader:
+		return "The target takes the tokens in headers (Authorization: Bearer and X-Auth-Token), where this run sends them (--credentials header)."
+	case c.HasAuth():
+		return "The target takes the tokens in headers (Authorization: Bearer and X-Auth-Token), so --credentials header would keep them out of URLs and access logs."
+	case inHeader:
+		return "The target takes the API token in an Authorization: Bearer header, where this run sends it (--credentials header; X-Auth-Token not tried: no --auth-token)."
 	}
-	return "The target takes the API token in an Authorization: Bearer header, " + tail +
-		" (X-Auth-Token not tried: no --auth-token)."
+	return "The target takes the API token in an Authorization: Bearer header, so --credentials header would keep it out of URLs and access logs (X-Auth-Token not tried: no --auth-token)."
 }
 
 // headerCredentials asks a run that sends the tokens as parameters whether
@@ -50,7 +54,7 @@ func headerCredentials(ctx context.Context, c *client.Client) string {
 			return fmt.Sprintf("The target takes the API token in an Authorization: Bearer header but not the authentication token in X-Auth-Token (GET /api/settings with both headers %s), so --credentials header cannot be used.", outcome(sx))
 		}
 	}
-	return headersTaken(c, "so --credentials header would keep them out of URLs and access logs")
+	return headersTaken(c, false)
 }
 
 // answered reports an exchange that tells whether the request's

@@ -74,7 +74,7 @@ func Check(ctx context.Context, c *client.Client) Result {
 		}
 	}
 	if inHeader {
-		return Result{Credentials: headersTaken(c, "where this run sends them (--credentials header)")}
+		return Result{Credentials: headersTaken(c, true)}
 	}
 	return Result{Credentials: headerCredentials(ctx, c)}
 }
