@@ -83,14 +83,8 @@ token refused, or it stopped answering during the run).`,
 			if problems := setup(cmd, &tf); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
-			// Validate here, not only in runner.Run, so configuration
-			// errors go to stderr with the usage hint, like flag errors.
-			if problems := tf.cfg.Validate(); len(problems) > 0 {
-				return usage(stderr, problems)
-			}
 			tf.cfg.SuiteVersion = Version()
-			res := runner.Run(cmd.Context(), tf.cfg, stdout)
-			return codeErr(res.Exit)
+			return runChecks(cmd.Context(), tf.cfg, stdout, stderr)
 		},
 	}
 	root.SetOut(stdout)
@@ -120,6 +114,26 @@ func usage(stderr io.Writer, problems []string) error {
 	}
 	fmt.Fprintln(stderr, "Run 'conformance --help' for usage.")
 	return exitError{runner.ExitUsage}
+}
+
+// runChecks runs the suite with cfg after checking it: configuration
+// errors go to stderr with the usage hint, like flag errors, before any
+// request (runner.Run checks again, for its other callers).
+func runChecks(ctx context.Context, cfg runner.Config, stdout, stderr io.Writer) error {
+	if problems := append(cfg.Validate(), reportProblems(&cfg)...); len(problems) > 0 {
+		return usage(stderr, problems)
+	}
+	// https://no-color.org: any value but the empty string switches colour off.
+	if os.Getenv("NO_COLOR") != "" {
+		cfg.NoColor = true
+	}
+	console, restore := consoleFor(&cfg, stdout, stderr)
+	res := runner.Run(ctx, cfg, console)
+	restore()
+	if len(res.Problems) > 0 {
+		return usage(stderr, res.Problems)
+	}
+	return codeErr(res.Exit)
 }
 
 func codeErr(code int) error {

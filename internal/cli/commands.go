@@ -57,11 +57,7 @@ choice the spec allows that the reference does not make).`,
 			if !cmd.Flags().Changed("html-report") && tf.cfg.HTMLReport == "" {
 				tf.cfg.HTMLReport = "conformance-reports/demo.html"
 			}
-			if problems := tf.cfg.Validate(); len(problems) > 0 {
-				return usage(stderr, problems)
-			}
-			res := runner.Run(cmd.Context(), tf.cfg, stdout)
-			return codeErr(res.Exit)
+			return runChecks(cmd.Context(), tf.cfg, stdout, stderr)
 		},
 	}
 	tf.registerRun(cmd.Flags())

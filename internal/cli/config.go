@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -71,18 +72,18 @@ func (f *targetFlags) registerRun(fs *pflag.FlagSet) {
 	c := &f.cfg
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "send no request that could change the site (write rules: not checked)")
 	fs.BoolVar(&c.SettingsWrites, "allow-settings-write", false, "allow PUT /api/settings (every value changed is restored and verified)")
-	fs.StringVar(&c.JUnitReport, "junit-report", "", "write a JUnit XML report to this file")
-	fs.StringVar(&c.JSONReport, "json-report", "", "write a JSON report to this file (the input of conformance diff and --rerun-failed)")
-	fs.StringVar(&c.HTMLReport, "html-report", "", "write a self-contained HTML report to this file (opens offline)")
-	fs.StringVar(&c.MarkdownReport, "markdown-report", "", "write a Markdown report to this file (PR comment, $GITHUB_STEP_SUMMARY)")
+	fs.StringVar(&c.JUnitReport, "junit-report", "", "write a JUnit XML report to this file (- for standard output)")
+	fs.StringVar(&c.JSONReport, "json-report", "", "write a JSON report to this file, the input of conformance diff and --rerun-failed (- for standard output)")
+	fs.StringVar(&c.HTMLReport, "html-report", "", "write a self-contained HTML report to this file, which opens offline (- for standard output)")
+	fs.StringVar(&c.MarkdownReport, "markdown-report", "", "write a Markdown report to this file, for a PR comment or $GITHUB_STEP_SUMMARY (- for standard output)")
 	fs.StringVar(&c.RerunFailed, "rerun-failed", "", "check only the rules that failed in this earlier JSON report (and'ed with --label-filter); when a cross-cutting rule failed, every other spec runs too, to make the traffic it judges")
 	fs.StringVar(&c.LabelFilter, "label-filter", "", "Ginkgo label filter, e.g. 'area:pages && !writes' or 'rule:PAGE-LIST-ALL'")
 	fs.StringArrayVar(&c.Focus, "focus", nil, "run only specs whose text matches this regexp (repeatable)")
 	fs.StringArrayVar(&c.Skip, "skip", nil, "skip specs whose text matches this regexp (repeatable)")
-	fs.DurationVar(&c.Timeout, "timeout", 10*time.Minute, "timeout of the whole run (cleanup still runs)")
+	fs.DurationVar(&c.Timeout, "timeout", 10*time.Minute, "time limit of the whole run, e.g. 30m; the specs stop early enough for cleanup to run (0: no limit)")
 	fs.BoolVar(&c.FailFast, "fail-fast", false, "stop after the first failing spec (cleanup still runs)")
 	fs.BoolVar(&c.Verbose, "verbose", false, "print every spec as it runs, and the evidence of preflight problems")
-	fs.BoolVar(&c.NoColor, "no-color", false, "no colour codes in console output")
+	fs.BoolVar(&c.NoColor, "no-color", false, "no colour codes in console output (also when NO_COLOR is set)")
 }
 
 // applyEnv sets every flag not given on the command line from its
@@ -106,6 +107,14 @@ func applyEnv(fs *pflag.FlagSet) []string {
 			}
 			return
 		}
+		if fl.Value.Type() == "bool" {
+			b, ok := parseBool(v)
+			if !ok {
+				problems = append(problems, fmt.Sprintf("%s=%q: want 1, true, yes or on, or 0, false, no or off", EnvName(fl.Name), v))
+				return
+			}
+			v = fmt.Sprint(b)
+		}
 		if err := fl.Value.Set(v); err != nil {
 			problems = append(problems, fmt.Sprintf("%s=%q: %v", EnvName(fl.Name), v, err))
 		}
@@ -113,29 +122,75 @@ func applyEnv(fs *pflag.FlagSet) []string {
 	return problems
 }
 
-// resolve reads the token files. A file given as a flag beats the
-// environment; giving both the flag and the file is a mistake.
+// parseBool reads a yes/no environment value the ways people write one.
+func parseBool(v string) (value, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true, true
+	case "0", "false", "no", "off":
+		return false, true
+	}
+	return false, false
+}
+
+// resolve reads the token files and checks the target settings people
+// most often get wrong. A file given as a flag beats the environment;
+// giving both the flag and the file is a mistake.
 func (f *targetFlags) resolve(fs *pflag.FlagSet) []string {
 	var problems []string
-	read := func(path, name string, dst *string) {
-		if path == "" {
-			return
+	read := func(path, name, what string, dst *string) {
+		source := "--" + name
+		if !fs.Changed(name) {
+			source = EnvName(name)
 		}
-		if fs.Changed(name) {
-			problems = append(problems, fmt.Sprintf("give either --%s or --%s-file, not both", name, name))
-			return
+		if path != "" {
+			if fs.Changed(name) {
+				problems = append(problems, fmt.Sprintf("give either --%s or --%s-file, not both", name, name))
+				return
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("--%s-file: %v", name, err))
+				return
+			}
+			// An editor's final newline is not part of the token.
+			*dst = strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+			if strings.TrimSpace(*dst) == "" {
+				problems = append(problems, fmt.Sprintf("--%s-file %s is empty", name, path))
+				return
+			}
+			source = fmt.Sprintf("the file %s (--%s-file)", path, name)
 		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("--%s-file: %v", name, err))
-			return
-		}
-		*dst = strings.TrimSpace(string(b))
-		if *dst == "" {
-			problems = append(problems, fmt.Sprintf("--%s-file %s is empty", name, path))
+		// The token itself is never shown: say where it came from.
+		if *dst != strings.TrimSpace(*dst) {
+			problems = append(problems, fmt.Sprintf("the %s from %s has spaces, tabs or line breaks around it: remove them (the API compares tokens exactly)", what, source))
 		}
 	}
-	read(f.tokenFile, "token", &f.cfg.Token)
-	read(f.authTokenFile, "auth-token", &f.cfg.AuthToken)
+	read(f.tokenFile, "token", "API token", &f.cfg.Token)
+	read(f.authTokenFile, "auth-token", "authentication token", &f.cfg.AuthToken)
+	if p := baseURLProblem(f.cfg.BaseURL); p != "" {
+		problems = append(problems, p)
+	}
 	return problems
+}
+
+// baseURLProblem says what is wrong with a base URL that includes the
+// API's own path (https://example.org/api), the most common first mistake:
+// the suite adds /api/... itself, so every request would miss the API and
+// the target would seem to refuse the token.
+func baseURLProblem(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return "" // Validate says what is wrong with it
+	}
+	segments := strings.Split(u.Path, "/")
+	for i, seg := range segments {
+		if strings.EqualFold(seg, "api") {
+			root := *u
+			root.Path, root.RawPath = strings.Join(segments[:i], "/"), ""
+			return fmt.Sprintf("the base URL %s includes the API's path /%s: give the site root, --base-url %s (the suite adds /api/... itself)",
+				u.Redacted(), strings.Join(segments[i:], "/"), root.Redacted())
+		}
+	}
+	return ""
 }

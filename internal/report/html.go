@@ -7,16 +7,19 @@ import (
 	"strings"
 )
 
-// The HTML report is one file with inline CSS and no script or remote
-// resource, so it can be attached to a CI run and opened offline.
+// The HTML report is one file with inline CSS, one small inline script
+// (the copy buttons) and no remote resource, so it can be attached to a CI
+// run and opened offline.
 //
 //go:embed report.html.tmpl
 var htmlSource string
 
 func htmlTemplate() (*template.Template, error) {
 	return template.New("report").Funcs(template.FuncMap{
-		"inc":       func(i int) int { return i + 1 },
-		"lineCount": func(s string) int { return strings.Count(s, "\n") + 1 },
+		"inc":          func(i int) int { return i + 1 },
+		"exchange":     exchangeHTML,
+		"failedStatus": func(s Status) bool { return s == Failed || s == Errored },
+		"lineCount":    func(s string) int { return strings.Count(s, "\n") + 1 },
 		"verdictWord": func(outcome string) string {
 			switch outcome {
 			case "pass":

@@ -2,6 +2,7 @@ package report
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -47,6 +48,9 @@ type caseView struct {
 	// the message shows.
 	Requests      string
 	RequestsCount int
+	// Paths are the response fields the expectation names, which the
+	// HTML report marks in the bodies.
+	Paths []string
 }
 
 type reasonGroup struct {
@@ -126,21 +130,32 @@ func (r *Run) cases(rr RuleResult) []caseView {
 		if s.Status != Failed && s.Status != Errored {
 			continue
 		}
-		c := caseView{Name: s.Name, Status: s.Status, Location: s.Location}
+		// The rule's ID and text are the heading above: the case is named
+		// by the rest (its section and what it varies).
+		name := strings.Join(strings.Fields(strings.Replace(s.Name, "["+rr.ID+"] "+rr.Text, "", 1)), " ")
+		if name == "" {
+			name = s.Name
+		}
+		c := caseView{Name: name, Status: s.Status, Location: s.Location}
 		if strings.HasPrefix(c.Location, ":") { // Ginkgo's rendering of no location
 			c.Location = ""
 		}
-		c.Expectation, c.Exchanges = splitMessage(s.Message)
+		var expectation string
+		expectation, c.Exchanges = splitMessage(s.Message)
+		c.Expectation = cleanExpectation(expectation)
 		c.ExpectationHead, c.ExpectationRest = headLines(c.Expectation, expectationLines)
-		for _, ex := range c.Exchanges {
+		// The curl line is shown once, under "Reproduce", not in its exchange.
+		for i, ex := range c.Exchanges {
 			c.Curl = append(c.Curl, curlLines(ex)...)
+			c.Exchanges[i] = withoutCurl(ex, curlLines(ex)...)
 		}
 		if len(c.Curl) == 0 {
 			c.Curl = curlLines(s.Requests)
 		}
 		if n := len(requestNumber.FindAllString(s.Requests, -1)); n > len(c.Exchanges) || len(c.Exchanges) == 0 {
-			c.Requests, c.RequestsCount = strings.TrimRight(s.Requests, "\n"), n
+			c.Requests, c.RequestsCount = strings.TrimRight(withoutCurl(s.Requests, c.Curl...), "\n"), n
 		}
+		c.Paths = offendingPaths(c.Expectation)
 		out = append(out, c)
 	}
 	return out
@@ -222,6 +237,17 @@ func collapseBlank(s string) string {
 		out = append(out, strings.TrimRight(l, " "))
 	}
 	return strings.Join(out, "\n")
+}
+
+// withoutCurl drops the "reproduce:" lines of these curl commands.
+func withoutCurl(ex string, curls ...string) string {
+	var keep []string
+	for _, l := range strings.Split(ex, "\n") {
+		if c, ok := strings.CutPrefix(strings.TrimSpace(l), "reproduce:"); !ok || !slices.Contains(curls, strings.TrimSpace(c)) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 func curlLines(s string) []string {

@@ -2,13 +2,9 @@ package report
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
-	"time"
 )
 
 // WriteJSON writes the run as indented JSON (the input of `conformance diff`
@@ -28,135 +24,6 @@ func ReadJSON(rd io.Reader) (*Run, error) {
 	return &r, nil
 }
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Comment  xml.Comment  `xml:",comment"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     float64      `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name       string          `xml:"name,attr"`
-	Tests      int             `xml:"tests,attr"`
-	Failures   int             `xml:"failures,attr"`
-	Errors     int             `xml:"errors,attr"`
-	Skipped    int             `xml:"skipped,attr"`
-	Time       float64         `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property,omitempty"`
-	Cases      []junitCase     `xml:"testcase"`
-}
-
-type junitProperty struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name       string          `xml:"name,attr"`
-	Classname  string          `xml:"classname,attr"`
-	Time       float64         `xml:"time,attr"`
-	Properties []junitProperty `xml:"properties>property,omitempty"`
-	Failure    *junitProblem   `xml:"failure,omitempty"`
-	Error      *junitProblem   `xml:"error,omitempty"`
-	Skipped    *junitSkipped   `xml:"skipped,omitempty"`
-	SystemOut  string          `xml:"system-out,omitempty"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-// WriteJUnit writes one <testsuite> per area and one <testcase> per spec,
-// named with its rule ID; no setup nodes, no timelines for passed specs.
-func (r *Run) WriteJUnit(w io.Writer) error {
-	byArea := map[string][]SpecResult{}
-	for _, s := range r.Specs {
-		byArea[s.Area] = append(byArea[s.Area], s)
-	}
-	areas := slices.Sorted(maps.Keys(byArea))
-	out := junitSuites{Name: "conformance " + r.Meta.Target, Time: secs(r.Meta.Duration)}
-	if r.Diagnosis != nil {
-		// A comment at the top, for a person opening the file; CI tools
-		// read the diagnosis property.
-		out.Comment = xml.Comment(" " + strings.ReplaceAll(r.Diagnosis.Line, "--", "- -") + " ")
-	}
-	props := r.junitProperties()
-	for _, a := range areas {
-		suite := junitSuite{Name: a, Properties: props}
-		for _, s := range byArea[a] {
-			c := junitCase{Name: s.Name, Classname: "conformance." + a, Time: secs(s.Duration)}
-			for _, id := range s.Rules {
-				c.Properties = append(c.Properties, junitProperty{"rule", id})
-			}
-			switch s.Status {
-			case Failed:
-				c.Failure = &junitProblem{Message: firstLine(s.Message), Type: "rule failed", Text: s.Message + "\n\n" + s.Requests}
-				suite.Failures++
-			case Errored:
-				c.Error = &junitProblem{Message: firstLine(s.Message), Type: "error", Text: s.Message}
-				suite.Errors++
-			case NotChecked:
-				c.Skipped = &junitSkipped{Message: NotCheckedPrefix + s.Message}
-				suite.Skipped++
-			}
-			suite.Tests++
-			suite.Time += secs(s.Duration)
-			suite.Cases = append(suite.Cases, c)
-		}
-		out.Tests += suite.Tests
-		out.Failures += suite.Failures
-		out.Errors += suite.Errors
-		out.Skipped += suite.Skipped
-		out.Suites = append(out.Suites, suite)
-	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
-}
-
-// junitProperties describe the run on every <testsuite>: what was checked,
-// how, when, with which selection, and the diagnosis if any.
-func (r *Run) junitProperties() []junitProperty {
-	m := r.Meta
-	props := []junitProperty{{"target", m.Target}, {"mode", m.Mode}, {"suiteVersion", m.SuiteVersion},
-		{"runId", m.RunID}, {"date", m.Started.UTC().Format(time.RFC3339)}}
-	if m.LabelFilter != "" {
-		props = append(props, junitProperty{"labelFilter", m.LabelFilter})
-	}
-	for _, f := range m.Focus {
-		props = append(props, junitProperty{"focus", f})
-	}
-	for _, s := range m.Skip {
-		props = append(props, junitProperty{"skip", s})
-	}
-	if m.RerunOf != "" {
-		props = append(props, junitProperty{"rerunOf", m.RerunOf})
-	}
-	props = append(props, junitProperty{"verdict", r.Verdict})
-	if r.Diagnosis != nil {
-		props = append(props, junitProperty{"diagnosis", r.Diagnosis.Line})
-	}
-	return props
-}
-
 // WriteSummary writes the end-of-run console summary: the verdict, per area
 // and per rule passed / failed / not checked, requests made, wall time.
 func (r *Run) WriteSummary(w io.Writer) {
@@ -166,10 +33,17 @@ func (r *Run) WriteSummary(w io.Writer) {
 	}
 	fmt.Fprintf(w, "Conformance of %s (suite %s, %s mode, run %s, %s)\n", r.Meta.Target, r.Meta.SuiteVersion, r.Meta.Mode, r.Meta.RunID, r.Meta.Date())
 	fmt.Fprintf(w, "Filters: %s\n", strings.Join(r.Meta.Filters(), "; "))
-	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
+	// A filtered run lists what it selected: rules its filters left out
+	// are counted once, not listed, and areas with nothing selected drop.
+	unselected := 0
 	perArea := map[string]*Counts{}
 	var order []string
+	var failed, notChecked []RuleResult
 	for _, rr := range r.Rules {
+		if rr.Status == NotChecked && rr.Reason == ReasonNotSelected {
+			unselected++
+			continue
+		}
 		c := perArea[rr.Area]
 		if c == nil {
 			c = &Counts{}
@@ -177,19 +51,23 @@ func (r *Run) WriteSummary(w io.Writer) {
 			order = append(order, rr.Area)
 		}
 		c.add(rr.Status)
-	}
-	for _, a := range order {
-		c := perArea[a]
-		fmt.Fprintf(w, "%-10s %7d %7d %12d %13d\n", a, c.Passed, c.Failed+c.Errored, c.NotChecked, c.NotTestable)
-	}
-	var failed, notChecked []RuleResult
-	for _, rr := range r.Rules {
 		switch rr.Status {
 		case Failed, Errored:
 			failed = append(failed, rr)
 		case NotChecked:
 			notChecked = append(notChecked, rr)
 		}
+	}
+	fmt.Fprintf(w, "%-10s %7s %7s %12s %13s\n", "area", "passed", "failed", "not checked", "not testable")
+	for _, a := range order {
+		c := perArea[a]
+		if unselected > 0 && c.Passed+c.Failed+c.Errored+c.NotChecked == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%-10s %7d %7d %12d %13d\n", a, c.Passed, c.Failed+c.Errored, c.NotChecked, c.NotTestable)
+	}
+	if unselected > 0 {
+		fmt.Fprintf(w, "(%d rules not selected by the filters are not shown.)\n", unselected)
 	}
 	if len(failed) > 0 {
 		fmt.Fprintf(w, "\nFailed rules:\n")
@@ -199,7 +77,7 @@ func (r *Run) WriteSummary(w io.Writer) {
 				if s := r.Specs[i]; s.Status == Failed || s.Status == Errored {
 					// The expectation, not the exchange Gomega may print first.
 					exp, _ := splitMessage(s.Message)
-					fmt.Fprintf(w, "      %s\n", indent(firstLines(exp, 3), "      "))
+					fmt.Fprintf(w, "      %s\n", indent(firstLines(cleanExpectation(exp), 3), "      "))
 				}
 			}
 		}
@@ -237,8 +115,6 @@ func (r *Run) WriteSummary(w io.Writer) {
 
 // String renders the duration.
 func (d Duration) String() string { b, _ := d.MarshalText(); return string(b) }
-
-func secs(d Duration) float64 { return float64(d) / 1e9 }
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -69,6 +69,10 @@ type Config struct {
 	Verbose bool
 	NoColor bool
 
+	// ReportStdout receives the one report whose path is "-"; the CLI
+	// then gives Run standard error for everything else.
+	ReportStdout io.Writer
+
 	SuiteVersion string
 	RunID        string
 }
@@ -135,6 +139,9 @@ func (c Config) Validate() []string {
 type Result struct {
 	Exit   int
 	Report *report.Run
+	// Problems are mistakes in the selection found before any request
+	// (Exit is ExitUsage); Run leaves printing them to the caller.
+	Problems []string
 }
 
 // Run checks the target; it writes progress and the summary to stdout and
@@ -173,6 +180,23 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	log.SetOutput(logOut)
 	defer func() { _ = logOut.Flush(); log.SetOutput(os.Stderr) }()
 
+	// The suites' specs first, then the selection check, then Install:
+	// Ginkgo's preview loses top-level BeforeEach/AfterEach nodes
+	// registered before it (see checkSelection).
+	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	suites.Register(target)
+	suiteConfig, reporterConfig := ginkgoConfig(cfg)
+	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
+		return Result{Exit: ExitUsage, Problems: problems}
+	}
+	framework.Install(target)
+	if bugs := target.Bugs(); len(bugs) > 0 {
+		for _, b := range bugs {
+			fmt.Fprintln(out, "conformance: suite bug: "+b)
+		}
+		return Result{Exit: ExitFail}
+	}
+
 	fmt.Fprintf(out, "conformance %s: checking %s (%s mode)\n", cfg.SuiteVersion, c.BaseURL(), cfg.Mode())
 	pctx := ctx
 	if cfg.Timeout > 0 {
@@ -188,7 +212,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		}
 		run := unusableRun(cfg, c, started, p.Sentence)
 		if err := writeReports(run, cfg, red); err != nil {
-			fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
+			fmt.Fprintf(out, "conformance: %v\n", err)
+			return Result{Exit: ExitUsage, Report: run}
 		}
 		return Result{Exit: ExitUnusable, Report: run}
 	}
@@ -196,21 +221,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	cors := preflight.CORS(pctx, c)
 	printCORS(out, cors)
 
-	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
-	framework.Install(target)
-	suites.Register(target)
-	if bugs := target.Bugs(); len(bugs) > 0 {
-		for _, b := range bugs {
-			fmt.Fprintln(out, "conformance: suite bug: "+b)
-		}
-		return Result{Exit: ExitFail}
-	}
-
-	suiteConfig, reporterConfig := ginkgoConfig(cfg)
 	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	restore := redirectConsole(red)
-	ginkgo.RunSpecs(ignoreFail{}, "Content Management API conformance", suiteConfig, reporterConfig)
+	ginkgo.RunSpecs(ignoreFail{}, suiteName, suiteConfig, reporterConfig)
 	restore()
 
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
@@ -220,13 +234,15 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
 	run := report.Build(target.Report(), target.Catalogue, meta, notes)
 	healthExit := afterSpecs(run, c, k)
-	if err := writeReports(run, cfg, red); err != nil {
-		fmt.Fprintf(out, "conformance: WARNING: %v\n", err)
-	}
+	reportErr := writeReports(run, cfg, red)
 	run.WriteSummary(out)
 	printPlacementProbes(out, c)
 	if paths := reportPaths(cfg); len(paths) > 0 {
 		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
+	}
+	if reportErr != nil {
+		fmt.Fprintf(out, "conformance: %v\n", reportErr)
+		return Result{Exit: ExitUsage, Report: run}
 	}
 	if healthExit != 0 {
 		return Result{Exit: healthExit, Report: run}
@@ -244,9 +260,7 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	sc.FocusStrings = cfg.Focus
 	sc.SkipStrings = cfg.Skip
 	sc.FailFast = cfg.FailFast
-	if cfg.Timeout > 0 {
-		sc.Timeout = cfg.Timeout
-	}
+	sc.Timeout = cfg.Timeout // 0: no limit (Ginkgo's default would be one hour)
 	rc.Verbose = cfg.Verbose
 	rc.NoColor = cfg.NoColor || !isTerminal(os.Stdout)
 	if rc.NoColor {
@@ -273,7 +287,11 @@ func extras(t *framework.Fixture) report.Extras {
 func reportPaths(cfg Config) []string {
 	var out []string
 	for _, p := range []string{cfg.JSONReport, cfg.JUnitReport, cfg.HTMLReport, cfg.MarkdownReport} {
-		if p != "" {
+		switch p {
+		case "":
+		case "-":
+			out = append(out, "standard output")
+		default:
 			out = append(out, p)
 		}
 	}
@@ -291,22 +309,21 @@ func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
 		if path == "" {
 			return
 		}
-		if dir := filepath.Dir(path); dir != "" {
-			_ = os.MkdirAll(dir, 0o755)
-		}
-		f, err := os.Create(path)
-		if err == nil {
-			w := red.Writer(f)
-			err = render(w)
-			if ferr := w.Flush(); err == nil {
-				err = ferr
+		var err error
+		if path == "-" {
+			dst := cfg.ReportStdout
+			if dst == nil {
+				dst = os.Stdout
 			}
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+			err = renderRedacted(dst, red, render)
+		} else {
+			err = writeFile(path, red, render)
 		}
 		if err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("could not write report %s: %v", path, err)
+			if path == "-" {
+				path = "to standard output"
+			}
+			firstErr = fmt.Errorf("could not write the report %s: %v", path, err)
 		}
 	}
 	write(cfg.JSONReport, run.WriteJSON)
@@ -314,6 +331,32 @@ func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
 	write(cfg.HTMLReport, run.WriteHTML)
 	write(cfg.MarkdownReport, run.WriteMarkdown)
 	return firstErr
+}
+
+// writeFile creates path (and its directory) and renders a report into it
+// through the redactor.
+func writeFile(path string, red *redact.Redactor, render func(io.Writer) error) error {
+	if dir := filepath.Dir(path); dir != "" {
+		_ = os.MkdirAll(dir, 0o755) // os.Create says what went wrong
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = renderRedacted(f, red, render)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func renderRedacted(dst io.Writer, red *redact.Redactor, render func(io.Writer) error) error {
+	w := red.Writer(dst)
+	err := render(w)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // applyRerun narrows the run to the rules that failed in the report
