@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -13,9 +12,11 @@ import (
 
 // This file observes what a browser client of the API would meet: its
 // CORS preflight (answered or not, the methods and headers allowed) and
-// how an answer treats an origin other than the suite's. Observations
+// how the answer treats an origin other than the suite's. Observations
 // only: the spec says nothing of preflights, and GEN-CORS-ANY-ORIGIN (5.9)
-// judges the answers to the suite's own requests.
+// judges the answers to the suite's own requests. One OPTIONS request
+// does it all, and the every-response rules judge no OPTIONS answer
+// (framework.CrossCutting), so nothing here can fail a target.
 
 // CORSPrefix starts every CORS observation.
 const CORSPrefix = "CORS: "
@@ -36,8 +37,8 @@ const (
 // specMethods are the methods the spec's endpoints use (section 4).
 var specMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
 
-// CORS sends a browser's CORS preflight (OPTIONS, no credentials) and a
-// page list read from another origin, and returns what they show as
+// CORS sends a browser's CORS preflight (OPTIONS from another origin than
+// the suite's, no credentials) and returns what its answer shows as
 // observations, each starting with CORSPrefix. Nothing it finds is a
 // failure.
 func CORS(ctx context.Context, c *client.Client) []string {
@@ -47,9 +48,9 @@ func CORS(ctx context.Context, c *client.Client) []string {
 		Header: http.Header{"Origin": {browserOrigin}, "Access-Control-Request-Method": {preflightMethod},
 			"Access-Control-Request-Headers": {preflightHeaders}}})
 	notes := preflightNotes(px)
-	rx := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}},
-		Header: http.Header{"Origin": {browserOrigin}}})
-	notes = append(notes, originNote(rx))
+	if px.Err == nil {
+		notes = append(notes, originNote(px))
+	}
 	for i, n := range notes {
 		notes[i] = CORSPrefix + n
 	}
@@ -125,25 +126,22 @@ func listed(values []string) []string {
 	return out
 }
 
-// originNote says how an answer to a request from browserOrigin treats
+// originNote says how the answer to a request from browserOrigin treats
 // that origin.
 func originNote(ex *client.Exchange) string {
-	what := fmt.Sprintf("a page list read from %s", browserOrigin)
 	got := ex.Header.Get("Access-Control-Allow-Origin")
 	vary := slices.ContainsFunc(listed(ex.Header.Values("Vary")), func(v string) bool { return v == "ORIGIN" || v == "*" })
 	switch {
-	case ex.Err != nil:
-		return fmt.Sprintf("%s got no answer (%s).", what, client.Cause(ex.Err))
 	case got == "*":
-		return fmt.Sprintf("%s (%s) allows any origin (Access-Control-Allow-Origin \"*\").", what, outcome(ex))
+		return "its answer allows any origin (Access-Control-Allow-Origin \"*\")."
 	case got == browserOrigin && vary:
-		return fmt.Sprintf("%s (%s) echoes that origin in Access-Control-Allow-Origin, with Vary: Origin.", what, outcome(ex))
+		return "its answer echoes that origin in Access-Control-Allow-Origin, with Vary: Origin."
 	case got == browserOrigin:
-		return fmt.Sprintf("%s (%s) echoes that origin in Access-Control-Allow-Origin without Vary: Origin: "+
-			"a shared cache may give one origin's answer to another.", what, outcome(ex))
+		return "its answer echoes that origin in Access-Control-Allow-Origin without Vary: Origin: a shared cache may " +
+			"give one origin's answer to another."
 	case got == "":
-		return fmt.Sprintf("%s (%s) carries no Access-Control-Allow-Origin: the target allows only some origins "+
-			"(the suite's own, %s, is judged by GEN-CORS-ANY-ORIGIN).", what, outcome(ex), client.Origin)
+		return fmt.Sprintf("its answer carries no Access-Control-Allow-Origin for that origin: the target allows only some "+
+			"origins (the suite's own, %s, is judged by GEN-CORS-ANY-ORIGIN).", client.Origin)
 	}
-	return fmt.Sprintf("%s (%s) allows only %q.", what, outcome(ex), got)
+	return fmt.Sprintf("its answer allows only the origin %q.", got)
 }
