@@ -38,7 +38,7 @@ const (
 var specMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete}
 
 // CORS sends a browser's CORS preflight (OPTIONS from another origin than
-// the suite's, no credentials) and returns what its answer shows as
+// the suite's, no credentials) and returns what the preflight's answer shows as
 // observations, each starting with CORSPrefix. Nothing it finds is a
 // failure.
 func CORS(ctx context.Context, c *client.Client) []string {
@@ -133,15 +133,15 @@ func originNote(ex *client.Exchange) string {
 	vary := slices.ContainsFunc(listed(ex.Header.Values("Vary")), func(v string) bool { return v == "ORIGIN" || v == "*" })
 	switch {
 	case got == "*":
-		return "its answer allows any origin (Access-Control-Allow-Origin \"*\")."
+		return "the preflight's answer allows any origin (Access-Control-Allow-Origin \"*\")."
 	case got == browserOrigin && vary:
-		return "its answer echoes that origin in Access-Control-Allow-Origin, with Vary: Origin."
+		return "the preflight's answer echoes that origin in Access-Control-Allow-Origin, with Vary: Origin."
 	case got == browserOrigin:
-		return "its answer echoes that origin in Access-Control-Allow-Origin without Vary: Origin: a shared cache may " +
+		return "the preflight's answer echoes that origin in Access-Control-Allow-Origin without Vary: Origin: a shared cache may " +
 			"give one origin's answer to another."
 	case got == "":
-		return fmt.Sprintf("its answer carries no Access-Control-Allow-Origin for that origin: the target allows only some "+
+		return fmt.Sprintf("the preflight's answer carries no Access-Control-Allow-Origin for that origin: the target allows only some "+
 			"origins (the suite's own, %s, is judged by GEN-CORS-ANY-ORIGIN).", client.Origin)
 	}
-	return fmt.Sprintf("its answer allows only the origin %q.", got)
+	return fmt.Sprintf("the preflight's answer allows only the origin %q.", got)
 }

@@ -49,29 +49,29 @@ func TestCORS(t *testing.T) {
 	}{
 		{"the spec's release: OPTIONS answered 400", referenceWith(t, reference.Options{}), []string{
 			asked + `was answered 400 "Missing API token.", not a success: a browser cannot send anything that needs a preflight (a JSON write, a DELETE, tokens in headers); reads and form posts with the tokens in parameters need none.`,
-			`its answer allows any origin (Access-Control-Allow-Origin "*").`,
+			`the preflight's answer allows any origin (Access-Control-Allow-Origin "*").`,
 		}},
 		{"a newer release", referenceWith(t, reference.Options{Mutants: newer}), []string{
 			asked + `was answered 204 No Content and allows that origin (Access-Control-Allow-Origin "*").`,
 			`the preflight allows the methods "GET, POST, PUT, DELETE, OPTIONS": everything a client of the API sends.`,
 			`the preflight allows the request headers "Authorization, X-Auth-Token, Content-Type": everything a client of the API sends.`,
-			`its answer allows any origin (Access-Control-Allow-Origin "*").`,
+			`the preflight's answer allows any origin (Access-Control-Allow-Origin "*").`,
 		}},
 		{"a newer release allowing another origin", referenceWith(t, reference.Options{Mutants: newer, AllowedOrigins: []string{client.Origin}}), []string{
 			asked + `was answered 204 No Content without Access-Control-Allow-Origin: a browser cannot send anything that needs a preflight.`,
-			`its answer carries no Access-Control-Allow-Origin for that origin: the target allows only some origins (the suite's own, https://conformance-client.example, is judged by GEN-CORS-ANY-ORIGIN).`,
+			`the preflight's answer carries no Access-Control-Allow-Origin for that origin: the target allows only some origins (the suite's own, https://conformance-client.example, is judged by GEN-CORS-ANY-ORIGIN).`,
 		}},
 		{"a newer release allowing the browser's origin", referenceWith(t, reference.Options{Mutants: newer, AllowedOrigins: []string{browserOrigin}}), []string{
 			asked + `was answered 204 No Content and allows that origin (Access-Control-Allow-Origin "https://browser-client.example").`,
 			`the preflight allows the methods "GET, POST, PUT, DELETE, OPTIONS": everything a client of the API sends.`,
 			`the preflight allows the request headers "Authorization, X-Auth-Token, Content-Type": everything a client of the API sends.`,
-			`its answer echoes that origin in Access-Control-Allow-Origin, with Vary: Origin.`,
+			`the preflight's answer echoes that origin in Access-Control-Allow-Origin, with Vary: Origin.`,
 		}},
 		{"loose: safelisted methods, any header, echo without Vary", http.HandlerFunc(looseCORS), []string{
 			asked + `was answered 204 No Content and allows that origin (Access-Control-Allow-Origin "https://browser-client.example").`,
 			`the preflight allows the methods "GET, POST": a browser cannot send PUT, DELETE.`,
 			`the preflight allows the request headers "*": a browser cannot send Authorization.`,
-			`its answer echoes that origin in Access-Control-Allow-Origin without Vary: Origin: a shared cache may give one origin's answer to another.`,
+			`the preflight's answer echoes that origin in Access-Control-Allow-Origin without Vary: Origin: a shared cache may give one origin's answer to another.`,
 		}},
 	}
 	for _, tc := range cases {
