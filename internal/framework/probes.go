@@ -211,11 +211,12 @@ func (t *Fixture) GuardCreate(slug string) {
 
 // UnknownEndpointRequest is a request to a path or method the spec does not
 // list, with the API token where the spec puts it for the method (the query
-// string for methods the spec does not place it for) and harmless input. A
-// body is a run-marked draft whose slug is returned (name tells apart the
-// slugs of several such requests), so that a broken server that took it
-// for a create would make a page the spec can look for, and the sweep and
-// `conformance cleanup` can find; slug is "" for requests without a body.
+// string for methods the spec does not place it for; the header when the
+// run sends tokens in headers) and harmless input. A body is a run-marked
+// draft whose slug is returned (name tells apart the slugs of several such
+// requests), so that a broken server that took it for a create would make a
+// page the spec can look for, and the sweep and `conformance cleanup` can
+// find; slug is "" for requests without a body.
 func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Request, slug string) {
 	r = client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
 	switch method {
@@ -223,7 +224,12 @@ func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Re
 		slug = t.Marker("unknown-endpoint-" + name)
 		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": slug, "type": "draft"}
 	default:
-		r.Query, r.Placement = url.Values{"x": {"1"}}, client.InQuery
+		r.Query = url.Values{"x": {"1"}}
+		if t.Client.CredentialsPlacement() == client.CredentialsInParams {
+			// A run sending the tokens in headers keeps them there: this
+			// is no check of where the spec puts them.
+			r.Placement = client.InQuery
+		}
 	}
 	return r, slug
 }
