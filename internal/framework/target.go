@@ -5,7 +5,8 @@
 // of every exchange with the checks suites add (CrossCutting), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
 // and the evidence kit: matchers whose failures carry the exchange and
-// record their facts, and one way to show a value or an outcome.
+// record their facts, and one way to show a value or an outcome. What a run
+// creates, and how each kind is removed again, is listed in removal.go.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs.
@@ -42,6 +43,10 @@ type Fixture struct {
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
 	CrossCutting *CrossCutting
+
+	// removal: what the run found out about removing what it creates
+	// (removal.go).
+	removal removal
 
 	mu           sync.Mutex
 	bugs         []string
