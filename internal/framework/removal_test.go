@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -75,5 +76,32 @@ func TestLedgerCurrentKey(t *testing.T) {
 	l.RenamePage("not-in-ledger", "z")
 	if got := l.CurrentKey("not-in-ledger"); got != "not-in-ledger" {
 		t.Errorf("a rename of a page the ledger does not hold is followed: %q", got)
+	}
+}
+
+// TestCleanupFollowsRename: the cleanup registered when a page was created
+// deletes it under the key an edit gave it later, not only the final sweep.
+func TestCleanupFollowsRename(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t)
+	old := tg.Marker("before-rename")
+	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(map[string]any{"slug": old}))
+	if created.Status != http.StatusCreated || created.Get("data.key").String() != old {
+		t.Fatalf("create: %s", Outcome(created))
+	}
+	tg.Ledger.AddPage(old)
+	edited := tg.Write(ctx, http.MethodPut, PagePath(old), map[string]any{"title": "Conformance " + tg.RunID + " After Rename"})
+	renamed := edited.Get("data.key").String()
+	if edited.Status != http.StatusOK || renamed == old || renamed == "" {
+		t.Fatalf("the title edit did not rename the page: %s", Outcome(edited))
+	}
+	tg.Renamed(old, renamed)
+
+	tg.removeCreated(ctx, old)
+	if ex := tg.Read(ctx, PagePath(renamed), nil); ex.Status != http.StatusNotFound {
+		t.Errorf("after the cleanup of the page created as %s, its new key %s reads %s, want 404", old, renamed, Outcome(ex))
+	}
+	if pages := tg.Ledger.Pages(); len(pages) != 0 {
+		t.Errorf("the ledger still holds %v", pages)
 	}
 }

@@ -123,12 +123,16 @@ func (t *Fixture) Adopt(ex *client.Exchange) string {
 // error status yet carried out, found afterwards by reading its key.
 func (t *Fixture) AdoptKey(key string) {
 	t.Ledger.AddPage(key)
-	ginkgo.DeferCleanup(func(ctx context.Context) {
-		ctx, cancel := CleanupContext(ctx)
-		defer cancel()
-		// Where the page is now: an edit may have renamed it since.
-		_ = t.DeletePage(ctx, t.Ledger.CurrentKey(key)) // the sweep retries and reports what remains
-	})
+	ginkgo.DeferCleanup(func(ctx context.Context) { t.removeCreated(ctx, key) })
+}
+
+// removeCreated is the cleanup of the page created at key: it deletes the
+// page where it is now, since an edit may have renamed it since. A failure
+// is left to the sweep, which retries and reports what remains.
+func (t *Fixture) removeCreated(ctx context.Context, key string) {
+	ctx, cancel := CleanupContext(ctx)
+	defer cancel()
+	_ = t.DeletePage(ctx, t.Ledger.CurrentKey(key))
 }
 
 // Renamed tells the ledger that a page the run created now lives at
