@@ -1,6 +1,6 @@
 // Package suites lists the suite packages, one per area of the spec (the
-// pages area in two: reads and writes). A runner calls Register once, after
-// framework.Install, before RunSpecs.
+// pages area in two: reads and writes). A runner calls Register once, then
+// framework.Install, then RunSpecs.
 package suites
 
 import (

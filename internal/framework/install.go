@@ -12,8 +12,9 @@ import (
 )
 
 // Install registers the suite-wide nodes. Ginkgo allows one BeforeSuite and
-// one ReportAfterSuite per process, so only runners call it, once, before
-// the suites' Register functions.
+// one ReportAfterSuite per process, so only runners call it, once, after
+// the suites' Register functions and after any ginkgo.PreviewSpecs: a
+// preview drops top-level BeforeEach/AfterEach nodes registered before it.
 func Install(t *Fixture) {
 	ginkgo.BeforeSuite(func() {
 		if bugs := t.Bugs(); len(bugs) > 0 {

@@ -8,7 +8,9 @@ var pagesRules = []Rule{
 		Endpoints: []Endpoint{ListPages, GetPage, CreatePage, EditPage},
 		Text: "A page object has the 17 fields of section 2.1 with their types: tags an object, coverImage and " +
 			"coverImageFilename a string or false, type one of five values, dates YYYY-MM-DD HH:MM:SS.",
-		Reading: "Extra fields are allowed."},
+		Reading: "Extra fields are allowed, and may change from one read to the next: comparisons between two reads of a " +
+			"page compare the fields of section 2.1. date is the display form: only its form YYYY-MM-DD HH:MM:SS is " +
+			"checked, not its value (it may differ from dateRaw, e.g. shown in the reader's timezone)."},
 	{ID: "PAGE-SLUG-LAST-SEGMENT", Section: "2.1", Level: Must, Area: AreaPages,
 		Endpoints: []Endpoint{ListPages, GetPage},
 		Text:      "A page's slug is the last segment of its key."},
@@ -16,6 +18,11 @@ var pagesRules = []Rule{
 		Endpoints: []Endpoint{ListPages, GetPage},
 		Text:      "A page's permalink is a full (absolute) URL.",
 		Reading:   "An absolute http or https URL; its path is not asserted."},
+	{ID: "PAGE-UUID-UNIQUE", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages},
+		Text:      "uuid is a unique identifier: no two pages share one.",
+		Reading: "Checked over the listing of every type (children included); a uuid that is not a string is " +
+			"PAGE-OBJECT-SHAPE's concern. Fewer than two pages: not checked."},
 	{ID: "PAGE-COVER-IMAGE-ABSOLUTE", Section: "2.1", Level: Must, Area: AreaPages,
 		Endpoints: []Endpoint{ListPages, CreatePage},
 		Text:      "coverImage, when it is not false, is the absolute URL of the cover image.",
@@ -39,19 +46,23 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
 		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
-			"and that a first page holds min(size, total) pages; 15 itself is only recorded."},
+			"and that a first page holds min(size, total) pages; 15 itself is only recorded. The size used shows only " +
+			"when more pages match than it: a listing no longer than the size reported (nothing published, say) is not " +
+			"checked."},
 	{ID: "PAGE-LIST-ALL", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems=-1 returns all matching pages: len(data) equals meta.total and hasMore is false.",
 		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
 			"matching pages are accepted."},
 	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size.",
-		Reading: "Checked with 0 and -5: the answer equals that of the same request without numberOfItems " +
-			"(the same pages in the same order, the same numberOfItems and meta)."},
+		Reading: "Checked with 0 and -5 over every type: the answer holds the same pages as the same request without " +
+			"numberOfItems, in any order (no order is stated for the list), with the same numberOfItems and meta. When one " +
+			"default-size page holds every page, a fallback to the default cannot be told from listing all: not checked."},
 	{ID: "PAGE-LIST-PAGENUMBER-BELOW-1", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1.",
-		Reading: "Checked with 0 and -1 at numberOfItems=2: the answer equals that of pageNumber=1 (the same pages in the " +
-			"same order, the same numberOfItems and meta, so meta.pageNumber is 1)."},
+		Reading: "Checked with 0 and -1 at numberOfItems=2 over every type: the answer holds the same pages as " +
+			"pageNumber=1, in any order (no order is stated for the list), with the same numberOfItems and meta (so " +
+			"meta.pageNumber is 1). With no more than 2 pages, page 1 is the only page: not checked."},
 	{ID: "PAGE-LIST-PAST-END", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false."},
 	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
@@ -62,20 +73,24 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all.",
 		Reading: "Walked over every type with a small numberOfItems; where meta.total is missing the number of pages of " +
-			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). Sort order is not asserted."},
+			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). No order is stated for the " +
+			"list, so neither the order within a page nor any sort is asserted; paging itself implies one sequence that " +
+			"the pages are cut from."},
 	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination.",
 		Reading: "On every page of a walk, the answer with untagged=true holds exactly the untagged pages of the same page " +
-			"without it, in the same order. Reported not checked when the target's pages make filtering before and after " +
-			"pagination give the same slices (no tagged page listed before an untagged one)."},
+			"without it, in any order (no order is stated for the list). Reported not checked when the target's pages make " +
+			"filtering before and after pagination give the same pages (no tagged page on a list page before one holding " +
+			"an untagged page)."},
 	{ID: "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta.total counts pages matching the type filters only; untagged does not change it."},
 	{ID: "PAGE-LIST-BAD-PAGING-NO-CRASH", Section: "9.3", Level: Should, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "Non-numeric, fractional or empty numberOfItems and pageNumber do not crash the server: the answer is 200 " +
-			"(the page list) or 400 with a JSON body, never 5xx.",
+		Text: "Non-numeric, fractional or empty numberOfItems and pageNumber do not crash the server: the answer has a " +
+			"JSON body and is never 5xx.",
 		Reading: "The spec says odd paging values no longer crash (they give a list or fall back to defaults) but does not " +
-			"say what non-numeric values give; 200 (a success envelope with a data array: defaults used, or a fraction " +
-			"truncated) and 400 (validation) are both accepted. abc, the empty string and 2.5 are probed."},
+			"say what non-numeric values give, so any answer that is not a crash passes: any status below 500 with a JSON " +
+			"body (200 with defaults used or a fraction truncated, 400 or 422 refusing the value, ...). A 200 must be the " +
+			"page list (data an array), as 4.1 says. abc, the empty string and 2.5 are probed."},
 
 	// 4.2 single
 	{ID: "PAGE-GET-OK", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
