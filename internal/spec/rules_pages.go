@@ -131,7 +131,7 @@ var pagesRules = []Rule{
 		Reading: "A child page is created only where the run can remove it again: not on a target whose reads show the " +
 			"previous release's traits (a missing page answered 200, a page list without meta, numberOfItems or tags a " +
 			"string), since that release's DELETE of parent/child deletes the parent and leaves the child for good, and " +
-			"only after a DELETE of <a run page>/<a child that does not exist> left that page in place. Otherwise not " +
+			"only after a DELETE of a child key that no page has, under a run page, left that page in place. Otherwise not " +
 			"checked, with the reason."},
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
@@ -204,7 +204,7 @@ var pagesRules = []Rule{
 			"(recorded as an observation). Storing the invalid type fails."},
 	{ID: "PAGE-EDIT-HIERARCHICAL", Section: "4.4, 2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "PUT /api/pages/parent/child edits the child page itself (data.key is the child's key); the parent is unchanged.",
-		Reading: "First an edit of parent/<a child that does not exist> must leave the run's parent page as it was (the " +
+		Reading: "First an edit of a child key under the run's parent page that no page has must leave the parent as it was (the " +
 			"previous release edits the parent). Then, only where the run can remove a child page again (not on a target " +
 			"that behaves like the previous release; see PAGE-CREATE-PARENT), a child page is edited with a new " +
 			"description: 200, data.key the child's key, the child reads back with it, and the fields of section 2.1 of " +
@@ -220,7 +220,7 @@ var pagesRules = []Rule{
 	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
 		Endpoints: []Endpoint{DeletePage, GetPage},
 		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",
-		Reading: "First a DELETE of parent/<a child that does not exist> must leave the run's parent page readable (the " +
+		Reading: "First a DELETE of a child key under the run's parent page that no page has must leave the parent readable (the " +
 			"previous release deletes the parent). Then, only where the run can remove a child page again (see " +
 			"PAGE-CREATE-PARENT), a child page is deleted: 200, the child's key then reads 404, and the parent still " +
 			"reads. Without a child page, the first part alone is checked and can fail."},
