@@ -23,8 +23,10 @@ package framework
 //     a tag that no page uses, so they go with the pages.
 //   - Files and images uploaded to a page the run created (POST /api/files/
 //     {key}, POST /api/images with the page's uuid): the API has no delete,
-//     so uploads go only to run pages, whose delete takes them along; each
-//     one is listed in the run summary.
+//     so uploads go only to run pages, whose delete takes them along on the
+//     reference server. That a real host does so is not proven (the previous
+//     release keeps files by page key, images by uuid): each upload is listed
+//     in the run summary, for the operator to remove.
 //   - Settings (only with --allow-settings-write): GuardSettings restores
 //     every changed value and reads the settings back.
 //
