@@ -15,40 +15,61 @@ import (
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
-// Read sends GET path with the API token in the query (spec 5.3).
-func (t *Fixture) Read(ctx context.Context, path string, query url.Values) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query})
+// RequestOption adjusts the request a helper (Read, ReadAuth, Write,
+// CreatePage) builds.
+type RequestOption func(*client.Request)
+
+// Placed makes a helper's request a placement probe (a check of the spec's
+// placement rules): its tokens go where p says even when the run sends
+// them in headers (--credentials header), and the run lists it.
+func Placed(p client.Placement) RequestOption {
+	return func(r *client.Request) { r.Placement = p }
+}
+
+func do(ctx context.Context, t *Fixture, r client.Request, opts []RequestOption) *client.Exchange {
+	for _, o := range opts {
+		o(&r)
+	}
+	return t.Client.Do(ctx, r)
+}
+
+// Read sends GET path with the API token (in the query, as spec 5.3 says,
+// unless the run sends it in a header).
+func (t *Fixture) Read(ctx context.Context, path string, query url.Values, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: http.MethodGet, Path: path, Query: query}, opts)
 }
 
 // ReadAuth sends GET path with both tokens (GET /api/settings).
-func (t *Fixture) ReadAuth(ctx context.Context, path string, query url.Values) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens})
+func (t *Fixture) ReadAuth(ctx context.Context, path string, query url.Values, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens}, opts)
 }
 
 // Write sends a write request with both tokens where the spec puts them
-// (query for DELETE, JSON body for POST and PUT).
-func (t *Fixture) Write(ctx context.Context, method, path string, body map[string]any) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens})
+// (query for DELETE, JSON body for POST and PUT), or in headers when the
+// run sends them there.
+func (t *Fixture) Write(ctx context.Context, method, path string, body map[string]any, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens}, opts)
 }
 
 // CreatePage creates a page for the current spec or container and registers
 // its deletion with DeferCleanup on the next line, so it is removed even
 // when the spec fails, times out or the run is interrupted. The body is
 // PageFields(fields): a complete, plausible draft whose slug carries the run
-// marker (parent pages given by the caller must carry it too). It returns
-// the exchange and the new key ("" when the create failed).
+// marker (parent pages given by the caller must carry it too). opts adjust
+// the create request (Placed). It returns the exchange and the new key (""
+// when the create failed).
 //
 // A page under a parent (fields["parent"]) is created only where the run
 // can remove it again (ChildPagesBlocked): otherwise nothing is sent and
 // the exchange carries a *NotCreated error saying why.
-func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
+func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ...RequestOption) (*client.Exchange, string) {
 	body := t.PageFields(fields)
 	if parent, _ := body["parent"].(string); parent != "" {
 		if why := t.ChildPagesBlocked(ctx); why != "" {
 			return notSent(http.MethodPost, PagesPath, &NotCreated{Reason: why}), ""
 		}
 	}
-	ex := t.Write(ctx, http.MethodPost, PagesPath, body)
+	ex := t.Write(ctx, http.MethodPost, PagesPath, body, opts...)
 	key := t.Adopt(ex)
 	return ex, key
 }
