@@ -7,7 +7,8 @@
 // of every exchange with the checks suites add (CrossCutting), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
 // and the evidence kit: matchers whose failures carry the exchange and
-// record their facts, and one way to show a value or an outcome.
+// record their facts, and one way to show a value or an outcome. What a run
+// creates, and how each kind is removed again, is listed in removal.go.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs. The
@@ -49,6 +50,10 @@ type Fixture struct {
 
 	// assertions counts what the running spec evaluated (assertions.go).
 	assertions assertionCounter
+
+	// removal: what the run found out about removing what it creates
+	// (removal.go).
+	removal removal
 
 	mu           sync.Mutex
 	bugs         []string

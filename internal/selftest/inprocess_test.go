@@ -69,11 +69,13 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		{name: "custom fields kept forever, site with two", mutants: []reference.Mutant{reference.BenignCustomFieldsForever},
 			customFields: `{"subtitle":{"type":"string","label":"Subtitle"},"featured":{"type":"bool","label":"Featured"}}`, wantExit: []int{0}},
 		// The previous release: PUT and DELETE of parent/child act on the
-		// parent, so deleting a run's child page deletes its parent.
-		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1},
-			traceAwaitingFix: "on the previous release the run's child page can never be deleted: DELETE of parent/child " +
-				"deletes the parent and leaves the child behind, and the child's key then names a missing page; the suite " +
-				"reports it as a teardown problem"},
+		// parent, so a child page, once made, can never be deleted; the
+		// run must see that in its reads and make none (issue 13).
+		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1}},
+		// The same write behaviour on a server that reads like the spec:
+		// the run must prove that a child page can be removed before it
+		// makes one.
+		{name: "child writes hit the parent", mutants: []reference.Mutant{reference.ChildWritesHitParent}, wantExit: []int{1}},
 		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
 		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
 	}
