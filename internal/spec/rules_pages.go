@@ -8,7 +8,9 @@ var pagesRules = []Rule{
 		Endpoints: []Endpoint{ListPages, GetPage, CreatePage, EditPage},
 		Text: "A page object has the 17 fields of section 2.1 with their types: tags an object, coverImage and " +
 			"coverImageFilename a string or false, type one of five values, dates YYYY-MM-DD HH:MM:SS.",
-		Reading: "Extra fields are allowed."},
+		Reading: "Extra fields are allowed, and may change from one read to the next: comparisons between two reads of a " +
+			"page compare the fields of section 2.1. date is the display form: only its form YYYY-MM-DD HH:MM:SS is " +
+			"checked, not its value (it may differ from dateRaw, e.g. shown in the reader's timezone)."},
 	{ID: "PAGE-SLUG-LAST-SEGMENT", Section: "2.1", Level: Must, Area: AreaPages,
 		Endpoints: []Endpoint{ListPages, GetPage},
 		Text:      "A page's slug is the last segment of its key."},
@@ -16,6 +18,18 @@ var pagesRules = []Rule{
 		Endpoints: []Endpoint{ListPages, GetPage},
 		Text:      "A page's permalink is a full (absolute) URL.",
 		Reading:   "An absolute http or https URL; its path is not asserted."},
+	{ID: "PAGE-UUID-UNIQUE", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages},
+		Text:      "uuid is a unique identifier: no two pages share one.",
+		Reading: "Checked over the listing of every type (children included); a uuid that is not a string is " +
+			"PAGE-OBJECT-SHAPE's concern. Fewer than two pages: not checked."},
+	{ID: "PAGE-COVER-IMAGE-ABSOLUTE", Section: "2.1", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, CreatePage},
+		Text:      "coverImage, when it is not false, is the absolute URL of the cover image.",
+		Reading: "An absolute http or https URL, as for permalink; its path is not asserted, and a page without a cover " +
+			"image has false (any other kind is PAGE-OBJECT-SHAPE's concern). Checked on every page read that has a " +
+			"cover image (the listing of every type), and on a page the run creates with one when writes are allowed; " +
+			"with neither, not checked."},
 
 	// 4.1 list
 	{ID: "PAGE-LIST-SHAPE", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
@@ -32,19 +46,23 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
 		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
-			"and that a first page holds min(size, total) pages; 15 itself is only recorded."},
+			"and that a first page holds min(size, total) pages; 15 itself is only recorded. The size used shows only " +
+			"when more pages match than it: a listing no longer than the size reported (nothing published, say) is not " +
+			"checked."},
 	{ID: "PAGE-LIST-ALL", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems=-1 returns all matching pages: len(data) equals meta.total and hasMore is false.",
 		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
 			"matching pages are accepted."},
 	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size.",
-		Reading: "Checked with 0 and -5: the answer equals that of the same request without numberOfItems " +
-			"(the same pages in the same order, the same numberOfItems and meta)."},
+		Reading: "Checked with 0 and -5 over every type: the answer holds the same pages as the same request without " +
+			"numberOfItems, in any order (no order is stated for the list), with the same numberOfItems and meta. When one " +
+			"default-size page holds every page, a fallback to the default cannot be told from listing all: not checked."},
 	{ID: "PAGE-LIST-PAGENUMBER-BELOW-1", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1.",
-		Reading: "Checked with 0 and -1 at numberOfItems=2: the answer equals that of pageNumber=1 (the same pages in the " +
-			"same order, the same numberOfItems and meta, so meta.pageNumber is 1)."},
+		Reading: "Checked with 0 and -1 at numberOfItems=2 over every type: the answer holds the same pages as " +
+			"pageNumber=1, in any order (no order is stated for the list), with the same numberOfItems and meta (so " +
+			"meta.pageNumber is 1). With no more than 2 pages, page 1 is the only page: not checked."},
 	{ID: "PAGE-LIST-PAST-END", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false."},
 	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
@@ -55,20 +73,24 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all.",
 		Reading: "Walked over every type with a small numberOfItems; where meta.total is missing the number of pages of " +
-			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). Sort order is not asserted."},
+			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). No order is stated for the " +
+			"list, so neither the order within a page nor any sort is asserted; paging itself implies one sequence that " +
+			"the pages are cut from."},
 	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination.",
 		Reading: "On every page of a walk, the answer with untagged=true holds exactly the untagged pages of the same page " +
-			"without it, in the same order. Reported not checked when the target's pages make filtering before and after " +
-			"pagination give the same slices (no tagged page listed before an untagged one)."},
+			"without it, in any order (no order is stated for the list). Reported not checked when the target's pages make " +
+			"filtering before and after pagination give the same pages (no tagged page on a list page before one holding " +
+			"an untagged page)."},
 	{ID: "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta.total counts pages matching the type filters only; untagged does not change it."},
 	{ID: "PAGE-LIST-BAD-PAGING-NO-CRASH", Section: "9.3", Level: Should, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "Non-numeric, fractional or empty numberOfItems and pageNumber do not crash the server: the answer is 200 " +
-			"(the page list) or 400 with a JSON body, never 5xx.",
+		Text: "Non-numeric, fractional or empty numberOfItems and pageNumber do not crash the server: the answer has a " +
+			"JSON body and is never 5xx.",
 		Reading: "The spec says odd paging values no longer crash (they give a list or fall back to defaults) but does not " +
-			"say what non-numeric values give; 200 (a success envelope with a data array: defaults used, or a fraction " +
-			"truncated) and 400 (validation) are both accepted. abc, the empty string and 2.5 are probed."},
+			"say what non-numeric values give, so any answer that is not a crash passes: any status below 500 with a JSON " +
+			"body (200 with defaults used or a fraction truncated, 400 or 422 refusing the value, ...). A 200 must be the " +
+			"page list (data an array), as 4.1 says. abc, the empty string and 2.5 are probed."},
 
 	// 4.2 single
 	{ID: "PAGE-GET-OK", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
@@ -83,13 +105,18 @@ var pagesRules = []Rule{
 
 	// 4.3 create
 	{ID: "PAGE-CREATE-201", Section: "4.3, 9.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "POST /api/pages answers 201 with the full page object; data.key is always present."},
+		Text: "POST /api/pages answers 201 with the full page object; data.key is always present.",
+		Reading: "Which fields a create requires is not shown (4.3), so every page the run creates carries a complete, " +
+			"plausible body: title, content, description, type draft and a run-marked slug, plus what a rule needs. A " +
+			"refusal of such a body fails this rule; every other rule that needed the page is then not checked, with " +
+			"the server's answer."},
 	{ID: "PAGE-CREATE-FIELDS", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
 		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw must be the sent " +
 			"text HTML-encoded once, in any entity form (see PAGE-TITLE-ENCODED); content is compared as rendered HTML " +
-			"containing the text; tags as the set of names, without surrounding spaces; date and dateRaw must both equal the date sent (the spec gives both the same form and " +
-			"neither is said to be converted; dateUTC is not compared, the site timezone being unknown); slug as sent. " +
+			"containing the text; tags as the set of names, without surrounding spaces; dateRaw must equal the date " +
+			"sent, and date (the display form) must have the form YYYY-MM-DD HH:MM:SS, its value being the server's (e.g. " +
+			"in the reader's timezone); dateUTC is not compared, the site timezone being unknown; slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
 			"is encoded. category is sent, and compared, only when GET /api/categories names one."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
@@ -100,7 +127,12 @@ var pagesRules = []Rule{
 			"something else (an ID, a counter, a fixed word) fails. The usual form, the title's lowercase words joined by " +
 			"'-', is only recorded as an observation when the slug differs from it."},
 	{ID: "PAGE-CREATE-PARENT", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "parent creates a child page whose key is parent/child."},
+		Text: "parent creates a child page whose key is parent/child.",
+		Reading: "A child page is created only where the run can remove it again: not on a target whose reads show the " +
+			"previous release's traits (a missing page answered 200, a page list without meta, numberOfItems or tags a " +
+			"string), since that release's DELETE of parent/child deletes the parent and leaves the child for good, and " +
+			"only after a DELETE of a child key that no page has, under a run page, left that page in place. Otherwise not " +
+			"checked, with the reason."},
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
 		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
@@ -142,9 +174,13 @@ var pagesRules = []Rule{
 		Text: "PUT /api/pages/{key} answers 200 with the full updated page object."},
 	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it).",
-		Reading: "A page created with title, description, content, tags, date and (when the target has one) category is " +
-			"edited with description alone; every other field of the page object read back with GET before and after " +
-			"the edit must be equal, and description must be the new value."},
+		Reading: "A draft is created with title, description, content, tags, date, a cover image (a run-marked filename: " +
+			"coverImage is a \"filename or URL\") and, when the target has one, category. Then two edits each send one field: " +
+			"description alone, then title alone, so that every field is omitted by one of them. After each, the page read " +
+			"back with GET must hold the field sent, and the fields of section 2.1 the edit did not send must equal what " +
+			"they were before it (fields outside 2.1 are not compared). After the title edit the key, slug and permalink " +
+			"may change (3.2) and uuid is PAGE-UUID-STABLE's, so they are not compared. A field the created page does not " +
+			"hold (e.g. a cover image the server ignored) cannot show a loss: it is named in an observation."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
@@ -159,14 +195,20 @@ var pagesRules = []Rule{
 		Text:    "PUT of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
 	{ID: "PAGE-EDIT-INVALID-400", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is " +
-			"unchanged; or it is accepted without storing that type.",
+		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, or accepted " +
+			"without storing that type.",
 		Reading: "As for PAGE-CREATE-INVALID-TYPE, the spec does not say which values an edit validates, so both readings are " +
-			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body, and every field of the " +
-			"page object read back with GET is as before the edit (a 400 means the edit failed, so no part of it applies). " +
-			"Accepted: 200 with a success envelope, and the page's type, read back and in the response when it carries one, " +
-			"is one of the five (recorded as an observation). Storing the invalid type fails."},
-
+			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body; the spec says only " +
+			"\"edit failed\", not that no part of the edit applied, so the page is not compared. Accepted: 200 with a " +
+			"success envelope, and the page's type, read back and in the response when it carries one, is one of the five " +
+			"(recorded as an observation). Storing the invalid type fails."},
+	{ID: "PAGE-EDIT-HIERARCHICAL", Section: "4.4, 2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "PUT /api/pages/parent/child edits the child page itself (data.key is the child's key); the parent is unchanged.",
+		Reading: "First an edit of a child key under the run's parent page that no page has must leave the parent as it was (the " +
+			"previous release edits the parent). Then, only where the run can remove a child page again (not on a target " +
+			"that behaves like the previous release; see PAGE-CREATE-PARENT), a child page is edited with a new " +
+			"description: 200, data.key the child's key, the child reads back with it, and the fields of section 2.1 of " +
+			"the parent are as before. Without a child page, the first part alone is checked and can fail."},
 	// 4.5 delete
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
@@ -175,6 +217,13 @@ var pagesRules = []Rule{
 	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
+	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
+		Endpoints: []Endpoint{DeletePage, GetPage},
+		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",
+		Reading: "First a DELETE of a child key under the run's parent page that no page has must leave the parent readable (the " +
+			"previous release deletes the parent). Then, only where the run can remove a child page again (see " +
+			"PAGE-CREATE-PARENT), a child page is deleted: 200, the child's key then reads 404, and the parent still " +
+			"reads. Without a child page, the first part alone is checked and can fail."},
 
 	// 3 states
 	{ID: "PAGE-TYPE-TRANSITIONS", Section: "3", Level: Must, Area: AreaPages,

@@ -4,6 +4,7 @@ package reads
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -21,34 +22,25 @@ import (
 func (k kit) objectSpecs() {
 	t := k.t
 	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
-		problems, ex := k.eachListed(ctx, func(i int, it gjson.Result) (out []string) {
-			ps, err := schemas.Validate("page.json", []byte(it.Raw))
-			Expect(err).NotTo(HaveOccurred())
-			for _, p := range ps {
-				out = append(out, "data["+strconv.Itoa(i)+"] (key "+it.Get("key").String()+"): "+p)
-			}
-			return out
-		})
-		Expect(problems).To(BeEmpty(), k.about(ex, "every list item matches schema page.json (the 17 fields of section 2.1)"))
+		items, ex := k.everyPage(ctx)
+		Expect(ex).To(eachPage("every list item matches schema page.json (the 17 fields of section 2.1)", items,
+			func(it gjson.Result) string { return strings.Join(pageSchemaProblems(it), "; ") }))
 	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
-		k.readEachSampled(ctx, func(key string, ex *client.Exchange) {
+		k.readEachSampled(ctx, func(_ string, ex *client.Exchange) {
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			ps, err := schemas.Validate("page.json", []byte(ex.Get("data").Raw))
-			Expect(err).NotTo(HaveOccurred(), k.about(ex, "data is one JSON value"))
-			Expect(ps).To(BeEmpty(), k.about(ex, "data of GET /api/pages/%s matches schema page.json", key))
+			Expect(ex).To(framework.Hold("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
+				return pageSchemaProblems(ex.Get("data"))
+			}))
 		})
 	}, framework.Case("single reads, a page of each type found"))
 
 	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
-		wrong, ex := k.eachListed(ctx, func(_ int, it gjson.Result) []string {
-			if p := absoluteURLProblem(it.Get("permalink").String()); p != "" || it.Get("permalink").Type != gjson.String {
-				return []string{"key " + it.Get("key").String() + ": permalink " + framework.JSONText(it.Get("permalink")) + " (" + p + ")"}
-			}
-			return nil
-		})
-		Expect(wrong).To(BeEmpty(), k.about(ex, "every page's permalink is an absolute http(s) URL"))
+		items, ex := k.everyPage(ctx)
+		Expect(ex).To(eachPage("every page's permalink is an absolute http(s) URL", items, func(it gjson.Result) string {
+			return absoluteURLProblem(it.Get("permalink"))
+		}))
 	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
@@ -57,37 +49,77 @@ func (k kit) objectSpecs() {
 		if len(items) == 0 {
 			framework.NotChecked("the target has no page at all")
 		}
-		key := items[0].Get("key").String()
-		ex := t.Read(ctx, framework.PagePath(key), nil)
+		ex := t.Read(ctx, framework.PagePath(items[0].Get("key").String()), nil)
 		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		link := ex.Get("data.permalink")
-		Expect(link.Type).To(Equal(gjson.String), k.about(ex, "data.permalink is a string"))
-		Expect(absoluteURLProblem(link.Str)).To(BeEmpty(), k.about(ex, "data.permalink %q is an absolute http(s) URL", link.Str))
+		Expect(ex).To(framework.Hold("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
+			if p := absoluteURLProblem(ex.Get("data.permalink")); p != "" {
+				return []string{"data.permalink: " + p}
+			}
+			return nil
+		}))
 	}, framework.Case("single read"))
+
+	t.It("PAGE-UUID-UNIQUE", func(ctx SpecContext) {
+		items, ex := k.everyPage(ctx)
+		byUUID := map[string][]string{}
+		var uuids []string
+		for _, it := range items {
+			// A uuid that is not a string is PAGE-OBJECT-SHAPE's concern.
+			if u := it.Get("uuid"); u.Type == gjson.String {
+				byUUID[u.Str] = append(byUUID[u.Str], framework.Show(it.Get("key")))
+				uuids = append(uuids, u.Str)
+			}
+		}
+		if len(uuids) < 2 {
+			framework.NotChecked("%s", k.lacking(count(len(uuids), "page")+" with a uuid, so no two could share one"))
+		}
+		Expect(ex).To(framework.Hold("no two pages of the every-type listing share a uuid", func(*client.Exchange) []string {
+			var shared []string
+			for _, u := range framework.Uniq(uuids) {
+				if keys := byUUID[u]; len(keys) > 1 {
+					shared = append(shared, "uuid "+strconv.Quote(u)+" is that of pages "+strings.Join(keys, ", "))
+				}
+			}
+			return shared
+		}))
+	}, framework.Case("every type, children included"))
+
+	t.It("PAGE-COVER-IMAGE-ABSOLUTE", func(ctx SpecContext) {
+		items, ex := k.everyPage(ctx)
+		var covered []gjson.Result
+		for _, it := range items {
+			// false means no cover image; any other kind is PAGE-OBJECT-SHAPE's concern.
+			if it.Get("coverImage").Type == gjson.String {
+				covered = append(covered, it)
+			}
+		}
+		if len(covered) == 0 {
+			framework.NotChecked("no page of the every-type listing has a cover image (the pages writes check one it " +
+				"creates when the run may write)")
+		}
+		Expect(ex).To(eachPage("every cover image is an absolute http(s) URL", covered, func(it gjson.Result) string {
+			return absoluteURLProblem(it.Get("coverImage"))
+		}))
+	}, framework.Case("list items with a cover image, every type"))
 }
 
 func (k kit) slugSpecs() {
 	t := k.t
 	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
-		wrong, ex := k.eachListed(ctx, func(_ int, it gjson.Result) []string {
-			key, slug := it.Get("key").String(), it.Get("slug")
-			if slug.Type != gjson.String || slug.Str != lastSegment(key) {
-				return []string{"key " + key + ": slug " + framework.JSONText(slug)}
-			}
-			return nil
-		})
-		Expect(wrong).To(BeEmpty(), k.about(ex, "every page's slug is the last segment of its key"))
+		items, ex := k.everyPage(ctx)
+		Expect(ex).To(eachPage("every page's slug is the last segment of its key", items, slugProblem))
 	}, framework.Case("list items, every type"))
 
 	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
 		child := k.childPage(ctx)
-		key := child.Get("key").String()
-		ex := t.Read(ctx, framework.PagePath(key), nil)
+		ex := t.Read(ctx, framework.PagePath(child.Get("key").String()), nil)
 		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		got := ex.Get("data.key").String()
-		slug := ex.Get("data.slug")
-		Expect(slug.Type == gjson.String && slug.Str == lastSegment(got)).To(BeTrue(),
-			k.about(ex, "the slug of page %s is %q, the last segment of its key; it is %s", got, lastSegment(got), framework.JSONText(slug)))
+		Expect(ex).To(framework.Hold("data.slug is the last segment of data.key", func(ex *client.Exchange) []string {
+			if p := slugProblem(ex.Get("data")); p != "" {
+				return []string{p}
+			}
+			return nil
+		}))
 	}, framework.Case("single read of a child page"))
 }
 
@@ -96,8 +128,8 @@ func (k kit) getSpecs() {
 	t.It("PAGE-GET-OK", func(ctx SpecContext) {
 		k.readEachSampled(ctx, func(key string, ex *client.Exchange) {
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
-			Expect(ex.Get("data").IsObject()).To(BeTrue(), k.about(ex, "data is a page object"))
-			Expect(ex.Get("data.key").String()).To(Equal(key), k.about(ex, "data.key is the key requested (%s)", key))
+			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data is a page object")
+			Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
@@ -130,23 +162,11 @@ func (k kit) hierarchicalSpec() {
 		key := child.Get("key").String()
 		ex := t.Read(ctx, framework.PagePath(key), nil)
 		Expect(ex).To(framework.BeSuccess(http.StatusOK))
-		Expect(ex.Get("data.key").String()).To(Equal(key), k.about(ex, "GET of the child key %s reads the child page itself", key))
-		if uuid := child.Get("uuid").String(); uuid != "" {
-			Expect(ex.Get("data.uuid").String()).To(Equal(uuid),
-				k.about(ex, "the page read is the child page listed with uuid %s", uuid))
+		Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
+		if uuid := child.Get("uuid"); uuid.Type == gjson.String && uuid.Str != "" {
+			Expect(ex).To(framework.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
 		}
 	})
-}
-
-// eachListed runs problems on every page of the every-type listing and
-// returns all it found wrong, with the listing's exchange.
-func (k kit) eachListed(ctx context.Context, problems func(i int, it gjson.Result) []string) ([]string, *client.Exchange) {
-	items, ex := k.everyPage(ctx)
-	var wrong []string
-	for i, it := range items {
-		wrong = append(wrong, problems(i, it)...)
-	}
-	return wrong, ex
 }
 
 // readEachSampled reads one by one the pages both single-read rules look
@@ -194,16 +214,39 @@ func lastSegment(key string) string {
 	return key[strings.LastIndex(key, "/")+1:]
 }
 
-// absoluteURLProblem reports why s is not an absolute http(s) URL ("" when it is).
-func absoluteURLProblem(s string) string {
-	u, err := url.Parse(s)
+// pageSchemaProblems lists how a page object departs from schema page.json.
+func pageSchemaProblems(page gjson.Result) []string {
+	ps, err := schemas.Validate("page.json", []byte(page.Raw))
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return ps
+}
+
+// slugProblem says how a page object's slug is not the last segment of its
+// key ("" when it is).
+func slugProblem(page gjson.Result) string {
+	key, slug := page.Get("key").String(), page.Get("slug")
+	if slug.Type != gjson.String || slug.Str != lastSegment(key) {
+		return fmt.Sprintf("slug is %s, want %q", framework.Show(slug), lastSegment(key))
+	}
+	return ""
+}
+
+// absoluteURLProblem says why a JSON value is not an absolute http(s) URL
+// ("" when it is).
+func absoluteURLProblem(r gjson.Result) string {
+	if r.Type != gjson.String {
+		return framework.Show(r) + " is not a string"
+	}
+	u, err := url.Parse(r.Str)
 	switch {
 	case err != nil:
-		return "not a URL: " + err.Error()
+		return r.Raw + " is not a URL: " + err.Error()
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "no http or https scheme"
+		return r.Raw + " has no http or https scheme"
 	case u.Host == "":
-		return "no host"
+		return r.Raw + " has no host"
 	}
 	return ""
 }
