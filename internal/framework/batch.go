@@ -28,6 +28,16 @@ func (t *Fixture) All(ctx context.Context, reqs ...client.Request) []*client.Exc
 	return t.Client.DoAll(ctx, reqs, t.Concurrency)
 }
 
+// Fresh makes a helper's read (Read, ReadAuth) go to the target even when
+// the run's read cache holds its answer (client.Request.Fresh): for a read
+// that must see the target now although nothing was written since the last
+// one — the second of two reads that tell which fields change by
+// themselves. A read after a write needs no Fresh: every write empties
+// the cache.
+func Fresh() RequestOption {
+	return func(r *client.Request) { r.Fresh = true }
+}
+
 // judgedLog holds the exchanges the running spec judges besides its own
 // requests (Judged). The runner's AfterEach shows them with the spec's
 // failure.

@@ -46,7 +46,7 @@ func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard
 	_, first, problem := t.ReadSettings(ctx)
 	var original map[string]any
 	if problem == "" {
-		_, original, problem = t.ReadSettings(ctx)
+		_, original, problem = t.readSettings(ctx, Fresh())
 	}
 	if problem != "" {
 		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", 2)
@@ -186,7 +186,7 @@ func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string 
 		return nil
 	case <-time.After(volatilePause):
 	}
-	_, second, problem := t.ReadSettings(ctx)
+	_, second, problem := t.readSettings(ctx, Fresh())
 	if problem != "" {
 		return nil
 	}
@@ -218,7 +218,14 @@ func secondTry(v any) any {
 // as written (json.Number) so that comparing maps is exact. The string is
 // what went wrong, "" when the map was read.
 func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[string]any, string) {
-	ex := t.ReadAuth(ctx, "/api/settings", nil)
+	return t.readSettings(ctx)
+}
+
+// readSettings is ReadSettings with options: Fresh for the second of two
+// reads that find the fields changing by themselves (the read cache would
+// answer it with the first).
+func (t *Fixture) readSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
+	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
 		return ex, nil, "GET /api/settings: " + Outcome(ex)
 	}
