@@ -40,7 +40,9 @@ func TestAssertionCountingChild(t *testing.T) {
 	framework.Install(target)
 	target.CrossCutting.Add(framework.ExchangeCheck{Rule: "GEN-NO-CACHE",
 		Check: func(*client.Exchange) framework.Judgement { return framework.Judgement{} }})
-	list := func(ctx ginkgo.SpecContext) *client.Exchange { return target.Read(ctx, "/api/pages", nil) }
+	// Fresh: each spec's read reaches the target (the read cache would
+	// replay the first), so the cross-cutting check judges every one.
+	list := func(ctx ginkgo.SpecContext) *client.Exchange { return target.Read(ctx, "/api/pages", nil, framework.Fresh()) }
 	// expectOK asserts for its caller, as suite helpers do.
 	expectOK := func(ex *client.Exchange) {
 		gomega.ExpectWithOffset(1, ex.Status).To(gomega.Equal(http.StatusTeapot))
