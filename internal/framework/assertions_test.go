@@ -42,7 +42,9 @@ func TestAssertionCountingChild(t *testing.T) {
 		Check: func(*client.Exchange) framework.Judgement { return framework.Judgement{} }})
 	// Fresh: each spec's read reaches the target (the read cache would
 	// replay the first), so the cross-cutting check judges every one.
-	list := func(ctx ginkgo.SpecContext) *client.Exchange { return target.Read(ctx, "/api/pages", nil, framework.Fresh()) }
+	list := func(ctx ginkgo.SpecContext) *client.Exchange {
+		return target.Read(ctx, "/api/pages", nil, framework.Fresh())
+	}
 	// expectOK asserts for its caller, as suite helpers do.
 	expectOK := func(ex *client.Exchange) {
 		gomega.ExpectWithOffset(1, ex.Status).To(gomega.Equal(http.StatusTeapot))
