@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -36,6 +37,9 @@ type exchangeCheck struct {
 	body func(ex *client.Exchange) (problem string)
 	// seen says what a negated expectation saw (optional).
 	seen func(ex *client.Exchange) string
+	// offending lists the JSON paths of the values found wrong, when the
+	// body judged has several (optional; recorded in the Fact).
+	offending func(ex *client.Exchange) []string
 }
 
 // exchangeMatcher expects check to find no problem with an exchange's
@@ -89,7 +93,11 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 			"Problem": func(a any) string {
 				ex := a.(*client.Exchange)
 				problem := c.problem(ex)
-				recordFact(factOf(ex, c.expect, problem, c.field))
+				f := factOf(ex, c.expect, problem, c.field)
+				if c.offending != nil && c.body != nil && transportProblem(ex) == "" {
+					f.Fields = c.offending(ex)
+				}
+				recordFact(f)
 				return problem
 			},
 			"Seen": func(a any) string {
@@ -211,16 +219,25 @@ func BeEarlyError(code int) types.GomegaMatcher {
 // MatchSchema expects the body to validate against one of the embedded
 // JSON Schemas (schemas/); violations name the JSON path.
 func MatchSchema(name string) types.GomegaMatcher {
-	return exchangeMatcher("a body matching schema "+name, func(ex *client.Exchange) string {
-		problems, err := schemas.Validate(name, ex.Body())
-		if err != nil {
-			return err.Error()
-		}
-		if len(problems) > 0 {
-			return "\n  " + strings.Join(problems, "\n  ")
-		}
-		return ""
-	})
+	return exchangeCheck{expect: "a body matching schema " + name,
+		body: func(ex *client.Exchange) string {
+			problems, err := schemas.Validate(name, ex.Body())
+			if err != nil {
+				return err.Error()
+			}
+			if len(problems) > 0 {
+				return "\n  " + strings.Join(problems, "\n  ")
+			}
+			return ""
+		},
+		offending: func(ex *client.Exchange) []string {
+			violations, _ := schemas.Violations(name, ex.Body())
+			var paths []string
+			for _, v := range violations {
+				paths = append(paths, v.Path)
+			}
+			return verdict.Uniq(paths)
+		}}.matcher()
 }
 
 func objectProblem(ex *client.Exchange) string {

@@ -37,6 +37,12 @@ func TestOutcomesAsData(t *testing.T) {
 			ex := missing(ctx)
 			gomega.Expect(ex.Status).To(gomega.Equal(http.StatusOK))
 		})
+		target.It("PAGE-OBJECT-SHAPE", func(ctx ginkgo.SpecContext) {
+			gomega.Expect(missing(ctx)).To(framework.MatchSchema("page-response.json"))
+		})
+		target.It("USER-LIST-SHAPE", func(ginkgo.SpecContext) {
+			gomega.Expect([]string{"a is wrong", "b is wrong"}).To(gomega.BeEmpty(), "nothing is wrong")
+		})
 	})
 	sc, rc := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
 	rc.Succinct, rc.NoColor = true, true
@@ -60,8 +66,29 @@ func TestOutcomesAsData(t *testing.T) {
 	if ex := m.Exchanges[0]; ex.Method != http.MethodGet || ex.Status != http.StatusNotFound || ex.Body == "" || ex.Cut {
 		t.Errorf("exchange %+v", ex)
 	}
-	if g := specs["TAG-GET-404"]; g.Status != report.Failed || len(g.Facts) != 0 || len(g.Exchanges) != 1 || g.Case != "" {
-		t.Errorf("plain Gomega failure: %+v", g)
+	// A plain Gomega failure is recorded in words, about no response (the
+	// diagnosis then reads the spec's last one).
+	g := specs["TAG-GET-404"]
+	if g.Status != report.Failed || len(g.Facts) != 1 || len(g.Exchanges) != 1 || g.Case != "" {
+		t.Fatalf("plain Gomega failure: %+v", g)
+	}
+	if f := g.Facts[0]; f.Expected != "it to equal 200" || f.Got != "404" || f.Seq != 0 || f.Status != 0 ||
+		f.Rendered == "" || !strings.Contains(g.Message, f.Rendered) {
+		t.Errorf("plain Gomega fact %+v", f)
+	}
+	if f := specs["USER-LIST-SHAPE"].Facts; len(f) != 1 || f[0].Expected != "it to be empty" ||
+		f[0].Got != "2 items:\n  - a is wrong\n  - b is wrong" || strings.Contains(f[0].Got, "[]string") {
+		t.Errorf("plain Gomega fact of a list %+v", f)
+	}
+	// A schema failure names each offending path as data.
+	if f := specs["PAGE-OBJECT-SHAPE"].Facts; len(f) != 1 || len(f[0].Fields) == 0 {
+		t.Errorf("schema fact %+v", f)
+	} else {
+		for _, p := range f[0].Fields {
+			if !strings.Contains(f[0].Got, p+": ") {
+				t.Errorf("schema fact names %q, which its failure does not: %+v", p, f[0])
+			}
+		}
 	}
 	for _, s := range run.Specs {
 		for _, ex := range s.Exchanges {

@@ -174,7 +174,7 @@ func TestJUnitFailureMessageSaysWhatWasGot(t *testing.T) {
 	doc := string(render(t, func(b *bytes.Buffer) error { return fixtureRun(t).WriteJUnit(b) }))
 	for _, want := range []string{
 		`message="Expected: HTTP 404 with a handler-error body (status &#34;1&#34;, message a string); Got: HTTP 200"`,
-		`message="Got: 200; Expected it to equal: 404"`,
+		`message="Got: 200; Expected it to equal 404"`,
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the JUnit report lacks %s", want)

@@ -76,8 +76,8 @@ func (r *Run) WriteSummary(w io.Writer) {
 			for _, i := range rr.Specs {
 				if s := r.Specs[i]; s.Status == Failed || s.Status == Errored {
 					// The expectation, not the exchange Gomega may print first.
-					exp, _ := splitMessage(s.Message)
-					fmt.Fprintf(w, "      %s\n", indent(firstLines(cleanExpectation(exp), 3), "      "))
+					exp, _ := readableMessage(s)
+					fmt.Fprintf(w, "      %s\n", indent(firstLines(exp, 3), "      "))
 				}
 			}
 		}

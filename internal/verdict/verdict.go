@@ -76,6 +76,13 @@ type Fact struct {
 	// Field is the JSON path of the value judged; "" when the response was
 	// judged as a whole (its status, its schema).
 	Field string `json:"field,omitempty"`
+	// Fields are the JSON paths of the values found wrong, when the
+	// expectation judged more than one (a schema's violations: data[0].tags).
+	Fields []string `json:"fields,omitempty"`
+	// Rendered is the failure message a plain Gomega matcher wrote, with
+	// Go's types in it; the reports show Expected and Got in its place.
+	// Empty for the suite's own matchers, whose messages are words already.
+	Rendered string `json:"rendered,omitempty"`
 	// Status is the HTTP status of the response judged; 0 when there was
 	// none (the request failed, or no exchange was judged).
 	Status int `json:"status,omitempty"`
@@ -98,7 +105,9 @@ type Exchange struct {
 	Status int `json:"status"`
 	// Body is the response body, redacted, cut at MaxBody bytes (Cut).
 	Body string `json:"body,omitempty"`
-	Cut  bool   `json:"cut,omitempty"`
+	// Cut: Body is not the whole body (cut at MaxBody, at the run's read
+	// limit, or by the connection closing).
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Uniq returns in without repeats, in the order of first appearance.
