@@ -185,6 +185,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
 		return Result{Exit: ExitUsage, Problems: problems}
 	}
+	plan := newPlan(suiteConfig)
 	framework.Install(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {
@@ -215,17 +216,20 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 
 	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	restore := redirectConsole(red)
-	ginkgo.RunSpecs(ignoreFail{}, suiteName, suiteConfig, reporterConfig)
-	restore()
+	_ = out.Flush()
+	con := newConsoleOut(stdout, cfg.NoColor)
+	interrupted := runSpecs(con, red, plan, c.Seq, started, suiteConfig, reporterConfig)
 
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
 		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
 	run := report.Build(target.Report(), target.Catalogue, meta, extras(target))
+	if interrupted {
+		markInterrupted(run)
+	}
 	healthExit := afterSpecs(run, c, k)
 	reportErr := writeReports(run, cfg, red)
-	run.WriteSummary(out)
+	run.WriteConsole(out, con.options(cfg.Verbose))
 	if paths := reportPaths(cfg); len(paths) > 0 {
 		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
 	}
@@ -250,12 +254,10 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	sc.SkipStrings = cfg.Skip
 	sc.FailFast = cfg.FailFast
 	sc.Timeout = cfg.Timeout // 0: no limit (Ginkgo's default would be one hour)
-	rc.Verbose = cfg.Verbose
-	rc.NoColor = cfg.NoColor || !isTerminal(os.Stdout)
-	if rc.NoColor {
-		formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
-	}
-	rc.Succinct = !cfg.Verbose
+	// Ginkgo's reporter is silenced (runSpecs); without colour, no code
+	// reaches the texts it formats (failure messages) either.
+	rc.NoColor = true
+	formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
 	return sc, rc
 }
 

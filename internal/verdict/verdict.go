@@ -55,6 +55,10 @@ type Fact struct {
 	// Field is the JSON path of the value judged; "" when the response was
 	// judged as a whole (its status, its schema).
 	Field string `json:"field,omitempty"`
+	// Want, when set, is the kind of JSON value the spec allows at Field
+	// ("object", "string or false"): the value there was of another kind,
+	// not a value of the right kind that is wrong.
+	Want string `json:"want,omitempty"`
 	// Status is the HTTP status of the response judged; 0 when there was
 	// none (the request failed, or no exchange was judged).
 	Status int `json:"status,omitempty"`
