@@ -191,20 +191,56 @@ func (c console) ruleCases(r *Run, rr RuleResult, pad string) {
 		fmt.Fprintf(c.w, "%s%s\n", pad, c.clip(line, len(pad)))
 		return
 	}
-	for _, cv := range cases {
+	specs := r.failedSpecs(rr) // in the order of cases
+	for i, cv := range cases {
 		fmt.Fprintf(c.w, "%s── %s\n", pad, cv.Name)
 		fmt.Fprintf(c.w, "%s%s\n", pad, indent(errorWords(cv.Status, cv.Expectation), pad))
-		for _, ex := range cv.Exchanges {
-			fmt.Fprintf(c.w, "\n%s%s\n", pad, indent(ex, pad))
-		}
-		if cv.Requests != "" {
-			fmt.Fprintf(c.w, "\n%sEvery request of this check (%d):\n%s%s\n", pad, cv.RequestsCount, pad, indent(cv.Requests, pad))
+		switch {
+		case len(cv.Exchanges) > 0:
+			// The exchanges the expectations judged, in full; the spec's
+			// other requests in one line each, so none is shown twice.
+			for _, ex := range cv.Exchanges {
+				fmt.Fprintf(c.w, "\n%s%s\n", pad, indent(ex, pad))
+			}
+			if others := otherRequests(specs[i]); len(others) > 0 {
+				fmt.Fprintf(c.w, "%sits other requests: %s\n", pad, strings.Join(others, ", "))
+			}
+		case cv.Requests != "":
+			fmt.Fprintf(c.w, "\n%sits requests (%d):\n%s%s\n", pad, cv.RequestsCount, pad, indent(cv.Requests, pad))
 		}
 		for _, curl := range cv.Curl {
 			fmt.Fprintf(c.w, "%sreproduce: %s\n", pad, curl)
 		}
 		fmt.Fprintln(c.w)
 	}
+}
+
+// failedSpecs are the failed and errored specs of a rule, in the order
+// of r.cases.
+func (r *Run) failedSpecs(rr RuleResult) []SpecResult {
+	var out []SpecResult
+	for _, i := range rr.Specs {
+		if i >= 0 && i < len(r.Specs) && (r.Specs[i].Status == Failed || r.Specs[i].Status == Errored) {
+			out = append(out, r.Specs[i])
+		}
+	}
+	return out
+}
+
+// otherRequests names the requests of a spec its facts did not judge
+// ("#12 GET /api/tags → 200").
+func otherRequests(s SpecResult) []string {
+	judged := map[int]bool{}
+	for _, f := range s.Facts {
+		judged[f.Seq] = true
+	}
+	var out []string
+	for _, ex := range s.Exchanges {
+		if !judged[ex.Seq] {
+			out = append(out, fmt.Sprintf("#%d %s %s → %d", ex.Seq, ex.Method, ex.Path, ex.Status))
+		}
+	}
+	return out
 }
 
 // oneLine is a failure's expectation in one line: the suite's words up

@@ -45,12 +45,11 @@ type cause struct {
 	order int // first appearance, for stable output
 	// vague causes are facts in words only, about no field or status.
 	vague bool
-	// wrongKind causes are about a field holding a kind of value the spec
-	// does not allow there: the field's paths (array indexes dropped) and
-	// that kind, which an answer can be searched for.
-	wrongKind bool
-	paths     map[string]bool
-	kind      string
+	// For a field holding a kind of value the spec does not allow there:
+	// the field's paths (array indexes dropped) and that kind, which an
+	// answer can be searched for (no paths for any other cause).
+	paths map[string]bool
+	kind  string
 }
 
 // Findings groups the failed rules of the run by the cause that explains
@@ -92,9 +91,6 @@ func (r *Run) Findings() []Finding {
 		var shown []*cause
 		var where verdict.Exchange
 		for _, c := range sortedCauses(causes) {
-			if !c.wrongKind {
-				continue
-			}
 			if ex, ok := showsField(judged(s), c); ok {
 				shown, where = append(shown, c), ex
 			}
@@ -268,13 +264,13 @@ func causeOf(f verdict.Fact, exs []verdict.Exchange, causes map[string]*cause) *
 			c.key = "missing " + name + " " + resource(ex.Path)
 			c.fact = f.Field + " is missing"
 		case f.Want != "":
-			c.key, c.wrongKind, c.kind = "kind "+name+" "+kind, true, kind
+			c.key, c.kind = "kind "+name+" "+kind, kind
 			c.fact = fmt.Sprintf("%s is %s where the spec wants %s", f.Field, withArticle(kind), withArticle(f.Want))
+			c.paths[strings.Join(withoutIndexes(segs), ".")] = true
 		default:
 			c.key = "value " + name + " " + masked(strings.TrimPrefix(f.Got, f.Field))
 			c.fact = factWords(f)
 		}
-		c.paths[strings.Join(withoutIndexes(segs), ".")] = true
 	case f.Field == "" && f.Status != 0 && f.Got == fmt.Sprintf("HTTP %d", f.Status):
 		c.key = "status " + strconv.Itoa(f.Status)
 		c.fact = fmt.Sprintf("answered HTTP %d where the spec wants another status", f.Status)
@@ -345,7 +341,8 @@ func masked(s string) string {
 }
 
 // showsField reports whether an answer among exs holds a value of the
-// cause's kind at one of its paths, and which answer.
+// cause's kind at one of its paths, and which answer; never for a cause
+// that is not about a field of the wrong kind.
 func showsField(exs []verdict.Exchange, c *cause) (verdict.Exchange, bool) {
 	for _, ex := range exs {
 		if ex.Cut || !gjson.Valid(ex.Body) {

@@ -23,3 +23,8 @@ func terminalWidth(w io.Writer) (width int, ok bool) {
 	}
 	return 0, false
 }
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

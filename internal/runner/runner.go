@@ -370,11 +370,6 @@ func applyRerun(cfg Config, stdout io.Writer) (_ Config, exit int, stop bool) {
 	return cfg, ExitPass, false
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 // ignoreFail is the GinkgoTestingT of an in-process run: the verdict comes
 // from the report, not from it.
 type ignoreFail struct{}
