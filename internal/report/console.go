@@ -265,13 +265,20 @@ func errorWords(s Status, msg string) string {
 	return msg
 }
 
-// suiteErrorWords says a run-level failure in the suite's words.
+// suiteErrorWords says a run-level failure in the suite's words. Ginkgo
+// words an interrupt "Interrupted by User", and a suite node it stopped
+// "AfterSuite failed: Interrupted by User" (report.Build).
 func suiteErrorWords(e string) string {
-	switch e {
-	case "Interrupted by User":
+	const interrupt = "Interrupted by User"
+	switch node, cause, _ := strings.Cut(e, " failed: "); {
+	case e == interrupt:
 		return "The run was interrupted (Ctrl-C): the specs not yet run were skipped."
-	case "Suite Timeout Elapsed":
+	case e == "Suite Timeout Elapsed":
 		return "The run's time limit (--timeout) was reached: the specs not yet run were skipped."
+	case cause == interrupt && node == "AfterSuite":
+		return "The final cleanup (deleting what the run created) was stopped by the interrupt (Ctrl-C)."
+	case cause == interrupt:
+		return fmt.Sprintf("The suite's %s step was stopped by the interrupt (Ctrl-C).", node)
 	}
 	return "Suite error: " + firstLines(e, 5)
 }
