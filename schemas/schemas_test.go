@@ -77,6 +77,11 @@ const userAdminFull = `{
 	"profilePicture": "", "codepen": "", "xing": "", "telegram": "", "vk": ""
 }`
 
+// settingsNamed are the settings 2.6 names but customFields, with values of
+// their example kinds: what every settings read carries.
+const settingsNamed = `{"title": "Site", "slogan": "", "description": "", "language": "en", "locale": "en, en_US", "timezone": "UTC", ` +
+	`"theme": "alternative", "homepage": "", "uriPage": "/", "uriBlog": "/blog/", "uriTag": "/tag/", "uriCategory": "/category/"}`
+
 const fileRecord = `{"file": "/var/www/bl-content/uploads/pages/alpha-post/a.pdf", "filename": "a.pdf", "mime": "application/pdf", "size": 1024, "thumbnail": ""}`
 
 func envelope(extra string) string {
@@ -228,7 +233,10 @@ func TestValidDocuments(t *testing.T) {
 		{"file-list-response.json", envelope(`"data": []`)},
 		{"settings.json", `{}`},
 		{"settings.json", `{"title": "Site", "language": "en", "locale": "en, en_US", "timezone": "UTC", "customFields": "{}", "itemsPerPage": 6, "markdownParser": true}`},
-		{"settings-response.json", envelope(`"data": {"title": "Site", "uriPage": "/", "uriTag": "/tag/"}`)},
+		{"settings-response.json", envelope(`"data": ` + edit(t, edit(t, settingsNamed, "customFields", `"{}"`), "itemsPerPage", "6"))},
+		// customFields may be absent (a host version without it), and a
+		// named field may have another scalar type than its example kind.
+		{"settings-response.json", envelope(`"data": ` + edit(t, settingsNamed, "homepage", "false"))},
 		{"settings-edit-response.json", envelope("")},
 	}
 	for _, tc := range tests {
@@ -330,10 +338,19 @@ func TestViolations(t *testing.T) {
 			[]string{"data[0].size: expected integer, got string"}},
 		{"file size fractional", "file-record.json", edit(t, fileRecord, "size", `1.5`),
 			[]string{"size: expected integer, got number"}},
-		{"settings named field not a string", "settings-response.json", envelope(`"data": {"title": 5, "customFields": {}}`),
-			[]string{"data.customFields: expected string, got object", "data.title: expected string, got integer"}},
-		{"settings with a nested object", "settings-response.json", envelope(`"data": {"title": "S", "social": {"github": "x"}, "langs": ["en"], "n": 1}`),
+		{"settings customFields not a string", "settings-response.json", envelope(`"data": ` + edit(t, settingsNamed, "customFields", "{}")),
+			[]string{"data.customFields: expected string, got object"}},
+		{"settings named field an object", "settings-response.json", envelope(`"data": ` + edit(t, settingsNamed, "title", `{"en": "S"}`)),
+			[]string{"data.title: expected no array or object, got object"}},
+		{"settings with a nested object", "settings-response.json", envelope(`"data": ` + edit(t, edit(t, settingsNamed, "social", `{"github": "x"}`), "langs", `["en"]`)),
 			[]string{"data.langs: expected no array or object, got array", "data.social: expected no array or object, got object"}},
+		{"settings empty", "settings-response.json", envelope(`"data": {}`),
+			[]string{"data.description: required property is missing", "data.homepage: required property is missing",
+				"data.language: required property is missing", "data.locale: required property is missing",
+				"data.slogan: required property is missing", "data.theme: required property is missing",
+				"data.timezone: required property is missing", "data.title: required property is missing",
+				"data.uriBlog: required property is missing", "data.uriCategory: required property is missing",
+				"data.uriPage: required property is missing", "data.uriTag: required property is missing"}},
 		{"settings not an object", "settings-response.json", envelope(`"data": "x"`),
 			[]string{"data: expected object, got string"}},
 	}

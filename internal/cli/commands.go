@@ -62,6 +62,7 @@ choice the spec allows that the reference does not make).`,
 	}
 	tf.registerRun(cmd.Flags())
 	cmd.Flags().DurationVar(&tf.cfg.RequestTimeout, "request-timeout", client.DefaultRequestTimeout, "timeout of each request")
+	registerCredentials(cmd.Flags(), &tf.cfg.Credentials)
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a reference-server mutant (repeatable)")
 	cmd.Flags().StringVar(&profile, "profile", "", profileHelp)
 	return cmd

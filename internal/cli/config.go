@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -42,6 +43,29 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.RPS, "rps", 0, "at most this many requests per second (0: no limit)")
 	fs.IntVar(&c.Retries, "retries", 2, "retries of a read answered 429 or 503 (writes are never retried)")
 	fs.Int64Var(&c.MaxBody, "max-body", client.DefaultMaxBody, "bytes of a response body read at most")
+	registerCredentials(fs, &c.Credentials)
+}
+
+// registerCredentials adds --credentials, which demo takes too.
+func registerCredentials(fs *pflag.FlagSet, p *client.CredentialsPlacement) {
+	fs.Var((*credentialsFlag)(p), "credentials", "where requests carry the tokens: params (the spec's query string "+
+		"and body) or header (Authorization: Bearer and X-Auth-Token, kept out of URLs and access logs; only the "+
+		"checks of the spec's placement rules still send parameters)")
+}
+
+// credentialsFlag is a client.CredentialsPlacement as a flag value.
+type credentialsFlag client.CredentialsPlacement
+
+func (f *credentialsFlag) String() string { return client.CredentialsPlacement(*f).String() }
+func (f *credentialsFlag) Type() string   { return "params|header" }
+func (f *credentialsFlag) Set(s string) error {
+	p, err := client.ParseCredentialsPlacement(s)
+	if err != nil {
+		// pflag and applyEnv name the flag or variable and the value.
+		return errors.New("want params or header")
+	}
+	*f = credentialsFlag(p)
+	return nil
 }
 
 func (f *targetFlags) registerRun(fs *pflag.FlagSet) {

@@ -237,6 +237,14 @@ func TestEnvironmentAndFlags(t *testing.T) {
 			}},
 		{name: "a bad CONFORMANCE_READ_ONLY is a usage error", args: []string{"--base-url", ref, "--token", token},
 			env: []string{"CONFORMANCE_READ_ONLY=maybe"}, wantExit: 2, wantStderr: []string{"CONFORMANCE_READ_ONLY"}},
+		{name: "a bad --credentials is a usage error", args: []string{"--base-url", ref, "--token", token, "--credentials", "cookie"},
+			wantExit: 2, wantStderr: []string{`invalid argument "cookie" for "--credentials" flag: want params or header`}},
+		{name: "CONFORMANCE_CREDENTIALS=header against a server that reads only parameters", args: []string{"--base-url", ref, "--token", token},
+			env: []string{"CONFORMANCE_CREDENTIALS=header"}, wantExit: 3, check: oneProblemSentence,
+			wantStdout: []string{"does not take the API token from an Authorization: Bearer header"}},
+		{name: "--credentials params beats CONFORMANCE_CREDENTIALS", args: []string{"--base-url", ref, "--token", token,
+			"--credentials", "params", "--label-filter", "area:users"},
+			env: []string{"CONFORMANCE_CREDENTIALS=header"}, wantExit: 0, wantStdout: []string{"PASS"}},
 	})
 }
 

@@ -70,6 +70,7 @@ func TestTokenWithWhitespace(t *testing.T) {
 		return p
 	}
 	spaced, crlf := file("spaced.token", token+" \n"), file("crlf.token", token+"\r\n")
+	otherSite, _ := countingServer(t)
 	const said = "has spaces, tabs or line breaks around it"
 	runCases(t, []cliCase{
 		{name: "--token", args: []string{"--base-url", site, "--token", " " + token}, wantExit: 2,
@@ -82,7 +83,9 @@ func TestTokenWithWhitespace(t *testing.T) {
 			env: []string{"CONFORMANCE_AUTH_TOKEN=" + token + "\n"}, wantExit: 2,
 			wantStderr: []string{"authentication token from CONFORMANCE_AUTH_TOKEN " + said}, notStderr: []string{token}, check: noRequest(n)},
 		// A file's final line break, also a Windows one, is not the token's.
-		{name: "--token-file ending in CRLF is fine", args: []string{"--base-url", site, "--token-file", crlf}, wantExit: 3,
+		// Its own server: its requests must not count against the
+		// cases above, which run in parallel.
+		{name: "--token-file ending in CRLF is fine", args: []string{"--base-url", otherSite, "--token-file", crlf}, wantExit: 3,
 			notStderr: []string{said}},
 	})
 }

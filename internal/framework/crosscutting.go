@@ -15,11 +15,35 @@ import (
 // missing header gives one failure per rule, not one per request. Only
 // exchanges observed after a check was added are judged by it, so suites
 // add their checks when they register, before any request is sent.
+//
+// Two kinds of response are not the API's to answer for. One whose body
+// the connection cut (Exchange.BodyCut) is judged on its status and
+// headers; the checks of its body say they cannot judge it. One that the
+// web server in front of the API gave itself (AnsweredByFront: nginx's or
+// Apache's own HTML error page) is judged by no check: it is recorded as
+// an observation instead (Observations).
 type CrossCutting struct {
 	apiPrefix string
 	mu        sync.Mutex
 	checks    []ExchangeCheck
 	tallies   map[string]*Tally
+	// apiJSON: the API answered JSON at least once in this run, so an
+	// HTML error page that looks like the front's is the front's.
+	apiJSON bool
+	// fronts are the front's own answers, in order; judged by no check
+	// once apiJSON holds, and by every check if the run ends without it.
+	fronts []frontAnswered
+}
+
+// frontAnswered is one response that looks like the front's own answer.
+type frontAnswered struct {
+	ex      *client.Exchange
+	request string
+	answer  FrontAnswer
+	checks  int // how many checks were registered when it was observed
+	// probed are the rules of the specs that sent the request, left not
+	// checked for it (Fixture.AnsweredByFront).
+	probed []string
 }
 
 // Tally is how one cross-cutting rule fared over the run.
@@ -105,10 +129,13 @@ func (p *CrossCutting) Rules() []string {
 }
 
 // Observe checks one exchange (registered as a client observer). Requests
-// that got no answer, responses to HEAD (no body by definition) and paths
-// outside {base}/api/ are not judged.
+// that got no answer (a cut body is an answer: its status and headers
+// arrived), responses to HEAD (no body by definition), to OPTIONS (a
+// browser's CORS preflight, which the spec does not describe: newer
+// releases answer it 204 without a body; the preflight only observes it),
+// paths outside {base}/api/ and the front's own answers are not judged.
 func (p *CrossCutting) Observe(ex *client.Exchange) {
-	if ex.Err != nil || ex.Status == 0 || ex.Method == "HEAD" {
+	if ex.StatusErr() != nil || ex.Status == 0 || ex.Method == "HEAD" || ex.Method == "OPTIONS" {
 		return
 	}
 	u, err := url.Parse(ex.URL)
@@ -118,21 +145,59 @@ func (p *CrossCutting) Observe(ex *client.Exchange) {
 	request := fmt.Sprintf("%s %s -> %d", ex.Method, p.endpointShape(u.Path), ex.Status)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, c := range p.checks {
+	p.apiJSON = p.apiJSON || ex.IsJSON()
+	if front := AnsweredByFront(ex, true); front.ByFront() {
+		p.fronts = append(p.fronts, frontAnswered{ex: ex, request: request, answer: front, checks: len(p.checks)})
+		return
+	}
+	p.judge(p.tallies, p.checks, ex, request)
+}
+
+// judge adds the verdicts of checks on ex to tallies.
+func (p *CrossCutting) judge(tallies map[string]*Tally, checks []ExchangeCheck, ex *client.Exchange, request string) {
+	for _, c := range checks {
 		v := c.Check(ex)
 		if v.Skip {
 			continue
 		}
-		t := p.tallies[c.Rule]
+		t := tallies[c.Rule]
 		if t == nil {
 			t = &Tally{}
-			p.tallies[c.Rule] = t
+			tallies[c.Rule] = t
 		}
 		t.Checked++
 		if v.Problem != "" {
 			t.add(v.Problem, request, ex)
 		}
 	}
+}
+
+// maxFrontNotes bounds the front's answers listed one by one.
+const maxFrontNotes = 20
+
+// Observations says which responses the web server in front of the API
+// gave itself, one line each (at most maxFrontNotes, then how many more),
+// naming the rules not checked for them. None while the API has answered
+// no JSON in this run: then such pages are the site's, and judged.
+func (p *CrossCutting) Observations() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.apiJSON {
+		return nil
+	}
+	var out []string
+	for i, f := range p.fronts {
+		if i == maxFrontNotes {
+			out = append(out, fmt.Sprintf("and %d more responses %s", len(p.fronts)-i, FrontPhrase))
+			break
+		}
+		rules := append([]string(nil), f.probed...)
+		for _, c := range p.checks[:f.checks] {
+			rules = append(rules, c.Rule)
+		}
+		out = append(out, f.answer.Observation(f.ex, rules...))
+	}
+	return out
 }
 
 func (t *Tally) add(problem, request string, ex *client.Exchange) {
@@ -177,13 +242,50 @@ func (p *CrossCutting) endpointShape(path string) string {
 	return "/api/" + rest
 }
 
-// Tally returns a copy of how a rule fared so far.
+// APIAnswersJSON reports whether the API answered JSON at least once in
+// the exchanges observed so far.
+func (p *CrossCutting) APIAnswersJSON() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.apiJSON
+}
+
+// probedBy records that rule, whose spec sent ex, is not checked for it
+// because the front answered it; false when ex is not among the front's
+// answers observed.
+func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range p.fronts {
+		if p.fronts[i].ex == ex {
+			p.fronts[i].probed = Uniq(append(p.fronts[i].probed, rule))
+			return true
+		}
+	}
+	return false
+}
+
+// Tally returns a copy of how a rule fared so far. Should the API have
+// answered no JSON at all, the answers that look like the front's are
+// the site's own, and judged with the rest.
 func (p *CrossCutting) Tally(rule string) Tally {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if !p.apiJSON && len(p.fronts) > 0 {
+		tallies := map[string]*Tally{rule: p.tallyCopy(rule)}
+		for _, f := range p.fronts {
+			p.judge(tallies, p.checks[:f.checks], f.ex, f.request)
+		}
+		return *tallies[rule]
+	}
+	return *p.tallyCopy(rule)
+}
+
+// tallyCopy is a deep copy of the tally of rule (empty when none).
+func (p *CrossCutting) tallyCopy(rule string) *Tally {
 	t := p.tallies[rule]
 	if t == nil {
-		return Tally{}
+		return &Tally{}
 	}
 	c := *t
 	c.Problems = make([]ProblemGroup, len(t.Problems))
@@ -191,7 +293,7 @@ func (p *CrossCutting) Tally(rule string) Tally {
 		g.Requests = append([]RequestGroup(nil), g.Requests...)
 		c.Problems[i] = g
 	}
-	return c
+	return &c
 }
 
 // Summary renders the violations for a failure message: each problem with

@@ -11,11 +11,13 @@ import (
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
-// Install registers the suite-wide nodes. Ginkgo allows one BeforeSuite and
+// Install registers the suite-wide nodes, and makes Gomega's package-level
+// assertions count into t (assertions.go). Ginkgo allows one BeforeSuite and
 // one ReportAfterSuite per process, so only runners call it, once, after
 // the suites' Register functions and after any ginkgo.PreviewSpecs: a
 // preview drops top-level BeforeEach/AfterEach nodes registered before it.
 func Install(t *Fixture) {
+	countAssertions(t)
 	ginkgo.BeforeSuite(func() {
 		if bugs := t.Bugs(); len(bugs) > 0 {
 			ginkgo.Fail("the suite itself is inconsistent:\n  " + strings.Join(bugs, "\n  "))

@@ -12,6 +12,7 @@ import (
 type Ledger struct {
 	mu       sync.Mutex
 	pages    map[string]bool
+	moved    map[string]string // old key -> new key, for cleanups registered before a rename
 	uploads  []string
 	problems []string
 	settings []string
@@ -25,16 +26,38 @@ func (l *Ledger) AddPage(key string) {
 		l.pages = map[string]bool{}
 	}
 	l.pages[key] = true
+	delete(l.moved, key) // a new page at a key that an earlier one left
 }
 
 // RenamePage follows a page whose key changed on edit.
 func (l *Ledger) RenamePage(from, to string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.pages[from] {
+	if l.pages[from] && from != to {
 		delete(l.pages, from)
 		l.pages[to] = true
+		if l.moved == nil {
+			l.moved = map[string]string{}
+		}
+		delete(l.moved, to) // the page lives at to now, even if it once left it
+		l.moved[from] = to
 	}
+}
+
+// CurrentKey returns the key the page created at key has now, following
+// the renames recorded since (key itself when there were none): a cleanup
+// registered at create time deletes the page where it is when it runs.
+func (l *Ledger) CurrentKey(key string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for seen := 0; seen <= len(l.moved); seen++ { // bounded: renames cannot loop forever
+		to, ok := l.moved[key]
+		if !ok {
+			break
+		}
+		key = to
+	}
+	return key
 }
 
 // RemovePage records that a page is gone.

@@ -19,14 +19,23 @@ import (
 // headers, body excerpt, curl line), already redacted by the client, and is
 // recorded as a verdict.Fact for the report.
 
-// exchangeCheck is an expectation on one exchange.
+// exchangeCheck is an expectation on one exchange, in two parts: what
+// arrives before the body (the status line and headers) and the body.
+// Either may be nil. The parts are kept apart because a body can be lost
+// while the status is not: a body longer than the run's read limit
+// (Truncated) or cut by the connection closing (BodyCut) leaves an
+// expectation on the body not checked, never failed, while the status and
+// headers that arrived are still judged.
 type exchangeCheck struct {
 	// expect is the expectation in words.
 	expect string
 	// field is the JSON path judged; "" when the response is judged whole.
 	field string
-	// check returns what is wrong with the exchange, "" when nothing is.
-	check func(ex *client.Exchange) (problem string)
+	// status returns what is wrong with the status and headers, "" when
+	// nothing is.
+	status func(ex *client.Exchange) (problem string)
+	// body returns what is wrong with the body, "" when nothing is.
+	body func(ex *client.Exchange) (problem string)
 	// seen says what a negated expectation saw (optional).
 	seen func(ex *client.Exchange) string
 	// facts, when set, splits a failure into one fact per offending field
@@ -35,23 +44,49 @@ type exchangeCheck struct {
 	facts func(ex *client.Exchange) []verdict.Fact
 }
 
-// exchangeMatcher expects check to find no problem with an exchange.
+// exchangeMatcher expects check to find no problem with an exchange's
+// body.
 func exchangeMatcher(expect string, check func(ex *client.Exchange) (problem string)) types.GomegaMatcher {
-	return exchangeCheck{expect: expect, check: check}.matcher()
+	return exchangeCheck{expect: expect, body: check}.matcher()
+}
+
+// problem is what is wrong with ex: its status first, then its body.
+func (c exchangeCheck) problem(ex *client.Exchange) string {
+	if c.status != nil {
+		if p := c.status(ex); p != "" {
+			return p
+		}
+	}
+	if c.body == nil {
+		return ""
+	}
+	if p := transportProblem(ex); p != "" {
+		return p
+	}
+	return c.body(ex)
+}
+
+// checkMatcher is the Gomega matcher of an exchangeCheck, which it keeps
+// for the package's tests.
+type checkMatcher struct {
+	types.GomegaMatcher
+	check exchangeCheck
 }
 
 func (c exchangeCheck) matcher() types.GomegaMatcher {
+	return checkMatcher{check: c, GomegaMatcher: c.gomegaMatcher()}
+}
+
+func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(ex *client.Exchange) (bool, error) {
 		if ex == nil {
 			return false, fmt.Errorf("no exchange to check")
 		}
-		if ex.Truncated {
-			// The suite's own read limit cut the body: nothing can be said
-			// about it, so the rule is not checked (a huge listing on a big
-			// site is no violation of the spec).
-			NotChecked("the answer to %s is larger than the read limit of this run (--max-body); raise it to check this rule", ex.RequestLine())
+		ok, notChecked := c.judge(ex)
+		if notChecked != "" {
+			NotChecked("%s", notChecked)
 		}
-		return c.check(ex) == "", nil
+		return ok, nil
 	}).WithTemplate(
 		"{{if .Failure}}Expected: {{.Data.Expect}}\nGot: {{call .Data.Problem .Actual}}"+
 			"{{else}}Expected no {{.Data.Expect}}{{call .Data.Seen .Actual}}{{end}}\n\n{{call .Data.Render .Actual}}",
@@ -59,7 +94,7 @@ func (c exchangeCheck) matcher() types.GomegaMatcher {
 			"Expect": c.expect,
 			"Problem": func(a any) string {
 				ex := a.(*client.Exchange)
-				problem := c.check(ex)
+				problem := c.problem(ex)
 				facts := []verdict.Fact{factOf(ex, c.expect, problem, c.field)}
 				if c.facts != nil {
 					if split := c.facts(ex); len(split) > 0 {
@@ -87,6 +122,34 @@ func (c exchangeCheck) matcher() types.GomegaMatcher {
 		})
 }
 
+// judge tells whether ex meets the expectation, or why it cannot be told
+// (notChecked): the body the expectation is about did not arrive whole.
+// A wrong status is judged even then.
+func (c exchangeCheck) judge(ex *client.Exchange) (ok bool, notChecked string) {
+	if c.body != nil && (ex.Truncated || ex.BodyCut) {
+		if c.status != nil && c.status(ex) != "" {
+			return false, ""
+		}
+		return false, lostBody(ex)
+	}
+	return c.problem(ex) == "", ""
+}
+
+// lostBody says why the body of ex cannot be judged: the run's own read
+// limit cut it (a huge listing on a big site is no violation of the spec),
+// or the connection closed before all of it arrived (a server that answers
+// a refused write and hangs up, behind a proxy: the status stands, the
+// body is not a verdict).
+func lostBody(ex *client.Exchange) string {
+	if ex.Truncated {
+		return fmt.Sprintf("the answer to %s is larger than the read limit of this run (--max-body); raise it to check this rule", ex.RequestLine())
+	}
+	return fmt.Sprintf("the connection closed before the whole answer to %s arrived (HTTP %d, %d bytes of body): "+
+		"the body cannot be judged", ex.RequestLine(), ex.Status, ex.BodySize())
+}
+
+// transportProblem is why the body of ex cannot be judged at all: the
+// request got no whole answer.
 func transportProblem(ex *client.Exchange) string {
 	if ex.Err != nil {
 		return "the request failed: " + ex.Err.Error()
@@ -94,20 +157,25 @@ func transportProblem(ex *client.Exchange) string {
 	return ""
 }
 
+// statusProblem is why the status of ex is not code (one of codes): the
+// request got no answer (a cut body still has its status: StatusErr), or
+// another status.
+func statusProblem(ex *client.Exchange, codes ...int) string {
+	if err := ex.StatusErr(); err != nil {
+		return "the request failed: " + err.Error()
+	}
+	for _, c := range codes {
+		if ex.Status == c {
+			return ""
+		}
+	}
+	return fmt.Sprintf("HTTP %d", ex.Status)
+}
+
 // HaveHTTPStatus expects one of the given HTTP status codes.
 func HaveHTTPStatus(codes ...int) types.GomegaMatcher {
-	want := joinCodes(codes)
-	return exchangeMatcher("HTTP "+want, func(ex *client.Exchange) string {
-		if p := transportProblem(ex); p != "" {
-			return p
-		}
-		for _, c := range codes {
-			if ex.Status == c {
-				return ""
-			}
-		}
-		return fmt.Sprintf("HTTP %d", ex.Status)
-	})
+	return exchangeCheck{expect: "HTTP " + joinCodes(codes),
+		status: func(ex *client.Exchange) string { return statusProblem(ex, codes...) }}.matcher()
 }
 
 // BeSuccess expects the HTTP code and a success envelope: a JSON object with
@@ -125,41 +193,40 @@ func BeHandlerError(code int) types.GomegaMatcher {
 // beEnvelope expects the HTTP code and a JSON object whose status is the
 // string status and whose message is a string.
 func beEnvelope(code int, what, status string) types.GomegaMatcher {
-	return exchangeMatcher(fmt.Sprintf(`HTTP %d with a %s (status %q, message a string)`, code, what, status),
-		func(ex *client.Exchange) string {
-			if p := statusAndObject(ex, code); p != "" {
+	return exchangeCheck{expect: fmt.Sprintf(`HTTP %d with a %s (status %q, message a string)`, code, what, status),
+		status: func(ex *client.Exchange) string { return statusProblem(ex, code) },
+		body: func(ex *client.Exchange) string {
+			if p := objectProblem(ex); p != "" {
 				return p
 			}
 			if st := ex.Get("status"); st.Type != gjson.String || st.Str != status {
 				return "status is " + Show(st) + fmt.Sprintf(", want %q", status)
 			}
 			return messageProblem(ex)
-		})
+		}}.matcher()
 }
 
 // BeEarlyError expects the HTTP code and an early-error body: an object
 // with a message string and no status field (spec section 7, body shape 2).
 func BeEarlyError(code int) types.GomegaMatcher {
-	return exchangeMatcher(fmt.Sprintf("HTTP %d with an early-error body (message a string, no status field)", code),
-		func(ex *client.Exchange) string {
-			if p := statusAndObject(ex, code); p != "" {
+	return exchangeCheck{expect: fmt.Sprintf("HTTP %d with an early-error body (message a string, no status field)", code),
+		status: func(ex *client.Exchange) string { return statusProblem(ex, code) },
+		body: func(ex *client.Exchange) string {
+			if p := objectProblem(ex); p != "" {
 				return p
 			}
 			if st := ex.Get("status"); st.Exists() {
 				return "the body has a status field (" + st.Raw + "); early errors carry only message"
 			}
 			return messageProblem(ex)
-		})
+		}}.matcher()
 }
 
 // MatchSchema expects the body to validate against one of the embedded
 // JSON Schemas (schemas/); violations name the JSON path.
 func MatchSchema(name string) types.GomegaMatcher {
 	expect := "a body matching schema " + name
-	return exchangeCheck{expect: expect, check: func(ex *client.Exchange) string {
-		if p := transportProblem(ex); p != "" {
-			return p
-		}
+	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
 		problems, err := schemas.Validate(name, ex.Body())
 		if err != nil {
 			return err.Error()
@@ -192,13 +259,7 @@ func MatchSchema(name string) types.GomegaMatcher {
 // wrongKind matches a schema violation about the kind of a value.
 var wrongKind = regexp.MustCompile(`^expected ((?:object|array|string|integer|number|boolean|null|true|false)(?: or (?:object|array|string|integer|number|boolean|null|true|false))*), got (?:object|array|string|integer|number|boolean|null|true|false)$`)
 
-func statusAndObject(ex *client.Exchange, code int) string {
-	if p := transportProblem(ex); p != "" {
-		return p
-	}
-	if ex.Status != code {
-		return fmt.Sprintf("HTTP %d", ex.Status)
-	}
+func objectProblem(ex *client.Exchange) string {
 	if !ex.IsJSON() || !ex.JSON().IsObject() {
 		return "the body is not a JSON object"
 	}

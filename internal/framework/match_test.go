@@ -164,3 +164,67 @@ func TestShowAndOutcome(t *testing.T) {
 		t.Errorf("Uniq = %q", got)
 	}
 }
+
+// cutExchange is a real exchange whose answer is a 401 status line and
+// headers, then 20 bytes of a JSON body, then the connection closes: what a
+// server that refuses a write and hangs up looks like behind a proxy.
+func cutExchange(t *testing.T) *client.Exchange {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		_, _ = buf.WriteString("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n" +
+			`{"message":"Invalid authentication token."}`[:20])
+		_ = buf.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef", AuthToken: "auth-token-0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.APIToken,
+		JSON: map[string]any{"title": "T"}})
+	if !ex.BodyCut || ex.Status != http.StatusUnauthorized {
+		t.Fatalf("the test server's answer is not a cut 401 (status %d, cut %v, err %v)", ex.Status, ex.BodyCut, ex.Err)
+	}
+	return ex
+}
+
+// TestCutBodyIsNoVerdict: of an answer whose body the connection cut, the
+// status is judged (pass or fail) and the body is not checked, never failed.
+func TestCutBodyIsNoVerdict(t *testing.T) {
+	ex := cutExchange(t)
+	bad := func(*client.Exchange) []string { return []string{"bad"} }
+	for _, c := range []struct {
+		name string
+		m    types.GomegaMatcher
+		want string // "pass", "not checked", or a part of the failure
+	}{
+		{"the status that arrived", HaveHTTPStatus(http.StatusUnauthorized), "pass"},
+		{"another status", HaveHTTPStatus(http.StatusOK), "Got: HTTP 401"},
+		{"a body field", HaveJSON("message"), "not checked"},
+		{"a schema", MatchSchema("error-early.json"), "not checked"},
+		{"a Hold on the body", Hold("the body is fine", bad), "not checked"},
+		{"an envelope with the right status", BeEarlyError(http.StatusUnauthorized), "not checked"},
+		{"an envelope with the wrong status", BeHandlerError(http.StatusNotFound), "Got: HTTP 401"},
+	} {
+		ok, notChecked := c.m.(checkMatcher).check.judge(ex)
+		got := "pass"
+		switch {
+		case notChecked != "":
+			got = "not checked"
+			if !strings.Contains(notChecked, "connection closed before the whole answer") || !strings.Contains(notChecked, "HTTP 401") {
+				t.Errorf("%s: the reason %q does not say the body was cut", c.name, notChecked)
+			}
+		case !ok:
+			got = failure(ex, c.m, false)
+		}
+		if got != c.want && (c.want == "pass" || c.want == "not checked" || !strings.Contains(got, c.want)) {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -25,10 +25,7 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 		expect += ", matching the expectation below"
 	}
 	return exchangeCheck{expect: expect, field: path,
-		check: func(ex *client.Exchange) string {
-			if p := transportProblem(ex); p != "" {
-				return p
-			}
+		body: func(ex *client.Exchange) string {
 			if !ex.IsJSON() {
 				return "the body is not a JSON document"
 			}
@@ -57,9 +54,6 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 // profile").
 func Hold(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
 	return exchangeMatcher(expect, func(ex *client.Exchange) string {
-		if p := transportProblem(ex); p != "" {
-			return p
-		}
 		if found := problems(ex); len(found) > 0 {
 			return "\n  " + strings.Join(found, "\n  ")
 		}

@@ -61,6 +61,13 @@ func (t *Fixture) NewProbe(ep spec.Endpoint, name string) Probe {
 	return p
 }
 
+// EndpointName is a marker-safe name of an endpoint, for the names of its
+// probes: "put-pages-key".
+func EndpointName(ep spec.Endpoint) string {
+	p := strings.NewReplacer("/api/", "", "/", "-", "{", "", "}", "").Replace(ep.Path())
+	return strings.ToLower(ep.Method()) + "-" + p
+}
+
 // Decorators are the t.It arguments the probe needs: its endpoint label,
 // and Writes/SettingsWrites when a wrongly accepted request would change
 // the target (read-only runs then skip the spec).
@@ -104,6 +111,55 @@ func (p Probe) Request() client.Request {
 	return r
 }
 
+// WithoutAPIToken is the probe's request without the API token. When the
+// endpoint needs the authentication token and the run may send it (a
+// read, or a run that may write), the valid one goes along, so the API
+// token is the only thing missing (onlyToken). Otherwise (read-only runs,
+// on write endpoints) the request carries neither token: 5.5 (401) and
+// 5.6 (400) both describe it.
+func (p Probe) WithoutAPIToken() (r client.Request, onlyToken bool) {
+	r = p.Request()
+	switch {
+	case !p.Endpoint.NeedsAuth():
+		r.Credentials = client.NoTokens
+		return r, true
+	case p.authGoesAlong():
+		r.Credentials, r.TokenValue = client.BothTokens, new(string)
+		return r, true
+	}
+	r.Credentials = client.NoTokens
+	return r, false
+}
+
+// WithWrongAPIToken is the probe's request with a well-formed wrong API
+// token, and the valid authentication token where WithoutAPIToken sends
+// it, so that the API token is the only thing wrong.
+func (p Probe) WithWrongAPIToken() client.Request {
+	r := p.Request()
+	r.Credentials, r.TokenValue = client.APIToken, WrongToken(p.t.Client.Token())
+	if p.Endpoint.NeedsAuth() && p.authGoesAlong() {
+		r.Credentials = client.BothTokens
+	}
+	return r
+}
+
+// authGoesAlong reports whether a request of the probe may carry the
+// valid authentication token beside a missing or wrong API token: the run
+// has it, and the request is a read or the run may write.
+func (p Probe) authGoesAlong() bool {
+	return p.t.Client.HasAuth() && (p.Endpoint.Method() == http.MethodGet || p.t.CanWrite())
+}
+
+// WrongToken returns a well-formed token (64 hexadecimal characters, the
+// spec's format) that differs from real, so only its value is wrong.
+func WrongToken(real string) *string {
+	v := strings.Repeat("0", 64)
+	if v == real {
+		v = strings.Repeat("f", 64)
+	}
+	return &v
+}
+
 // Send sends r (built from the probe) and takes responsibility for anything
 // a wrongly accepted request made: a created page is deleted at the end of
 // the spec, settings changed are restored (and the restore verified), an
@@ -120,7 +176,9 @@ func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
 	default:
 		ex = t.Client.Do(ctx, r)
 	}
-	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
+	// A cut body still tells the status: an upload accepted and then cut
+	// is listed all the same.
+	if ex.StatusErr() != nil || ex.Status < 200 || ex.Status >= 300 {
 		return ex
 	}
 	switch p.Endpoint {
@@ -153,18 +211,27 @@ func (t *Fixture) GuardCreate(slug string) {
 
 // UnknownEndpointRequest is a request to a path or method the spec does not
 // list, with the API token where the spec puts it for the method (the query
-// string for methods the spec does not place it for) and harmless input. A
-// body is a run-marked draft, so that a broken server that took it for a
-// create would make a page the sweep and `conformance cleanup` can find.
-func (t *Fixture) UnknownEndpointRequest(method, path string) client.Request {
-	r := client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
+// string for methods the spec does not place it for; the header when the
+// run sends tokens in headers) and harmless input. A body is a run-marked
+// draft whose slug is returned (name tells apart the slugs of several such
+// requests), so that a broken server that took it for a create would make a
+// page the spec can look for, and the sweep and `conformance cleanup` can
+// find; slug is "" for requests without a body.
+func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Request, slug string) {
+	r = client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
 	switch method {
 	case http.MethodPost, http.MethodPut:
-		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": t.Marker("unknown-endpoint-probe"), "type": "draft"}
+		slug = t.Marker("unknown-endpoint-" + name)
+		r.JSON = map[string]any{"title": "Conformance probe " + t.RunID, "slug": slug, "type": "draft"}
 	default:
-		r.Query, r.Placement = url.Values{"x": {"1"}}, client.InQuery
+		r.Query = url.Values{"x": {"1"}}
+		if t.Client.CredentialsPlacement() == client.CredentialsInParams {
+			// A run sending the tokens in headers keeps them there: this
+			// is no check of where the spec puts them.
+			r.Placement = client.InQuery
+		}
 	}
-	return r
+	return r, slug
 }
 
 // Discover returns the path of a real resource of a read endpoint: the

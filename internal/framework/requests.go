@@ -15,52 +15,113 @@ import (
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
-// Read sends GET path with the API token in the query (spec 5.3).
-func (t *Fixture) Read(ctx context.Context, path string, query url.Values) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query})
+// RequestOption adjusts the request a helper (Read, ReadAuth, Write,
+// CreatePage) builds.
+type RequestOption func(*client.Request)
+
+// Placed makes a helper's request a placement probe (a check of the spec's
+// placement rules): its tokens go where p says even when the run sends
+// them in headers (--credentials header), and the run lists it.
+func Placed(p client.Placement) RequestOption {
+	return func(r *client.Request) { r.Placement = p }
+}
+
+func do(ctx context.Context, t *Fixture, r client.Request, opts []RequestOption) *client.Exchange {
+	for _, o := range opts {
+		o(&r)
+	}
+	return t.Client.Do(ctx, r)
+}
+
+// Read sends GET path with the API token (in the query, as spec 5.3 says,
+// unless the run sends it in a header).
+func (t *Fixture) Read(ctx context.Context, path string, query url.Values, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: http.MethodGet, Path: path, Query: query}, opts)
 }
 
 // ReadAuth sends GET path with both tokens (GET /api/settings).
-func (t *Fixture) ReadAuth(ctx context.Context, path string, query url.Values) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens})
+func (t *Fixture) ReadAuth(ctx context.Context, path string, query url.Values, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: http.MethodGet, Path: path, Query: query, Credentials: client.BothTokens}, opts)
 }
 
 // Write sends a write request with both tokens where the spec puts them
-// (query for DELETE, JSON body for POST and PUT).
-func (t *Fixture) Write(ctx context.Context, method, path string, body map[string]any) *client.Exchange {
-	return t.Client.Do(ctx, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens})
+// (query for DELETE, JSON body for POST and PUT), or in headers when the
+// run sends them there.
+func (t *Fixture) Write(ctx context.Context, method, path string, body map[string]any, opts ...RequestOption) *client.Exchange {
+	return do(ctx, t, client.Request{Method: method, Path: path, JSON: body, Credentials: client.BothTokens}, opts)
 }
 
 // CreatePage creates a page for the current spec or container and registers
 // its deletion with DeferCleanup on the next line, so it is removed even
-// when the spec fails, times out or the run is interrupted. Unless fields
-// say otherwise the page is a draft whose slug carries the run marker
-// (parent pages given by the caller must carry it too). A field whose value
-// is nil is left out of the body: {"slug": nil} lets the server derive the
-// slug (the title must then carry the marker). It returns the exchange and
-// the new key ("" when the create failed).
-func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any) (*client.Exchange, string) {
-	body := map[string]any{}
-	for k, v := range fields {
-		body[k] = v
-	}
-	if _, ok := body["type"]; !ok {
-		body["type"] = "draft"
-	}
-	if _, ok := body["slug"]; !ok {
-		body["slug"] = t.Marker(fmt.Sprintf("p%d", t.Client.Seq()+1))
-	}
-	if _, ok := body["title"]; !ok {
-		body["title"] = "Conformance run " + t.RunID
-	}
-	for k, v := range body {
-		if v == nil {
-			delete(body, k)
+// when the spec fails, times out or the run is interrupted. The body is
+// PageFields(fields): a complete, plausible draft whose slug carries the run
+// marker (parent pages given by the caller must carry it too). opts adjust
+// the create request (Placed). It returns the exchange and the new key (""
+// when the create failed).
+//
+// A page under a parent (fields["parent"]) is created only where the run
+// can remove it again (ChildPagesBlocked): otherwise nothing is sent and
+// the exchange carries a *NotCreated error saying why.
+func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ...RequestOption) (*client.Exchange, string) {
+	body := t.PageFields(fields)
+	if parent, _ := body["parent"].(string); parent != "" {
+		if why := t.ChildPagesBlocked(ctx); why != "" {
+			return notSent(http.MethodPost, PagesPath, &NotCreated{Reason: why}), ""
 		}
 	}
-	ex := t.Write(ctx, http.MethodPost, "/api/pages", body)
+	ex := t.Write(ctx, http.MethodPost, PagesPath, body, opts...)
 	key := t.Adopt(ex)
 	return ex, key
+}
+
+// PageFields is the body of a page the run creates: fields, completed with
+// a title, content and description of the run, type draft and a run-marked
+// slug wherever fields do not say otherwise. Which fields a create requires
+// is not shown (spec 4.3), so every page carries the ones a site could
+// plausibly insist on. A field whose value is nil is left out: {"slug": nil}
+// lets the server derive the slug (the title must then carry the marker).
+func (t *Fixture) PageFields(fields map[string]any) map[string]any {
+	body := map[string]any{
+		"type":        "draft",
+		"slug":        t.Marker(fmt.Sprintf("p%d", t.Client.Seq()+1)),
+		"title":       "Conformance run " + t.RunID,
+		"content":     "This page was made by conformance test run " + t.RunID + ", which deletes it when it ends.",
+		"description": "Conformance test page (run " + t.RunID + ")",
+	}
+	for k, v := range fields {
+		if v == nil {
+			delete(body, k)
+		} else {
+			body[k] = v
+		}
+	}
+	return body
+}
+
+// PageForm is PageFields for a form-encoded create: form, completed the same
+// way (a value of "" counts as given).
+func (t *Fixture) PageForm(form url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range t.PageFields(nil) {
+		out.Set(k, v.(string))
+	}
+	for k, v := range form {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
+
+// MustCreatePage is CreatePage for a spec whose rule needs a page but is
+// not about creating it: when the page could not be made (the server
+// refused the create, or it was not sent: see CreatePage), the rule is not
+// checked, with the server's answer as the reason. PAGE-CREATE-201 alone
+// judges a refused create.
+func (t *Fixture) MustCreatePage(ctx context.Context, fields map[string]any) string {
+	ex, key := t.CreatePage(ctx, fields)
+	if key == "" {
+		NotChecked("could not create the page this rule needs: %s", CreateOutcome(ex))
+	}
+	return key
 }
 
 // Adopt takes responsibility for the page a create exchange made (if any):
@@ -83,11 +144,16 @@ func (t *Fixture) Adopt(ex *client.Exchange) string {
 // error status yet carried out, found afterwards by reading its key.
 func (t *Fixture) AdoptKey(key string) {
 	t.Ledger.AddPage(key)
-	ginkgo.DeferCleanup(func(ctx context.Context) {
-		ctx, cancel := CleanupContext(ctx)
-		defer cancel()
-		_ = t.DeletePage(ctx, key) // the sweep retries and reports what remains
-	})
+	ginkgo.DeferCleanup(func(ctx context.Context) { t.removeCreated(ctx, key) })
+}
+
+// removeCreated is the cleanup of the page created at key: it deletes the
+// page where it is now, since an edit may have renamed it since. A failure
+// is left to the sweep, which retries and reports what remains.
+func (t *Fixture) removeCreated(ctx context.Context, key string) {
+	ctx, cancel := CleanupContext(ctx)
+	defer cancel()
+	_ = t.DeletePage(ctx, t.Ledger.CurrentKey(key))
 }
 
 // Renamed tells the ledger that a page the run created now lives at
@@ -112,7 +178,7 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 	}
 	pages := t.Ledger.Pages()
 	if !slices.Contains(pages, key) {
-		return nil // deleted by the spec itself, or renamed and handled there
+		return nil // deleted already (by the spec itself or another cleanup)
 	}
 	for i := len(pages) - 1; i >= 0; i-- { // sorted: deeper keys come later
 		if strings.HasPrefix(pages[i], key+"/") {

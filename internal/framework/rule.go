@@ -30,6 +30,9 @@ const (
 // each endpoint of the rule or given as an argument, and "writes" for
 // rules that need write access. Other arguments are passed to ginkgo.It
 // (decorators). In read-only runs write rules are skipped as "not checked".
+// A spec whose body returns without having evaluated an assertion is "not
+// checked" too (verdict.NoAssertion), never passed; each spec's count of
+// evaluated assertions goes into the report (assertions.go).
 func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool {
 	rule, ok := t.Catalogue.Lookup(id)
 	if !ok {
@@ -75,6 +78,8 @@ func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool
 	}
 	decorators = append(decorators, ginkgo.Label(uniqLabels(labels)...), ginkgo.Offset(1))
 	return ginkgo.It(text, append(decorators, func(ctx ginkgo.SpecContext) {
+		t.startCounting()
+		defer t.recordAssertions(rule)
 		if specCase != "" {
 			addEntry(verdict.EntryCase, verdict.Case(specCase))
 		}
@@ -87,6 +92,7 @@ func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool
 			notChecked("settings writes not allowed (pass --allow-settings-write)", 1)
 		}
 		body(ctx)
+		t.requireAssertion(rule)
 	})...)
 }
 

@@ -8,9 +8,11 @@ import (
 	"html"
 	"maps"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/onsi/ginkgo/v2"
 
@@ -26,21 +28,30 @@ type SettingsGuard struct {
 	t        *Fixture
 	what     string         // what the spec sends, for the run summary
 	original map[string]any // the whole settings map before
-	changes  bool           // a change was meant (Put)
-	sent     bool           // a request that may change them was sent
+	// volatile are the fields that changed between two reads with no
+	// update between (2.6 names some fields; the others are the host's, and
+	// may be a read counter or time): neither restored nor compared.
+	volatile []string
+	changes  bool // a change was meant (Put)
+	sent     bool // a request that may change them was sent
 }
 
-// GuardSettings reads the whole settings map and registers its restore with
+// GuardSettings reads the whole settings map (twice: fields that change
+// between the two reads are volatile) and registers its restore with
 // DeferCleanup before the spec sends anything: the restore then runs when
 // the spec passes, fails, times out or the run is interrupted. Settings
 // that cannot be read could not be restored, so the spec is then not
 // checked. what says what the spec sends, for the run summary.
 func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
-	_, original, problem := t.ReadSettings(ctx)
+	_, first, problem := t.ReadSettings(ctx)
+	var original map[string]any
+	if problem == "" {
+		_, original, problem = t.ReadSettings(ctx)
+	}
 	if problem != "" {
 		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", 2)
 	}
-	g := &SettingsGuard{t: t, what: what, original: original}
+	g := &SettingsGuard{t: t, what: what, original: original, volatile: changedFields(first, original)}
 	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) {
 		cctx, cancel := CleanupContext(ctx)
 		defer cancel()
@@ -53,10 +64,36 @@ func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard
 // changed).
 func (g *SettingsGuard) Original() map[string]any { return g.original }
 
+// Volatile lists the fields that changed between two reads with no update
+// between, sorted.
+func (g *SettingsGuard) Volatile() []string { return g.volatile }
+
 // Put sends a settings change with both tokens.
 func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
 	g.changes, g.sent = true, true
 	return g.t.Write(ctx, http.MethodPut, "/api/settings", fields)
+}
+
+// PutForm sends a settings change as a form-encoded body (spec 1), with
+// both tokens.
+func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
+	g.changes, g.sent = true, true
+	return g.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
+}
+
+// Changed lists the fields of now (a settings map read after the spec's
+// request) that differ from the original, one line each, except the named
+// fields and the volatile ones. A field that differs is read twice more,
+// volatilePause apart, and counted volatile (and left out) when it changes
+// between those reads: a field a server updates by itself with one-second
+// resolution may not change between two quick reads.
+func (g *SettingsGuard) Changed(ctx context.Context, now map[string]any, except ...string) []string {
+	ignore := slices.Concat(except, g.volatile)
+	if late := g.t.settleVolatile(ctx, changedFields(g.original, now, ignore...)); len(late) > 0 {
+		g.volatile = slices.Sorted(slices.Values(slices.Concat(g.volatile, late)))
+		ignore = append(ignore, late...)
+	}
+	return SettingsDiff(g.original, now, ignore...)
 }
 
 // Send sends a request that should not change the settings (one the target
@@ -74,11 +111,11 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 		return
 	}
 	if !g.changes {
-		if _, now, problem := g.t.ReadSettings(ctx); problem == "" && len(SettingsDiff(g.original, now)) == 0 {
+		if _, now, problem := g.t.ReadSettings(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
 		}
 	}
-	if problem := g.t.restoreSettings(ctx, g.original); problem != "" {
+	if problem := g.t.restoreSettings(ctx, g.original, g.volatile...); problem != "" {
 		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + g.what + ") not restored: " + problem))
 		g.t.Ledger.SettingsChanged(g.what + "; the restore FAILED (see the problems)")
 		return
@@ -87,11 +124,13 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 }
 
 // restoreSettings puts back every field of original that differs on the
-// target, then verifies the whole map with a GET. It returns "" when the
-// settings are exactly as before, or what is still wrong. A first PUT sends
-// the values as read; for fields that still differ, a second sends them
-// HTML-unescaped and objects or arrays as JSON text (see secondTry).
-func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any) string {
+// target, volatile fields aside, then verifies the whole map with a GET. It
+// returns "" when the settings are exactly as before, or what is still
+// wrong. A first PUT sends the values as read; for fields that still
+// differ, a second sends them HTML-unescaped and objects or arrays as JSON
+// text (see secondTry). A field still different after both is put to the
+// test of settleVolatile before it is reported.
+func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any, volatile ...string) string {
 	var failed []string
 	for attempt := 0; attempt < 2; attempt++ {
 		_, current, problem := t.ReadSettings(ctx)
@@ -100,7 +139,7 @@ func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any) 
 		}
 		body := map[string]any{}
 		for k, v := range original {
-			if cur, ok := current[k]; ok && reflect.DeepEqual(cur, v) {
+			if cur, ok := current[k]; (ok && reflect.DeepEqual(cur, v)) || slices.Contains(volatile, k) {
 				continue
 			}
 			if attempt > 0 {
@@ -119,11 +158,40 @@ func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any) 
 	if problem != "" {
 		return "reading them back: " + problem
 	}
-	d := SettingsDiff(original, current)
+	volatile = slices.Concat(volatile, t.settleVolatile(ctx, changedFields(original, current, volatile...)))
+	d := SettingsDiff(original, current, volatile...)
 	if len(d) == 0 {
 		return ""
 	}
 	return strings.Join(append(d, failed...), "; ")
+}
+
+// volatilePause separates the two reads of settleVolatile: longer than the
+// one-second resolution of a time a server may keep in a setting.
+const volatilePause = 1100 * time.Millisecond
+
+// settleVolatile reads the settings twice, volatilePause apart, and returns
+// those of fields that changed between the two reads (none when fields is
+// empty: nothing is read then).
+func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	_, first, problem := t.ReadSettings(ctx)
+	if problem != "" {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-time.After(volatilePause):
+	}
+	_, second, problem := t.ReadSettings(ctx)
+	if problem != "" {
+		return nil
+	}
+	changed := changedFields(first, second)
+	return slices.DeleteFunc(slices.Clone(fields), func(f string) bool { return !slices.Contains(changed, f) })
 }
 
 // secondTry is how a value that did not read back as sent is sent again:
@@ -163,10 +231,10 @@ func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[strin
 	return ex, m, ""
 }
 
-// SettingsDiff lists the fields whose values differ between before and
-// after, except the named ones, one line each, sorted.
-func SettingsDiff(before, after map[string]any, except ...string) []string {
-	var out []string
+// changedFields lists the names of the fields whose values differ between
+// before and after (or that only one of them has), except the named ones,
+// sorted.
+func changedFields(before, after map[string]any, except ...string) []string {
 	keys := slices.Collect(maps.Keys(before))
 	for k := range after {
 		if _, ok := before[k]; !ok {
@@ -174,10 +242,18 @@ func SettingsDiff(before, after map[string]any, except ...string) []string {
 		}
 	}
 	slices.Sort(keys)
-	for _, k := range keys {
-		if slices.Contains(except, k) {
-			continue
-		}
+	return slices.DeleteFunc(keys, func(k string) bool {
+		b, inBefore := before[k]
+		a, inAfter := after[k]
+		return slices.Contains(except, k) || (inBefore && inAfter && reflect.DeepEqual(a, b))
+	})
+}
+
+// SettingsDiff lists the fields whose values differ between before and
+// after, except the named ones, one line each, sorted.
+func SettingsDiff(before, after map[string]any, except ...string) []string {
+	var out []string
+	for _, k := range changedFields(before, after, except...) {
 		b, inBefore := before[k]
 		a, inAfter := after[k]
 		switch {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +110,33 @@ func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 	problem = tg.restoreSettings(ctx, original)
 	if !strings.Contains(problem, "conformanceNoSuchField") {
 		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
+	}
+}
+
+// TestRestoreLeavesVolatileFieldsAlone: on a server whose settings carry
+// fields that change on every read (lastReadAt, readCount), a restore puts
+// back what the spec changed and does not report those fields, whether the
+// guard knew them as volatile or finds them so after the restore.
+func TestRestoreLeavesVolatileFieldsAlone(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t, reference.BenignVolatileSettings)
+	_, first, problem := tg.ReadSettings(ctx)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	_, original, _ := tg.ReadSettings(ctx)
+	volatile := changedFields(first, original)
+	if !slices.Equal(volatile, []string{"lastReadAt", "readCount"}) {
+		t.Fatalf("fields changed between two reads: %v, want lastReadAt and readCount", volatile)
+	}
+	for _, known := range [][]string{volatile, nil} {
+		put(t, tg, map[string]any{"slogan": "changed"})
+		if problem := tg.restoreSettings(ctx, original, known...); problem != "" {
+			t.Fatalf("restore (volatile fields given: %v) reported: %s", known, problem)
+		}
+		_, now, _ := tg.ReadSettings(ctx)
+		if d := SettingsDiff(original, now, volatile...); len(d) > 0 {
+			t.Fatalf("settings not restored: %v", d)
+		}
 	}
 }

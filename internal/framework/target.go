@@ -1,14 +1,19 @@
 // Package framework is what every suite package stands on, and holds no
 // rule of its own: the Fixture (the one client, the run's mode and marker,
 // the ledger of what the run created), the rule-naming wrapper around
-// ginkgo.It, the suite-wide nodes (registered once, by Install), the judge
+// ginkgo.It (which counts each spec's assertions: a spec that asserted
+// nothing is not checked), the suite-wide nodes (registered once, by
+// Install), the judge
 // of every exchange with the checks suites add (CrossCutting), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
 // and the evidence kit: matchers whose failures carry the exchange and
-// record their facts, and one way to show a value or an outcome.
+// record their facts, and one way to show a value or an outcome. What a run
+// creates, and how each kind is removed again, is listed in removal.go.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
-// Install and to each suite's Register function, then calls RunSpecs.
+// Install and to each suite's Register function, then calls RunSpecs. The
+// one deliberate hook into another package's state is Install wrapping
+// gomega.Default to count assertions into the Fixture (assertions.go).
 package framework
 
 import (
@@ -42,6 +47,13 @@ type Fixture struct {
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
 	CrossCutting *CrossCutting
+
+	// assertions counts what the running spec evaluated (assertions.go).
+	assertions assertionCounter
+
+	// removal: what the run found out about removing what it creates
+	// (removal.go).
+	removal removal
 
 	mu           sync.Mutex
 	bugs         []string
@@ -81,11 +93,16 @@ func (t *Fixture) Observe(format string, args ...any) {
 	t.observations = append(t.observations, s)
 }
 
-// Observations returns what Observe recorded.
+// Observations returns what Observe recorded, then the responses the web
+// server in front of the API gave itself (CrossCutting.Observations).
 func (t *Fixture) Observations() []string {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return append([]string(nil), t.observations...)
+	own := append([]string(nil), t.observations...)
+	t.mu.Unlock()
+	for _, o := range t.CrossCutting.Observations() {
+		own = append(own, t.Client.Redactor().String(o))
+	}
+	return Uniq(own)
 }
 
 // Bugs returns mistakes in how specs were registered (unknown rule IDs and

@@ -23,7 +23,12 @@ func NotChecked(format string, args ...any) {
 }
 
 func notChecked(reason string, skip int) {
-	n := verdict.NotChecked{Reason: reason}
+	skipNotChecked(verdict.NotChecked{Reason: reason}, skip+1)
+}
+
+// skipNotChecked records n and stops the current spec; skip counts the
+// frames above the caller to name as its location.
+func skipNotChecked(n verdict.NotChecked, skip int) {
 	addEntry(verdict.EntryNotChecked, n)
 	ginkgo.Skip(n.String(), skip)
 }

@@ -25,37 +25,18 @@ func TestMain(m *testing.M) {
 }
 
 // pendingFrontFailures are the rules a full write run against the
-// reference server fails behind each front today, each with the reason.
-// Pending issue 12, item 8: the suite does not yet tell the front's own
-// answer from the API's, so the one probe each front answers itself fails
-// the rule it probes and the four rules every API response must keep. Once
-// the suite reports such an answer as "answered by the web server in front
-// of the API" (framework.AnsweredByFront) and leaves the probed rule not
-// checked for that request, these lists must be empty. The full run must
-// fail exactly the listed rules; an entry whose rule passes must go.
-var pendingFrontFailures = map[fronts.Kind]map[string]string{
-	fronts.Nginx: {
-		"FILES-TRAVERSAL-400": "GET /api/files/x%00y: nginx answers a NUL byte in the path itself with its HTML 400 page; " +
-			"the status is right, but the body is no JSON error, so the body-shape check fails",
-		"GEN-CONTENT-TYPE-JSON": "nginx's own 400 page for /api/files/x%00y is text/html",
-		"GEN-BODY-JSON":         "nginx's own 400 page for /api/files/x%00y is HTML",
-		"GEN-CORS-ANY-ORIGIN":   "nginx's own 400 page for /api/files/x%00y has no Access-Control-Allow-Origin",
-		"GEN-NO-CACHE":          "nginx's own 400 page for /api/files/x%00y has no Cache-Control or Pragma",
-	},
-	fronts.Apache: {
-		"FILES-TRAVERSAL-400": "GET /api/files/x%00y: Apache answers a NUL byte in the path itself with its HTML 404 page " +
-			"(the API never sees it), which fails the expected 400",
-		"GEN-CONTENT-TYPE-JSON": "Apache's own 404 page for /api/files/x%00y is text/html",
-		"GEN-BODY-JSON":         "Apache's own 404 page for /api/files/x%00y is HTML",
-		"GEN-CORS-ANY-ORIGIN":   "Apache's own 404 page for /api/files/x%00y has no Access-Control-Allow-Origin",
-		"GEN-NO-CACHE":          "Apache's own 404 page for /api/files/x%00y has no Cache-Control or Pragma",
-	},
-}
+// reference server fails behind each front, each with the reason. Empty:
+// the one probe each front answers itself (a NUL byte in the path) is
+// reported as "answered by the web server in front of the API"
+// (Fixture.AnsweredByFront), and neither the rule it probes nor the rules
+// every API response must keep judge it. The full run must fail exactly
+// the listed rules; an entry whose rule passes must go.
+var pendingFrontFailures = map[fronts.Kind]map[string]string{}
 
-// frontObservationsPending: the run does not yet report the fronts' own
-// answers as observations (issue 12, item 8). Set it to false when it does;
-// then every run behind a front that answered a request itself must say so.
-const frontObservationsPending = true
+// frontObservationsPending: true while the run did not report the fronts'
+// own answers as observations. Now false: every run behind a front that
+// answered a request itself must say so.
+const frontObservationsPending = false
 
 // fullRunTimeout bounds one full run through a front.
 const fullRunTimeout = 3 * time.Minute

@@ -1,7 +1,8 @@
-// Package preflight checks that a target is usable before any spec runs:
-// reachable, answering JSON under /api/, accepting the API token and (when
-// given) the authentication token. Each problem is one sentence for the
-// user; the runner exits 3 on any.
+// Package preflight asks a target what must be known before any spec runs:
+// whether it can be checked at all (reachable, answering JSON under /api/,
+// accepting the API token and, when given, the authentication token), and
+// how it takes the tokens and meets browsers. Each problem is one sentence
+// for the user, on which the runner exits 3; the rest is informational.
 package preflight
 
 import (
@@ -23,37 +24,63 @@ type Problem struct {
 
 func (p *Problem) Error() string { return p.Sentence }
 
-// Check runs the preflight requests and returns the first problem, or nil.
-func Check(ctx context.Context, c *client.Client) *Problem {
+// Result is what the preflight found.
+type Result struct {
+	// Problem, when not nil, is why the target cannot be checked.
+	Problem *Problem
+	// Credentials says in one sentence whether the target takes the tokens
+	// in headers (Authorization: Bearer, X-Auth-Token); "" when a problem
+	// came first.
+	Credentials string
+}
+
+// Check runs the preflight requests. In a run that sends the tokens in
+// headers (--credentials header) those requests carry them there, and a
+// target that does not take them is a problem; otherwise one more request
+// (two with an authentication token) finds out whether it would.
+func Check(ctx context.Context, c *client.Client) Result {
 	c.SetScope("preflight")
+	inHeader := c.CredentialsPlacement() == client.CredentialsInHeader
 	base := c.BaseURL()
 	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}})
 	if s := answerProblem(c, "GET /api/pages", ex); s != "" {
-		return &Problem{Sentence: s, Exchange: ex}
+		return problem(s, ex)
 	}
 	switch {
 	case ex.Status == http.StatusUnauthorized:
-		return &Problem{Sentence: fmt.Sprintf("The API token was refused (GET %s/api/pages answered 401 %q): check --token or CONFORMANCE_TOKEN against the API plugin's settings.", base, ex.Get("message").String()), Exchange: ex}
+		return problem(fmt.Sprintf("The API token was refused (GET %s/api/pages answered 401 %q): check --token or CONFORMANCE_TOKEN against the API plugin's settings.", base, ex.Get("message").String()), ex)
+	case ex.Status == http.StatusBadRequest && inHeader:
+		return problem(fmt.Sprintf("The target does not take the API token from an Authorization: Bearer header (GET /api/pages answered 400 %q), so --credentials header cannot be used: run with --credentials params (the spec's placement), or check that the host's release reads header credentials and that its front passes the Authorization header on (Apache drops it before PHP unless CGIPassAuth is on).", ex.Get("message").String()), ex)
 	case ex.Status == http.StatusBadRequest:
-		return &Problem{Sentence: fmt.Sprintf("The target answered 400 %q to a request carrying the API token: it does not read the token from the query string as the spec says.", ex.Get("message").String()), Exchange: ex}
+		return problem(fmt.Sprintf("The target answered 400 %q to a request carrying the API token: it does not read the token from the query string as the spec says.", ex.Get("message").String()), ex)
 	case ex.Status >= 500:
-		return &Problem{Sentence: fmt.Sprintf("The target answered %d to GET /api/pages, the simplest request of the spec: the server is failing.", ex.Status), Exchange: ex}
+		return problem(fmt.Sprintf("The target answered %d to GET /api/pages, the simplest request of the spec: the server is failing.", ex.Status), ex)
 	case ex.Status != http.StatusOK:
 		// A JSON 404 (or any other answer) to the page list means this is
 		// not the API's root: checking on would judge, and write to, some
 		// other service.
-		return &Problem{Sentence: fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), Exchange: ex}
+		return problem(fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), ex)
 	}
 	if c.HasAuth() {
 		ax := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
 		if ax.Err != nil || ax.Redirect != "" || ax.Status == http.StatusTooManyRequests || ax.Status == http.StatusServiceUnavailable {
-			return &Problem{Sentence: answerProblem(c, "GET /api/settings", ax), Exchange: ax}
+			return problem(answerProblem(c, "GET /api/settings", ax), ax)
 		}
-		if ax.Status == http.StatusUnauthorized {
-			return &Problem{Sentence: "The authentication token was refused (GET /api/settings answered 401): it must be the token of an enabled Administrator (profile > Security); check --auth-token or CONFORMANCE_AUTH_TOKEN, or drop it for a read-only run.", Exchange: ax}
+		switch {
+		case ax.Status == http.StatusUnauthorized && inHeader:
+			return problem("The authentication token was refused in the X-Auth-Token header (GET /api/settings answered 401): either the target does not take it from that header, and --credentials params (the spec's placement) is the way, or it is not the token of an enabled Administrator (profile > Security); check --auth-token or CONFORMANCE_AUTH_TOKEN.", ax)
+		case ax.Status == http.StatusUnauthorized:
+			return problem("The authentication token was refused (GET /api/settings answered 401): it must be the token of an enabled Administrator (profile > Security); check --auth-token or CONFORMANCE_AUTH_TOKEN, or drop it for a read-only run.", ax)
 		}
 	}
-	return nil
+	if inHeader {
+		return Result{Credentials: headersTaken(c, true)}
+	}
+	return Result{Credentials: headerCredentials(ctx, c)}
+}
+
+func problem(sentence string, ex *client.Exchange) Result {
+	return Result{Problem: &Problem{Sentence: sentence, Exchange: ex}}
 }
 
 // answerProblem says why an exchange is no answer of the API at all: no

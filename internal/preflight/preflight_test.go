@@ -83,7 +83,7 @@ func TestCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := Check(context.Background(), c)
+			p := Check(context.Background(), c).Problem
 			switch {
 			case tc.want == "" && p != nil:
 				t.Errorf("problem %q, want none", p.Sentence)

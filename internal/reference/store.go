@@ -100,7 +100,7 @@ func (s *Server) load(seed *fixtures.Seed) error {
 			content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
 			tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
 			template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
-			seq: s.nextSeq(),
+			seq: s.nextSeq(), customFields: s.withCustomFields(nil), // the seed's fields, as the host keeps them
 		}
 	}
 	for _, f := range seed.Files {

@@ -67,10 +67,17 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return err
 }
 
+// FormatVersion is the version of the JSON report's format, in its
+// formatVersion field. Version 2 added the assertion counts (spec and rule
+// assertions, a spec's noAssertion); a report without the field is version
+// 1, whose counts read as 0 and say nothing.
+const FormatVersion = 2
+
 // Run is the whole result of one run.
 type Run struct {
-	Meta    Meta   `json:"meta"`
-	Verdict string `json:"verdict"` // one sentence
+	FormatVersion int    `json:"formatVersion"`
+	Meta          Meta   `json:"meta"`
+	Verdict       string `json:"verdict"` // one sentence
 	// Diagnosis, when set, says in one line what the failures have in
 	// common (see legacy.go); every report shows it first.
 	Diagnosis    *Diagnosis   `json:"diagnosis,omitempty"`
@@ -111,6 +118,8 @@ type RuleResult struct {
 	Reading string `json:"reading,omitempty"`
 	Specs   []int  `json:"specs,omitempty"` // indexes into Run.Specs
 	Checked int    `json:"responsesChecked,omitempty"`
+	// Assertions adds up what the rule's specs evaluated (SpecResult).
+	Assertions int `json:"assertions"`
 	// CrossCutting rules are judged on every exchange of the run.
 	CrossCutting bool `json:"crossCutting,omitempty"`
 }
@@ -125,6 +134,14 @@ type SpecResult struct {
 	Location string   `json:"location,omitempty"`
 	Requests string   `json:"requests,omitempty"` // a failing spec's exchanges
 	Duration Duration `json:"duration"`
+	// Assertions counts the assertions the spec evaluated: Gomega
+	// assertions whose matcher ran and, for a cross-cutting rule, the
+	// responses it judged. A passed spec always has some.
+	Assertions int `json:"assertions"`
+	// NoAssertion: the spec ran to its end without evaluating any
+	// assertion, and is not checked for that reason (a pass would have been
+	// vacuous).
+	NoAssertion bool `json:"noAssertion,omitempty"`
 
 	// What the framework recorded as data, read by the diagnosis (not
 	// part of the JSON report): the spec's Case, the facts of its failed
@@ -145,7 +162,7 @@ type Extras struct {
 // Build groups a Ginkgo report by rule. Rules no selected spec checked are
 // "not checked"; a rule passes only if a spec checked it and none failed.
 func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run {
-	run := &Run{Meta: meta, Cleanup: extras.Cleanup, Observations: extras.Observations}
+	run := &Run{FormatVersion: FormatVersion, Meta: meta, Cleanup: extras.Cleanup, Observations: extras.Observations}
 	byRule := map[string][]int{}
 	unselected := map[string]bool{}
 	if r != nil {
@@ -180,6 +197,9 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		rr := RuleResult{ID: rule.ID, Section: rule.Section, Level: string(rule.Level), Area: string(rule.Area),
 			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID], CrossCutting: rule.CrossCutting}
 		rr.Status, rr.Reason = ruleStatus(rule, rr.Specs, run.Specs)
+		for _, i := range rr.Specs {
+			rr.Assertions += run.Specs[i].Assertions
+		}
 		if rr.Status == NotChecked && len(rr.Specs) == 0 && unselected[rule.ID] {
 			rr.Reason = ReasonNotSelected
 		}
@@ -301,7 +321,7 @@ func specResult(sr types.SpecReport) SpecResult {
 		res.Location = repoRelative(sr.Failure.Location.String())
 	case sr.State == types.SpecStateSkipped:
 		res.Status = NotChecked
-		res.Message = skipReason(sr)
+		res.Message, res.NoAssertion = skipReason(sr)
 	default: // pending, or filtered out by labels/focus
 		res.Status = NotChecked
 		res.Message = ReasonNotSelected
@@ -318,6 +338,9 @@ func specResult(sr types.SpecReport) SpecResult {
 			}
 		case verdict.EntryExchanges:
 			res.Exchanges, _ = entryValue[[]verdict.Exchange](e)
+		case verdict.EntryAssertions:
+			n, _ := entryValue[verdict.Assertions](e)
+			res.Assertions = int(n)
 		}
 	}
 	return res
@@ -350,22 +373,22 @@ func repoRelative(loc string) string {
 	return loc
 }
 
-// skipReason is the reason of a skipped spec: the framework's NotChecked,
-// any other skip's message, or ReasonSkipped when Ginkgo skipped it without
-// one.
-func skipReason(sr types.SpecReport) string {
+// skipReason is the reason of a skipped spec: the framework's NotChecked
+// (noAssertion when it ran without evaluating an assertion), any other
+// skip's message, or ReasonSkipped when Ginkgo skipped it without one.
+func skipReason(sr types.SpecReport) (reason string, noAssertion bool) {
 	for _, e := range sr.ReportEntries {
 		if e.Name != verdict.EntryNotChecked {
 			continue
 		}
 		if n, ok := entryValue[verdict.NotChecked](e); ok {
-			return n.Reason
+			return n.Reason, n.NoAssertion
 		}
 	}
 	if sr.Failure.Message != "" {
-		return sr.Failure.Message
+		return sr.Failure.Message, false
 	}
-	return ReasonSkipped
+	return ReasonSkipped, false
 }
 
 func verdictSentence(run *Run) string {

@@ -34,6 +34,7 @@ func TestSpecResultReadsTypedEntries(t *testing.T) {
 		{Name: verdict.EntryFact, Value: types.WrapEntryValue(fact)},
 		{Name: verdict.EntryExchanges, Value: types.WrapEntryValue(exs)},
 		{Name: verdict.EntryRequests, Value: types.WrapEntryValue("#7\nGET ...")},
+		{Name: verdict.EntryAssertions, Value: types.WrapEntryValue(verdict.Assertions(3))},
 	}
 	b, err := json.Marshal(entries)
 	if err != nil {
@@ -47,7 +48,7 @@ func TestSpecResultReadsTypedEntries(t *testing.T) {
 		sr := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: types.SpecStateFailed, ReportEntries: es}
 		got := specResult(sr)
 		if got.Case != "scheduled" || !reflect.DeepEqual(got.Facts, []verdict.Fact{fact}) ||
-			!reflect.DeepEqual(got.Exchanges, exs) || got.Requests != "#7\nGET ..." {
+			!reflect.DeepEqual(got.Exchanges, exs) || got.Requests != "#7\nGET ..." || got.Assertions != 3 {
 			t.Errorf("%s: %+v", name, got)
 		}
 	}
@@ -61,16 +62,36 @@ func TestSkipReason(t *testing.T) {
 			Failure: types.Failure{Message: msg}, ReportEntries: entries}
 	}
 	typed := types.ReportEntry{Name: verdict.EntryNotChecked, Value: types.WrapEntryValue(verdict.NotChecked{Reason: "no draft page"})}
+	vacuous := types.ReportEntry{Name: verdict.EntryNotChecked, Value: types.WrapEntryValue(verdict.NoAssertion())}
 	for _, c := range []struct {
-		sr   types.SpecReport
-		want string
+		sr          types.SpecReport
+		want        string
+		noAssertion bool
 	}{
-		{skipped("not checked: no draft page", typed), "no draft page"},
-		{skipped("skipped by hand"), "skipped by hand"},
-		{skipped(""), ReasonSkipped},
+		{skipped("not checked: no draft page", typed), "no draft page", false},
+		{skipped("skipped by hand"), "skipped by hand", false},
+		{skipped(""), ReasonSkipped, false},
+		{skipped(verdict.NoAssertion().String(), vacuous), verdict.ReasonNoAssertion, true},
 	} {
-		if got := specResult(c.sr); got.Status != NotChecked || got.Message != c.want {
-			t.Errorf("%+v: status %s, message %q; want %q", c.sr.Failure, got.Status, got.Message, c.want)
+		if got := specResult(c.sr); got.Status != NotChecked || got.Message != c.want || got.NoAssertion != c.noAssertion {
+			t.Errorf("%+v: status %s, message %q, noAssertion %v; want %q, %v", c.sr.Failure, got.Status, got.Message,
+				got.NoAssertion, c.want, c.noAssertion)
+		}
+	}
+}
+
+// A rule's assertions add up those of its specs, and the report says which
+// format it is written in.
+func TestAssertionCounts(t *testing.T) {
+	run := fixtureRun(t)
+	if run.FormatVersion != FormatVersion {
+		t.Errorf("formatVersion %d, want %d", run.FormatVersion, FormatVersion)
+	}
+	want := map[string]int{"PAGE-LIST-SHAPE": 3, "PAGE-GET-404": 1, "USER-GET-404": 2, "GEN-CORS-ANY-ORIGIN": 4,
+		"GEN-NO-CACHE": 4, "PAGE-CREATE-201": 0, "SETTINGS-GET-SHAPE": 0}
+	for _, r := range run.Rules {
+		if n, ok := want[r.ID]; ok && r.Assertions != n {
+			t.Errorf("%s: %d assertions, want %d", r.ID, r.Assertions, n)
 		}
 	}
 }

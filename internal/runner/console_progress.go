@@ -30,11 +30,10 @@ type plan struct {
 	specCount int
 }
 
-// newPlan previews the specs sc selects. Like checkSelection, it must run
-// before top-level setup nodes are registered (framework.Install).
-func newPlan(sc types.SuiteConfig) plan {
+// newPlan reads the plan from a preview of the specs (checkSelection's).
+func newPlan(preview types.Report) plan {
 	p := plan{specs: map[string]int{}, ruleSpecs: map[string]int{}, ruleArea: map[string]string{}, areaRules: map[string]int{}}
-	for _, sr := range ginkgo.PreviewSpecs(suiteName, sc).SpecReports {
+	for _, sr := range preview.SpecReports {
 		if sr.LeafNodeType != types.NodeTypeIt || sr.State != types.SpecStatePassed { // a dry run "passes" what it selects
 			continue
 		}

@@ -108,7 +108,8 @@ const (
 // end counts as unanswered only if it had waited long: a healthy target
 // answers well within longWait.
 func classify(ex *client.Exchange, deadlineHit bool) int {
-	if ex.Err == nil {
+	// A cut body is an answer: its status and headers arrived (StatusErr).
+	if ex.StatusErr() == nil {
 		if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable {
 			return answered
 		}
@@ -131,25 +132,40 @@ func classify(ex *client.Exchange, deadlineHit bool) int {
 	return notServing
 }
 
-// maxRetryNotes bounds the retries listed one by one in a report.
+// maxRetryNotes bounds the retries and cut answers listed one by one in a
+// report.
 const maxRetryNotes = 20
 
-// retryNotes lists the reads that were retried after 429/503, one line
-// each (redacted request line and what happened), for the report.
-func retryNotes(c *client.Client) []string {
+// retryNotes lists, one line each (redacted request line and what
+// happened), for the report: the reads retried after 429/503, the
+// requests sent again after a cut connection, and the answers whose body
+// the connection cut (their status was judged, their body was not).
+func retryNotes(c *client.Client) []string { return transportNotes(c.Exchanges()) }
+
+func transportNotes(exs []*client.Exchange) []string {
 	var notes []string
 	more := 0
-	for _, ex := range c.Exchanges() {
+	note := func(format string, args ...any) {
+		if len(notes) == maxRetryNotes {
+			more++
+			return
+		}
+		notes = append(notes, fmt.Sprintf(format, args...))
+	}
+	for _, ex := range exs {
 		for _, r := range ex.Retries {
-			if len(notes) == maxRetryNotes {
-				more++
-				continue
-			}
-			notes = append(notes, fmt.Sprintf("retry: %s was answered %s", ex.RequestLine(), r))
+			note("retry: %s was answered %s", ex.RequestLine(), r)
+		}
+		if ex.TransportRetry != "" {
+			note("retry: %s was sent again once after its first try failed: %s", ex.RequestLine(), ex.TransportRetry)
+		}
+		if ex.BodyCut {
+			note("cut: the connection closed before the whole answer to %s arrived (HTTP %d after %d bytes of body); "+
+				"its status and headers were judged, its body was not", ex.RequestLine(), ex.Status, ex.BodySize())
 		}
 	}
 	if more > 0 {
-		notes = append(notes, fmt.Sprintf("retry: and %d more retries", more))
+		notes = append(notes, fmt.Sprintf("retry: and %d more retries or cut answers", more))
 	}
 	return notes
 }

@@ -50,6 +50,8 @@ func TestAssessHealth(t *testing.T) {
 	unavailable := &client.Exchange{Method: http.MethodGet, Sent: true, Status: http.StatusServiceUnavailable, Retries: []string{"503", "503"}}
 	writeRefused := &client.Exchange{Method: http.MethodDelete, Sent: true, Status: http.StatusServiceUnavailable}
 	timeout := &client.TransportError{Kind: client.KindTimeout, Cause: "no answer within the request timeout (10s, --request-timeout)"}
+	cutBody := &client.Exchange{Method: http.MethodPost, Sent: true, Status: http.StatusUnauthorized, BodyCut: true,
+		Err: &client.TransportError{Kind: client.KindClosed, Cause: "the connection closed before the whole response body arrived"}}
 
 	cases := []struct {
 		name    string
@@ -76,6 +78,7 @@ func TestAssessHealth(t *testing.T) {
 			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
 		{"time limit while the target answers", join(answered(20), []*client.Exchange{quickCut, notSent}), spent, true, ExitFail,
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
+		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},
 		{"read-only refusals are not the target's doing", join(answered(10), failed(3, client.ErrReadOnly)), live, false, 0, ""},
 	}
 	for _, tc := range cases {
@@ -90,5 +93,33 @@ func TestAssessHealth(t *testing.T) {
 				t.Errorf("exit %d %q, want %d %q", h.Exit, h.Sentence, tc.exit, tc.verdict)
 			}
 		})
+	}
+}
+
+// TestTransportNotes: retries, requests sent again after a cut connection
+// and cut bodies each get a line in the report's observations.
+func TestTransportNotes(t *testing.T) {
+	exs := []*client.Exchange{
+		ok(http.MethodGet),
+		{Method: http.MethodGet, URL: "http://h/api/tags", Sent: true, Status: 200, Retries: []string{"503 Service Unavailable, retried after 1s"}},
+		{Method: http.MethodGet, URL: "http://h/api/pages", Sent: true, Status: 200, TransportRetry: "the connection closed"},
+		{Method: http.MethodPost, URL: "http://h/api/pages", Sent: true, Status: 401, BodyCut: true},
+	}
+	got := strings.Join(transportNotes(exs), "\n")
+	for _, want := range []string{
+		"retry: GET http://h/api/tags was answered 503 Service Unavailable",
+		"retry: GET http://h/api/pages was sent again once after its first try failed: the connection closed",
+		"cut: the connection closed before the whole answer to POST http://h/api/pages arrived (HTTP 401 after 0 bytes of body)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the notes lack %q:\n%s", want, got)
+		}
+	}
+	var many []*client.Exchange
+	for i := 0; i < maxRetryNotes+3; i++ {
+		many = append(many, &client.Exchange{Method: http.MethodPost, Status: 401, BodyCut: true})
+	}
+	if notes := transportNotes(many); len(notes) != maxRetryNotes+1 || !strings.Contains(notes[maxRetryNotes], "3 more") {
+		t.Errorf("%d notes, last %q: want %d and a count of the rest", len(notes), notes[len(notes)-1], maxRetryNotes+1)
 	}
 }

@@ -41,6 +41,9 @@ type Config struct {
 	AuthToken      string
 	ReadOnly       bool
 	SettingsWrites bool
+	// Credentials is where requests carry the tokens (--credentials):
+	// the spec's parameters, or the Authorization and X-Auth-Token headers.
+	Credentials client.CredentialsPlacement
 
 	JUnitReport    string
 	JSONReport     string
@@ -82,6 +85,7 @@ func (c Config) ClientConfig() client.Config {
 		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
 		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
 		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries,
+		CredentialsPlacement: c.Credentials,
 	}
 }
 
@@ -182,10 +186,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
 	suites.Register(target)
 	suiteConfig, reporterConfig := ginkgoConfig(cfg)
-	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
+	problems, preview := checkSelection(suiteConfig, catalogueLabels(target.Catalogue))
+	if len(problems) > 0 {
 		return Result{Exit: ExitUsage, Problems: problems}
 	}
-	plan := newPlan(suiteConfig)
+	plan := newPlan(preview)
 	framework.Install(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {
@@ -201,7 +206,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 		defer cancel()
 	}
-	if p := preflight.Check(pctx, c); p != nil {
+	pre := preflight.Check(pctx, c)
+	if p := pre.Problem; p != nil {
 		fmt.Fprintf(out, "\nThe target cannot be checked: %s\n", p.Sentence)
 		if cfg.Verbose && p.Exchange != nil {
 			fmt.Fprintf(out, "\n%s", p.Exchange.String())
@@ -213,6 +219,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		}
 		return Result{Exit: ExitUnusable, Report: run}
 	}
+	fmt.Fprintln(out, pre.Credentials)
+	cors := preflight.CORS(pctx, c)
+	printCORS(out, cors)
 
 	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
@@ -223,13 +232,16 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
 		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
-	run := report.Build(target.Report(), target.Catalogue, meta, extras(target))
+	notes := extras(target)
+	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
+	run := report.Build(target.Report(), target.Catalogue, meta, notes)
 	if interrupted {
 		markInterrupted(run)
 	}
 	healthExit := afterSpecs(run, c, k)
 	reportErr := writeReports(run, cfg, red)
 	run.WriteConsole(out, con.options(cfg.Verbose))
+	printPlacementProbes(out, c)
 	if paths := reportPaths(cfg); len(paths) > 0 {
 		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
 	}

@@ -46,6 +46,9 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		// (a suite fix pending): the test logs the trace instead of failing,
 		// and fails once the run leaves none (remove the reason then).
 		traceAwaitingFix string
+		// customFields, when set, is the site's customFields setting,
+		// put before the snapshots are taken.
+		customFields string
 	}{
 		{name: "passing run", wantExit: []int{0}},
 		{name: "read-only run", readOnly: true, wantExit: []int{0}},
@@ -56,16 +59,23 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		// middle, and late (settings, uploads).
 		{name: "interrupted early", sigintAt: 5, wantExit: []int{1}},
 		// Hidden state of the host system (issue 13): a custom field name
-		// the run defines stays with every page.
-		{name: "custom fields kept forever", mutants: []reference.Mutant{reference.BenignCustomFieldsForever}, wantExit: []int{0},
-			traceAwaitingFix: "the settings specs define a custom field of the run's own (SETTINGS-GET-SHAPE's second case), " +
-				"which the host keeps with every page (issue 13: the suite is to stop defining new field names)"},
+		// the run ever sends stays with every page, so the run must send
+		// none the site does not have: on the seeded site (one custom
+		// field) it sends that field back with another label; on a site
+		// without one it sends no customFields value naming a field.
+		{name: "custom fields kept forever", mutants: []reference.Mutant{reference.BenignCustomFieldsForever}, wantExit: []int{0}},
+		{name: "custom fields kept forever, site without one", mutants: []reference.Mutant{reference.BenignCustomFieldsForever},
+			customFields: "{}", wantExit: []int{0}},
+		{name: "custom fields kept forever, site with two", mutants: []reference.Mutant{reference.BenignCustomFieldsForever},
+			customFields: `{"subtitle":{"type":"string","label":"Subtitle"},"featured":{"type":"bool","label":"Featured"}}`, wantExit: []int{0}},
 		// The previous release: PUT and DELETE of parent/child act on the
-		// parent, so deleting a run's child page deletes its parent.
-		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1},
-			traceAwaitingFix: "on the previous release the run's child page can never be deleted: DELETE of parent/child " +
-				"deletes the parent and leaves the child behind, and the child's key then names a missing page; the suite " +
-				"reports it as a teardown problem"},
+		// parent, so a child page, once made, can never be deleted; the
+		// run must see that in its reads and make none (issue 13).
+		{name: "previous release", mutants: []reference.Mutant{reference.Legacy321}, wantExit: []int{1}},
+		// The same write behaviour on a server that reads like the spec:
+		// the run must prove that a child page can be removed before it
+		// makes one.
+		{name: "child writes hit the parent", mutants: []reference.Mutant{reference.ChildWritesHitParent}, wantExit: []int{1}},
 		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
 		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
 	}
@@ -76,8 +86,10 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			var writes, authWrites atomic.Int64
 			interrupt := make(chan struct{})
 			var once sync.Once
+			var sentFields customFieldsSent
 			countWrites := func(h http.Handler) http.Handler {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					sentFields.record(r)
 					if r.Method != http.MethodGet {
 						if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
 							once.Do(func() { close(interrupt) })
@@ -90,12 +102,23 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 				})
 			}
 			srv, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
-			stored := srv.Storage()
 			ctx := context.Background()
 			snapClient, err := client.New(client.Config{BaseURL: base, Token: tok, AuthToken: auth})
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tc.customFields != "" {
+				ex := snapClient.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
+					JSON: map[string]any{"customFields": tc.customFields}, Credentials: client.BothTokens})
+				if ex.Err != nil || ex.Status != http.StatusOK {
+					t.Fatalf("setting customFields %s: HTTP %d %v", tc.customFields, ex.Status, ex.Err)
+				}
+			}
+			site := snapClient.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}).
+				Get("data.customFields").String()
+			writes.Store(0)
+			sentFields = customFieldsSent{}
+			stored := srv.Storage()
 			before, err := frameworktest.TakeSnapshot(ctx, snapClient)
 			if err != nil {
 				t.Fatal(err)
@@ -146,6 +169,8 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			forever := slices.Contains(tc.mutants, reference.BenignCustomFieldsForever)
+			sentFields.check(t, site, forever && hasField(site))
 			diff := before.Diff(after)
 			for _, d := range stored.Diff(srv.Storage()) {
 				diff = append(diff, "stored: "+d)

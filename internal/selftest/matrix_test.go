@@ -45,6 +45,8 @@ type job struct {
 	profile reference.Profile
 	// filter is the --label-filter, "" for a full run.
 	filter string
+	// args are further CLI arguments (--credentials header).
+	args []string
 }
 
 // outcome is what a job's run produced.
@@ -217,6 +219,10 @@ func (j job) judgedPartly(cat *spec.Catalogue) bool {
 	return false
 }
 
+// headerCredentialVariants are the benign variants that take the tokens
+// in headers: each runs once more with --credentials header.
+var headerCredentialVariants = []reference.Mutant{reference.BenignNewerRelease}
+
 // plan lists every run of the self-test, full runs first so the slowest
 // work starts early and the worker pool ends together.
 func plan(t *testing.T, withMutants bool) []job {
@@ -227,6 +233,10 @@ func plan(t *testing.T, withMutants bool) []job {
 		switch {
 		case m.Benign:
 			jobs = append(jobs, job{name: string(m.Name), kind: benign, mutant: m})
+			if slices.Contains(headerCredentialVariants, m.Name) {
+				jobs = append(jobs, job{name: string(m.Name) + " --credentials header", kind: benign, mutant: m,
+					args: []string{"--credentials", "header"}})
+			}
 		case withMutants:
 			j, err := planMutant(cat, m)
 			if err != nil {
@@ -259,6 +269,7 @@ func runJob(ctx context.Context, dir string, j job) outcome {
 	if j.filter != "" {
 		args = append(args, "--label-filter", j.filter)
 	}
+	args = append(args, j.args...)
 	o := outcome{job: j, res: selftest.Run(ctx, selftest.Cmd{Args: args, Dir: dir, Timeout: runTimeout})}
 	o.run, o.readErr = report.ReadJSONFile(base + ".json")
 	return o

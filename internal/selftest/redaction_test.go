@@ -117,8 +117,8 @@ func TestLeakScannerFindsEveryForm(t *testing.T) {
 }
 
 // echoTokens wraps a server so that every response repeats the request's
-// query string and body in headers: any exchange the suite prints then
-// carries the tokens on the response side too.
+// query string, body and credential headers in headers: any exchange the
+// suite prints then carries the tokens on the response side too.
 func echoTokens(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
@@ -128,6 +128,8 @@ func echoTokens(h http.Handler) http.Handler {
 			body = body[:4096]
 		}
 		w.Header().Set("X-Echo-Body", strings.NewReplacer("\r", " ", "\n", " ").Replace(string(body)))
+		w.Header().Set("X-Echo-Authorization", r.Header.Get("Authorization"))
+		w.Header().Set("X-Echo-Auth-Token", r.Header.Get("X-Auth-Token"))
 		h.ServeHTTP(w, r)
 	})
 }
@@ -196,7 +198,21 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{0, 1}},
 		{name: "failing run against legacy-3.21", base: canaryServer(t, token, auth, true, reference.Legacy321),
 			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{1},
-			check: func(t *testing.T, dir string) { curlLinesUsePlaceholders(t, filepath.Join(dir, "reports", "run.json")) }},
+			check: func(t *testing.T, dir string) {
+				curlLinesUsePlaceholders(t, filepath.Join(dir, "reports", "run.json"), client.TokenPlaceholder, client.AuthTokenPlaceholder)
+			}},
+		// The tokens in Authorization and X-Auth-Token (a newer release).
+		{name: "full run with header credentials", base: canaryServer(t, token, auth, true, reference.BenignNewerRelease),
+			args: []string{"--allow-settings-write", "--credentials", "header"}, env: env, wantExit: []int{0, 1}},
+		{name: "failing run with header credentials",
+			base: canaryServer(t, token, auth, true, reference.BenignNewerRelease, reference.CreateReturns200),
+			args: []string{"--credentials", "header", "--label-filter", "area:pages"}, env: env, wantExit: []int{1},
+			check: func(t *testing.T, dir string) {
+				curlLinesUsePlaceholders(t, filepath.Join(dir, "reports", "run.json"),
+					`-H "Authorization: Bearer ${CONFORMANCE_TOKEN}"`, `-H "X-Auth-Token: ${CONFORMANCE_AUTH_TOKEN}"`)
+			}},
+		{name: "header credentials refused", base: canaryServer(t, token, auth, true),
+			args: []string{"--credentials", "header"}, env: env, wantExit: []int{3}},
 		{name: "refused API token", base: canaryServer(t, canary(t, "canaryOTHER"), auth, true),
 			env: env, wantExit: []int{3}},
 		{name: "refused authentication token", base: canaryServer(t, token, canary(t, "canaryOTHER"), true),
@@ -233,15 +249,17 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 }
 
 // curlLinesUsePlaceholders checks the reproduce lines of a failing run's
-// JSON report: they exist, and carry the tokens as ${CONFORMANCE_TOKEN}
-// and ${CONFORMANCE_AUTH_TOKEN}.
-func curlLinesUsePlaceholders(t *testing.T, path string) {
+// JSON report: they exist, and each of want (the placeholders
+// ${CONFORMANCE_TOKEN} and ${CONFORMANCE_AUTH_TOKEN}, or the header
+// options carrying them) is in one of them at least.
+func curlLinesUsePlaceholders(t *testing.T, path string, want ...string) {
 	t.Helper()
 	run, err := report.ReadJSONFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var curls, withToken, withAuth int
+	curls := 0
+	with := map[string]int{}
 	for _, s := range run.Specs {
 		for _, line := range strings.Split(s.Requests, "\n") {
 			i := strings.Index(line, "curl ")
@@ -249,21 +267,20 @@ func curlLinesUsePlaceholders(t *testing.T, path string) {
 				continue
 			}
 			curls++
-			line = line[i:]
-			if strings.Contains(line, client.TokenPlaceholder) {
-				withToken++
-			}
-			if strings.Contains(line, client.AuthTokenPlaceholder) {
-				withAuth++
+			for _, w := range want {
+				if strings.Contains(line[i:], w) {
+					with[w]++
+				}
 			}
 		}
 	}
 	if curls == 0 {
 		t.Fatal("the failing run's report holds no curl line")
 	}
-	if withToken == 0 || withAuth == 0 {
-		t.Errorf("of %d curl lines, %d use %s and %d use %s; want both placeholders used",
-			curls, withToken, client.TokenPlaceholder, withAuth, client.AuthTokenPlaceholder)
+	for _, w := range want {
+		if with[w] == 0 {
+			t.Errorf("none of %d curl lines holds %s", curls, w)
+		}
 	}
 }
 
@@ -273,10 +290,15 @@ func curlLinesUsePlaceholders(t *testing.T, path string) {
 // tokens again.
 func TestCurlLinesUsePlaceholders(t *testing.T) {
 	token, auth := canary(t, "canaryTOKEN"), canary(t, "canaryAUTH")
-	base := canaryServer(t, token, auth, false)
-	c, err := client.New(client.Config{BaseURL: base, Token: token, AuthToken: auth, RequestTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
+	base := canaryServer(t, token, auth, false, reference.BenignNewerRelease)
+	clients := map[client.CredentialsPlacement]*client.Client{}
+	for _, p := range []client.CredentialsPlacement{client.CredentialsInParams, client.CredentialsInHeader} {
+		c, err := client.New(client.Config{BaseURL: base, Token: token, AuthToken: auth, RequestTimeout: 10 * time.Second,
+			CredentialsPlacement: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients[p] = c
 	}
 	secrets := map[string]string{"API token": token, "auth token": auth}
 	// A wrong token built from the real one must not give it away.
@@ -285,21 +307,33 @@ func TestCurlLinesUsePlaceholders(t *testing.T) {
 		name     string
 		req      client.Request
 		wantAuth bool
+		inHeader bool // sent by a client in header mode (--credentials header)
 	}{
-		{"GET, token in the query", client.Request{Method: http.MethodGet, Path: "/api/pages"}, false},
-		{"GET settings, both in the query", client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}, true},
+		{"GET, token in the query", client.Request{Method: http.MethodGet, Path: "/api/pages"}, false, false},
+		{"GET settings, both in the query", client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}, true, false},
 		{"PUT, both in a JSON body", client.Request{Method: http.MethodPut, Path: "/api/pages/no-such-page-canary",
-			JSON: map[string]any{"title": "x"}, Credentials: client.BothTokens}, true},
+			JSON: map[string]any{"title": "x"}, Credentials: client.BothTokens}, true, false},
 		{"POST, both in a form body", client.Request{Method: http.MethodPost, Path: "/api/files/..",
-			Form: url.Values{"title": {"x"}}, Credentials: client.BothTokens}, true},
+			Form: url.Values{"title": {"x"}}, Credentials: client.BothTokens}, true, false},
 		{"POST, both in a multipart body", client.Request{Method: http.MethodPost, Path: "/api/files/..",
-			Files: []client.File{{Field: "file", Name: "a.txt", MIMEType: "text/plain", Content: []byte("a")}}, Credentials: client.BothTokens}, true},
+			Files: []client.File{{Field: "file", Name: "a.txt", MIMEType: "text/plain", Content: []byte("a")}}, Credentials: client.BothTokens}, true, false},
 		{"DELETE, both in a JSON body", client.Request{Method: http.MethodDelete, Path: "/api/pages/no-such-page-canary",
-			Credentials: client.BothTokens, Placement: client.InBody}, true},
-		{"GET, a wrong token holding the real one", client.Request{Method: http.MethodGet, Path: "/api/pages", TokenValue: &almost}, false},
+			Credentials: client.BothTokens, Placement: client.InBody}, true, false},
+		{"GET, a wrong token holding the real one", client.Request{Method: http.MethodGet, Path: "/api/pages", TokenValue: &almost}, false, false},
+		{"GET, token in Authorization", client.Request{Method: http.MethodGet, Path: "/api/pages"}, false, true},
+		{"PUT, both in headers", client.Request{Method: http.MethodPut, Path: "/api/pages/no-such-page-canary",
+			JSON: map[string]any{"title": "x"}, Credentials: client.BothTokens}, true, true},
+		{"POST multipart, both in headers", client.Request{Method: http.MethodPost, Path: "/api/files/..",
+			Files: []client.File{{Field: "file", Name: "a.txt", MIMEType: "text/plain", Content: []byte("a")}}, Credentials: client.BothTokens}, true, true},
+		{"GET, a wrong token holding the real one in Authorization", client.Request{Method: http.MethodGet, Path: "/api/pages",
+			TokenValue: &almost}, false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			c := clients[client.CredentialsInParams]
+			if tc.inHeader {
+				c = clients[client.CredentialsInHeader]
+			}
 			ex := c.Do(t.Context(), tc.req)
 			if ex.Err != nil {
 				t.Fatalf("request failed: %v", ex.Err)

@@ -6,11 +6,13 @@ var authRules = []Rule{
 	{ID: "AUTH-MISSING-TOKEN-400", Section: "5.6, 7", Level: Must, Area: AreaAuth,
 		Text: "A request without the API token answers 400 with a message saying the API token is missing.",
 		Reading: "Checked on all 16 endpoints, each request carrying some other harmless input (a request with no input " +
-			"at all may be refused for that first). The message must name the token, as \"token\" or \"API\" " +
-			"(case-insensitive: \"Missing API token.\", \"API key required\"); its exact words and language are not asserted. On endpoints that need the authentication token the valid one goes " +
+			"at all may be refused for that first). \"A message saying the API token is missing\" fixes no wording or " +
+			"language: any non-empty message string passes (\"Missing API token.\", \"Clé manquante.\"), and its text is " +
+			"recorded as an observation. On endpoints that need the authentication token the valid one goes " +
 			"along, so the API token is the only thing missing; where the run may not send it (read-only runs, on " +
-			"write endpoints), the request lacks both tokens, 5.5 (401) and 5.6 (400) both describe it, and either " +
-			"answer is accepted. The early-error body shape is ENV-EARLY-ERROR-SHAPE's."},
+			"write endpoints), the request lacks both tokens and 5.5 (401) and 5.6 (400) both describe it: a 401 is " +
+			"accepted, and leaves that request not checked (it shows nothing of 5.6). The early-error body shape is " +
+			"ENV-EARLY-ERROR-SHAPE's."},
 	{ID: "AUTH-INVALID-TOKEN-401", Section: "5.6, 7", Level: Must, Area: AreaAuth,
 		Text: "A request with an invalid API token answers 401.",
 		Reading: "Checked on all 16 endpoints with a well-formed wrong token. On endpoints that need the " +
@@ -28,25 +30,32 @@ var authRules = []Rule{
 			"(edit and delete of a page key that does not exist, a file upload to a page that does not exist); " +
 			"create, image upload and settings update are checked only when writes (settings writes) are allowed. " +
 			"A probe naming a page that does not exist is described both by 5.5 (401) and by 4.4, 4.5 and 7 (404: no " +
-			"page has the key), and the spec does not say which a server checks first, so it may answer 401 or 404. " +
-			"When writes are allowed, an edit and a delete of a page the run created, where the authentication token " +
-			"is the only thing wrong, must answer 401. The 401 body shape is not asserted: section 7 lists neither " +
-			"shape for it."},
+			"page has the key), and the spec does not say which a server checks first, so it may answer 401 or 404; " +
+			"a 404 shows nothing of the authentication check, and leaves that probe not checked (a read-only run whose " +
+			"probes all get 404 leaves the rule not checked). When writes are allowed, an edit, a delete and a file " +
+			"upload (POST /api/files/{key}) to a page the run created, where the authentication token is the only " +
+			"thing wrong, must answer 401; a file such an upload stores after all is listed in the run summary (the " +
+			"API cannot delete uploads). The 401 body shape is not asserted: section 7 lists neither shape for it. A " +
+			"401 whose body the connection cuts (a server that refuses a write and hangs up, behind a proxy) counts: " +
+			"its status arrived whole."},
 	{ID: "AUTH-WRITE-INVALID-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
 		Text:      "A write endpoint called with an invalid authentication token answers 401.",
 		Reading: "Sent like AUTH-WRITE-NEEDS-AUTH's probes and run-created pages, with a well-formed wrong authentication " +
-			"token; the same statuses are accepted (401, or 404 for a page that does not exist)."},
+			"token; the same statuses are accepted (401, or 404 for a page that does not exist, which leaves that probe " +
+			"not checked)."},
 	{ID: "AUTH-SETTINGS-READ-NEEDS-AUTH", Section: "4.9, 5.2", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{GetSettings},
 		Text:      "GET /api/settings without a valid authentication token answers 401."},
 	{ID: "AUTH-REFUSED-WRITE-NO-EFFECT", Section: "5.5", Level: Must, Area: AreaAuth, Writes: true,
-		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings},
+		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadFile},
 		Text:      "A write refused for lack of a valid authentication token changes nothing.",
-		Reading: "Each write is sent with the API token only: a create with a run-marked slug must leave no page at " +
-			"that key; an edit of a run-created page must leave the page as it was; a delete of one must leave it " +
-			"readable; a settings update trying to change one text setting must leave every setting as it was (a " +
-			"change is undone and the restore verified)."},
+		Reading: "Each write is sent with the API token only, and only what it tried to change is compared (a server " +
+			"may change other fields on its own, such as a read time or a counter): a create with a run-marked slug " +
+			"must leave no page at that key; an edit of a run-created page must leave its description and content " +
+			"(content and contentRaw) as they were; a delete of one must leave it readable; a file upload to one must " +
+			"leave its file list empty (a file stored is listed in the run summary); a settings update trying to " +
+			"change one text setting must leave that setting as it was (a change is undone and the restore verified)."},
 	{ID: "AUTH-TOKEN-IN-QUERY", Section: "5.3", Level: Must, Area: AreaAuth,
 		Text: "GET and DELETE accept the tokens in the query string."},
 	{ID: "AUTH-TOKEN-IN-BODY", Section: "5.3, 5.4", Level: Must, Area: AreaAuth, Writes: true,
@@ -60,13 +69,18 @@ var authRules = []Rule{
 		Reading: "Checked on GET /api/settings (query string) and, when writes are allowed, on a page create and " +
 			"edit (JSON body): each succeeds with the token named authentication."},
 	{ID: "AUTH-UNKNOWN-ENDPOINT-401", Section: "7", Level: Must, Area: AreaAuth,
-		Text: "An unknown endpoint, or a known path with a method it does not have, answers 401 with an early-error body.",
-		Reading: "Sent with a valid API token, so the answer cannot be a token error; a wrong method is sent only " +
-			"with methods that cannot change anything on a conforming server (PATCH, DELETE/PUT on list paths, POST " +
-			"on a page key). The token goes where the spec puts it for the method; the spec does not place it for " +
-			"PATCH, so it goes in the query string there and a 400 (the server found no token) is accepted as well. " +
-			"Only the status is asserted here; the early-error body is ENV-EARLY-ERROR-SHAPE's. Whether endpoint " +
-			"names are case-sensitive (/api/Pages) is not stated, so not asserted."},
+		Text: "An unknown endpoint answers 401 with an early-error body.",
+		Reading: "Section 7 says \"endpoint\" both for a path ({base_url}/api/{endpoint}) and for a row of section 4's " +
+			"table (method and path), so both readings are accepted. A path no endpoint has (GET /api/nonexistent, a " +
+			"run-marked name) must answer 401. A known path with a method the table does not list for it (PATCH " +
+			"/api/pages, PUT or DELETE /api/pages without a key, POST /api/pages/{key}, PUT /api/tags, GET /api/images) " +
+			"may answer 401 (an unknown endpoint), 400 (an invalid page key, or no token found where the spec does not " +
+			"place it, as for PATCH), 404 or 405, with a JSON object body, and must change nothing (a body describing " +
+			"a run-marked draft must make no page); which status the target gives is recorded as an observation. " +
+			"Every request carries a valid API token, so the answer cannot be a token error, and no authentication " +
+			"token. The token goes where the spec puts it for the method (the query string for PATCH, which the " +
+			"spec does not place). Only the status is asserted here; the early-error body is ENV-EARLY-ERROR-SHAPE's. " +
+			"Whether endpoint names are case-sensitive (/api/Pages) is not stated, so not asserted."},
 	{ID: "AUTH-TOKEN-ROTATION", Section: "5.7", Level: Must, Area: AreaAuth,
 		Text:        "Rotating the API or authentication token invalidates the old value.",
 		NotTestable: "rotation is an administrator's action in the admin panel, which the API does not expose"},

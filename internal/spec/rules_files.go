@@ -24,9 +24,9 @@ var filesRules = []Rule{
 			"failed. A target that refuses the .txt upload leaves the rule not checked (the allowed types are not shown)."},
 	{ID: "FILES-UPLOAD-REFUSED-400", Section: "7", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadFile, UploadImage},
 		Text: "An upload refused for its file extension answers 400 with a handler-error body.",
-		Reading: "The allowed extensions are not shown, so a server that accepts the probes (a .php file to POST /api/files/{key}, " +
-			"a .txt file as the image part of POST /api/images) passes, and the upload is recorded; a refusal with another status, " +
-			"or answered 2xx with status \"1\", fails. The .php probe carries plain text, nothing executable; the .txt image " +
+		Reading: "What is \"invalid\" is not shown, so a server may accept the probes (a .php file to POST /api/files/{key}, " +
+			"a .txt file as the image part of POST /api/images): an accepted probe is recorded and its case is not checked " +
+			"(no refusal to judge), never failed; a refusal with another status, or answered 2xx with status \"1\", fails. The .php probe carries plain text, nothing executable; the .txt image " +
 			"probe carries a real PNG image declared image/png, so that its extension is the only thing a server could refuse."},
 	{ID: "FILES-UPLOAD-SHAPES", Section: "4.12, 4.13", Level: Must, Area: AreaFiles,
 		Text:        "Request fields and response shapes of POST /api/images and POST /api/files/{key}.",

@@ -105,13 +105,18 @@ var pagesRules = []Rule{
 
 	// 4.3 create
 	{ID: "PAGE-CREATE-201", Section: "4.3, 9.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "POST /api/pages answers 201 with the full page object; data.key is always present."},
+		Text: "POST /api/pages answers 201 with the full page object; data.key is always present.",
+		Reading: "Which fields a create requires is not shown (4.3), so every page the run creates carries a complete, " +
+			"plausible body: title, content, description, type draft and a run-marked slug, plus what a rule needs. A " +
+			"refusal of such a body fails this rule; every other rule that needed the page is then not checked, with " +
+			"the server's answer."},
 	{ID: "PAGE-CREATE-FIELDS", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
 		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw must be the sent " +
 			"text HTML-encoded once, in any entity form (see PAGE-TITLE-ENCODED); content is compared as rendered HTML " +
-			"containing the text; tags as the set of names, without surrounding spaces; date and dateRaw must both equal the date sent (the spec gives both the same form and " +
-			"neither is said to be converted; dateUTC is not compared, the site timezone being unknown); slug as sent. " +
+			"containing the text; tags as the set of names, without surrounding spaces; dateRaw must equal the date " +
+			"sent, and date (the display form) must have the form YYYY-MM-DD HH:MM:SS, its value being the server's (e.g. " +
+			"in the reader's timezone); dateUTC is not compared, the site timezone being unknown; slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
 			"is encoded. category is sent, and compared, only when GET /api/categories names one."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
@@ -122,7 +127,12 @@ var pagesRules = []Rule{
 			"something else (an ID, a counter, a fixed word) fails. The usual form, the title's lowercase words joined by " +
 			"'-', is only recorded as an observation when the slug differs from it."},
 	{ID: "PAGE-CREATE-PARENT", Section: "2.1, 4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
-		Text: "parent creates a child page whose key is parent/child."},
+		Text: "parent creates a child page whose key is parent/child.",
+		Reading: "A child page is created only where the run can remove it again: not on a target whose reads show the " +
+			"previous release's traits (a missing page answered 200, a page list without meta, numberOfItems or tags a " +
+			"string), since that release's DELETE of parent/child deletes the parent and leaves the child for good, and " +
+			"only after a DELETE of a child key that no page has, under a run page, left that page in place. Otherwise not " +
+			"checked, with the reason."},
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
 		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
@@ -164,9 +174,13 @@ var pagesRules = []Rule{
 		Text: "PUT /api/pages/{key} answers 200 with the full updated page object."},
 	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it).",
-		Reading: "A page created with title, description, content, tags, date and (when the target has one) category is " +
-			"edited with description alone; every other field of the page object read back with GET before and after " +
-			"the edit must be equal, and description must be the new value."},
+		Reading: "A draft is created with title, description, content, tags, date, a cover image (a run-marked filename: " +
+			"coverImage is a \"filename or URL\") and, when the target has one, category. Then two edits each send one field: " +
+			"description alone, then title alone, so that every field is omitted by one of them. After each, the page read " +
+			"back with GET must hold the field sent, and the fields of section 2.1 the edit did not send must equal what " +
+			"they were before it (fields outside 2.1 are not compared). After the title edit the key, slug and permalink " +
+			"may change (3.2) and uuid is PAGE-UUID-STABLE's, so they are not compared. A field the created page does not " +
+			"hold (e.g. a cover image the server ignored) cannot show a loss: it is named in an observation."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
@@ -181,14 +195,20 @@ var pagesRules = []Rule{
 		Text:    "PUT of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
 	{ID: "PAGE-EDIT-INVALID-400", Section: "4.4, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, and the page is " +
-			"unchanged; or it is accepted without storing that type.",
+		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, or accepted " +
+			"without storing that type.",
 		Reading: "As for PAGE-CREATE-INVALID-TYPE, the spec does not say which values an edit validates, so both readings are " +
-			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body, and every field of the " +
-			"page object read back with GET is as before the edit (a 400 means the edit failed, so no part of it applies). " +
-			"Accepted: 200 with a success envelope, and the page's type, read back and in the response when it carries one, " +
-			"is one of the five (recorded as an observation). Storing the invalid type fails."},
-
+			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body; the spec says only " +
+			"\"edit failed\", not that no part of the edit applied, so the page is not compared. Accepted: 200 with a " +
+			"success envelope, and the page's type, read back and in the response when it carries one, is one of the five " +
+			"(recorded as an observation). Storing the invalid type fails."},
+	{ID: "PAGE-EDIT-HIERARCHICAL", Section: "4.4, 2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
+		Text: "PUT /api/pages/parent/child edits the child page itself (data.key is the child's key); the parent is unchanged.",
+		Reading: "First an edit of a child key under the run's parent page that no page has must leave the parent as it was (the " +
+			"previous release edits the parent). Then, only where the run can remove a child page again (not on a target " +
+			"that behaves like the previous release; see PAGE-CREATE-PARENT), a child page is edited with a new " +
+			"description: 200, data.key the child's key, the child reads back with it, and the fields of section 2.1 of " +
+			"the parent are as before. Without a child page, the first part alone is checked and can fail."},
 	// 4.5 delete
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
@@ -197,6 +217,13 @@ var pagesRules = []Rule{
 	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
+	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
+		Endpoints: []Endpoint{DeletePage, GetPage},
+		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",
+		Reading: "First a DELETE of a child key under the run's parent page that no page has must leave the parent readable (the " +
+			"previous release deletes the parent). Then, only where the run can remove a child page again (see " +
+			"PAGE-CREATE-PARENT), a child page is deleted: 200, the child's key then reads 404, and the parent still " +
+			"reads. Without a child page, the first part alone is checked and can fail."},
 
 	// 3 states
 	{ID: "PAGE-TYPE-TRANSITIONS", Section: "3", Level: Must, Area: AreaPages,

@@ -40,10 +40,14 @@ var protocolRules = []Rule{
 	{ID: "ENV-EARLY-ERROR-SHAPE", Section: "7", Level: Must, Area: AreaProtocol,
 		Text: "An early error (missing or invalid API token, unknown endpoint) is an object with only message: no status field.",
 		Reading: "\"Only message\" is read as \"message and no status\"; other extra fields are not asserted " +
-			"(schema error-early.json). An endpoint is a method and path of section 4's table, so a known path with " +
-			"another method is an unknown endpoint; the one probed is GET /api/images, a read method on a write-only " +
-			"path, which no server can take for a write lacking the authentication token (a 401 whose body the spec " +
-			"does not shape). Checked on any 4xx answer to each kind of early error; which 4xx is the auth rules' concern."},
+			"(schema error-early.json). Checked on all 16 endpoints, for a request without the API token (answered " +
+			"400) and one with a wrong API token (answered 400 or 401; which is AUTH-INVALID-TOKEN-401's concern), " +
+			"sent as the auth rules send them; where a read-only run cannot send the valid authentication token " +
+			"along, a 401 to the request without the API token may be 5.5's (whose body the spec does not shape) and " +
+			"is not judged. An unknown endpoint is checked on a path no endpoint has (GET /api/nonexistent, any 4xx). " +
+			"A known path with a method the table does not list is not an early error under every reading of " +
+			"\"endpoint\" (see AUTH-UNKNOWN-ENDPOINT-401): a server may answer it from a handler (405, 404), so its " +
+			"body is not judged here. An answer whose body the connection cut is not judged."},
 	{ID: "GEN-URL-SHAPE", Section: "1, 9.1", Level: Must, Area: AreaProtocol,
 		Text: "The API answers under {base_url}/api/{endpoint}, with no version segment.",
 		Reading: "GET {base_url}/api/pages with the API token answers 200 with the page list (data an array). A target " +
@@ -60,9 +64,12 @@ var protocolRules = []Rule{
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",
-		Reading: "title and contentRaw read back encoded exactly once, in any entity form (see PAGE-TITLE-ENCODED); " +
+		Reading: "Checked on page create and edit, and (with settings writes allowed) on a form-encoded PUT /api/settings. " +
+			"title and contentRaw read back encoded exactly once, in any entity form (see PAGE-TITLE-ENCODED); " +
 			"description may read back as sent or encoded once, never twice. The edit case sends a run-marked slug beside the " +
-			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it."},
+			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it. " +
+			"The settings case sends slogan with an ampersand: the spec does not say settings are stored encoded, so it may " +
+			"read back as sent or encoded once, never twice; a refused form PUT leaves that case not checked."},
 	{ID: "GEN-PLUGIN-ACTIVE", Section: "1", Level: Must, Area: AreaProtocol,
 		Text:        "The API plugin is activated by an administrator.",
 		NotTestable: "an administrator's action; preflight detects an inactive plugin (HTML instead of JSON) and stops the run with exit 3"},

@@ -6,10 +6,13 @@ var taxonomyRules = []Rule{
 		Text: "GET /api/tags answers 200 with data, an array of tags (key, name, description, template strings; list an array of page keys), without pages.",
 		Reading: "4.6 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed. " +
 			"An empty list shows no item: the run then creates a draft with a tag of its own when it may, otherwise (or when " +
-			"the list stays empty) the rule is reported not checked."},
+			"the list stays empty) the rule is reported not checked. The entries of list (page keys, strings) are judged in a " +
+			"case of their own, on a list that names a page; when none does, that case is not checked."},
 	{ID: "TAG-GET-SHAPE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
-		Text:    "GET /api/tags/{key} answers 200 with the tag, its list of page keys and pages, an array of page objects.",
-		Reading: "Checked on up to 10 tags the list names, those naming pages first; each item of pages is validated as a full page object."},
+		Text: "GET /api/tags/{key} answers 200 with the tag, its list of page keys and pages, an array of page objects.",
+		Reading: "Checked on up to 10 tags the list names, those naming pages first; each item of pages is validated as a full " +
+			"page object. A second case judges pages on the tags whose list names pages; when no single view holds a page " +
+			"(a draft the run creates with a tag of its own may make one), that case is not checked."},
 	{ID: "TAG-PAGES-MATCH-LIST", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "A single tag's pages are exactly the pages its list names, expanded into full page objects.",
 		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a TAG-GET-SHAPE failure), " +
@@ -19,15 +22,26 @@ var taxonomyRules = []Rule{
 		Reading: "Checked on the pages a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags, 20 pages each), each read " +
 			"with GET /api/pages/{key}. Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
 			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked."},
+	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
+		Text: "A tag's list names every published page that uses the tag.",
+		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
+			"drafts, scheduled, static or sticky pages count is open, so they are neither required nor refused, and only " +
+			"published pages must be named. Every published page (GET /api/pages, walked on a big site) is compared with the " +
+			"list of each tag it carries, in GET /api/tags (every such tag) and in GET /api/tags/{key} (up to 10). When no " +
+			"published page carries a tag, no list could miss one: not checked."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
 		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",
 		Reading: "4.7 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed. " +
-			"An empty list shows no item, and the API cannot create a category: the rule is then reported not checked."},
+			"An empty list shows no item, and the API cannot create a category: the rule is then reported not checked. The " +
+			"entries of list (page keys, strings) are judged in a case of their own, on a list that names a page; when none " +
+			"does (a draft the run creates in an existing category may make one), that case is not checked."},
 	{ID: "CAT-GET-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
-		Text:    "GET /api/categories/{key} answers 200 with the category, its list of page keys and pages, an array of page objects.",
-		Reading: "Checked on up to 10 categories the list names, those naming pages first; each item of pages is validated as a full page object."},
+		Text: "GET /api/categories/{key} answers 200 with the category, its list of page keys and pages, an array of page objects.",
+		Reading: "Checked on up to 10 categories the list names, those naming pages first; each item of pages is validated as " +
+			"a full page object. A second case judges pages on the categories whose list names pages; when no single view " +
+			"holds a page, that case is not checked."},
 	{ID: "CAT-PAGES-MATCH-LIST", Section: "2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "A single category's pages are exactly the pages its list names, expanded into full page objects.",
 		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a CAT-GET-SHAPE failure), " +
@@ -37,6 +51,12 @@ var taxonomyRules = []Rule{
 		Reading: "Checked on the pages a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 categories, " +
 			"20 pages each), each read with GET /api/pages/{key}. Which page types a category lists is not asserted. When no category " +
 			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked."},
+	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
+		Text: "A category's list names every published page of the category.",
+		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +
+			"so they are neither required nor refused, and only published pages must be named. Every published page (GET " +
+			"/api/pages, walked on a big site) is compared with the list of its category, in GET /api/categories (every such " +
+			"category) and in GET /api/categories/{key} (up to 10). When no published page has a category: not checked."},
 	{ID: "CAT-GET-404", Section: "4.7, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET of a category key that does not exist answers 404 with a handler-error body."},
 }

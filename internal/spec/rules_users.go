@@ -3,16 +3,19 @@ package spec
 // usersRules: spec sections 2.4 and 4.8 (public user profiles).
 var usersRules = []Rule{
 	{ID: "USER-LIST-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
-		Text:    "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings.",
-		Reading: "A list holding no profile shows only the envelope: the rule is then reported not checked."},
+		Text: "GET /api/users answers 200 with data, an object keyed by username whose values are profiles with the 15 list fields, all strings.",
+		Reading: "2.4 says all values are strings: every value of a profile, extra fields too, must be a string (so an empty " +
+			"field is \"\", never false or null). A list holding no profile shows only the envelope: the rule is then reported " +
+			"not checked."},
 	{ID: "USER-LIST-KEYED-BY-USERNAME", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
 		Text: "Each key of the users list is the username of the profile it holds."},
 	{ID: "USER-LIST-SUBSET", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers},
 		Text:    "List profiles carry the list subset only: codepen, xing, telegram and vk are not in the list.",
 		Reading: "The spec's table marks these four fields \"no\" for the list; other extra fields are not asserted."},
 	{ID: "USER-GET-SHAPE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
-		Text:    "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username.",
-		Reading: "Checked on up to 10 usernames taken from the list's profiles (or, when the list gives none, from page authors)."},
+		Text: "GET /api/users/{username} answers 200 with the full profile: all 19 fields, all strings, for that username.",
+		Reading: "Checked on up to 10 usernames taken from the list's profiles (or, when the list gives none, from page authors). " +
+			"2.4 says all values are strings: every value of the profile, extra fields too, must be a string."},
 	{ID: "USER-NO-SENSITIVE-FIELDS", Section: "2.4", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
 		Text: "No profile ever carries email, role, password hash or authentication token.",
 		Reading: "Checked by field name (email, role, password, passwordHash, salt, token, tokenAuth, authentication, " +

@@ -1,10 +1,10 @@
 // Package verdict is the vocabulary the framework writes into a Ginkgo
 // report and internal/report reads back: the names of the labels and report
-// entries they share, the typed "not checked" outcome with its reason, and
-// the facts a failed expectation saw (and Uniq, with which both fold
-// repeated labels and reasons). It imports neither Ginkgo nor any other
-// package of the suite, so both sides can share it without depending on
-// each other.
+// entries they share, the typed "not checked" outcome with its reason, the
+// number of assertions a spec evaluated, and the facts a failed expectation
+// saw (and Uniq, with which both fold repeated labels and reasons). It
+// imports neither Ginkgo nor any other package of the suite, so both sides
+// can share it without depending on each other.
 package verdict
 
 // LabelCrossCutting marks the specs that judge every recorded exchange
@@ -26,6 +26,9 @@ const (
 	// EntryCase carries the Case that tells a spec apart from the others of
 	// its rule (Case).
 	EntryCase = "case"
+	// EntryAssertions carries how many assertions a spec evaluated
+	// (Assertions).
+	EntryAssertions = "assertions"
 )
 
 // NotCheckedPrefix starts the text a not-checked spec shows where only text
@@ -36,7 +39,25 @@ const NotCheckedPrefix = "not checked: "
 // assertion that could have failed ran on real data.
 type NotChecked struct {
 	Reason string `json:"reason"`
+	// NoAssertion: the spec ran to its end without evaluating a single
+	// assertion, so its pass would have been vacuous (see NoAssertion).
+	NoAssertion bool `json:"noAssertion,omitempty"`
 }
+
+// ReasonNoAssertion is why a spec that ran to its end without evaluating an
+// assertion is not checked.
+const ReasonNoAssertion = "no assertion ran: nothing this rule could judge was found"
+
+// NoAssertion is the outcome of a spec that ran to its end without
+// evaluating an assertion: nothing could have failed, so its rule is not
+// checked rather than passed.
+func NoAssertion() NotChecked { return NotChecked{Reason: ReasonNoAssertion, NoAssertion: true} }
+
+// Assertions counts the assertions a spec evaluated: each Gomega
+// assertion (Expect/Eventually/Consistently ... To, ToNot, Should, ...)
+// whose matcher ran, and, for a cross-cutting rule's spec, each response
+// the rule judged.
+type Assertions int
 
 // String is the reason with NotCheckedPrefix.
 func (n NotChecked) String() string { return NotCheckedPrefix + n.Reason }

@@ -19,3 +19,13 @@ func TestNotCheckedText(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 }
+
+func TestNoAssertion(t *testing.T) {
+	n := NoAssertion()
+	if !n.NoAssertion || n.Reason != ReasonNoAssertion || n.String() != NotCheckedPrefix+ReasonNoAssertion {
+		t.Errorf("NoAssertion() = %+v", n)
+	}
+	if (NotChecked{Reason: "no draft page"}).NoAssertion {
+		t.Error("a plain NotChecked says no assertion ran")
+	}
+}

@@ -13,8 +13,6 @@
 package auth
 
 import (
-	"strings"
-
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -30,30 +28,14 @@ func Register(t *framework.Fixture) {
 	registerUnknownEndpoints(t)
 }
 
-// wrongValue returns a well-formed token (64 hexadecimal characters, the
-// spec's format) that differs from real, so only its value is wrong.
-func wrongValue(real string) *string {
-	v := strings.Repeat("0", 64)
-	if v == real {
-		v = strings.Repeat("f", 64)
-	}
-	return &v
-}
-
-// noValue leaves a token out of a request that otherwise carries it.
-func noValue() *string {
-	v := ""
-	return &v
-}
-
-// expectTokenMessage checks AUTH-MISSING-TOKEN-400's message: a string
-// that names the token, as "token" or "API" ("Missing API token.", "API
-// key required", "Jeton API manquant"). Its exact words are not in the
-// spec, so nothing more is asserted.
-func expectTokenMessage(ex *client.Exchange) {
-	Expect(ex).To(framework.HaveJSON("message", framework.BeJSONString()), "the 400 answer has a message string")
-	Expect(ex).To(framework.HaveJSON("message", MatchRegexp(`(?i)token|api`)),
-		"the 400 answer's message says that the API token is missing (it names \"token\" or \"API\")")
+// expectTokenMessage checks AUTH-MISSING-TOKEN-400's message: a
+// non-empty string. Its words are not in the spec ("Missing API token.",
+// "Clé manquante." and "Access denied." all pass), so they are recorded as
+// an observation, never judged.
+func expectTokenMessage(t *framework.Fixture, ex *client.Exchange) {
+	Expect(ex).To(framework.HaveJSON("message", framework.BeJSONString(), Not(BeEmpty())),
+		"the 400 answer has a message (the spec fixes no wording)")
+	t.Observe("AUTH-MISSING-TOKEN-400: a request without the API token is answered with the message %q", ex.Get("message").String())
 }
 
 // expectSuccessStatus expects a 2xx answer: the request's tokens were read

@@ -13,6 +13,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/suites/auth"
 )
 
@@ -22,6 +24,13 @@ const readOnlyChildEnv = "CONFORMANCE_AUTH_READ_ONLY_CHILD"
 
 // brokenChildEnv, when set, makes TestAuth the run of TestBrokenServer.
 const brokenChildEnv = "CONFORMANCE_AUTH_BROKEN_CHILD"
+
+// cutChildEnv, when set, makes TestAuth the run of TestCutRefusals.
+const cutChildEnv = "CONFORMANCE_AUTH_CUT_CHILD"
+
+// notFoundChildEnv, when set, makes TestAuth the run of
+// TestReadOnlyMissingPages404.
+const notFoundChildEnv = "CONFORMANCE_AUTH_404_CHILD"
 
 // TestAuth runs this area's specs against the reference server (or the
 // target named by CONFORMANCE_BASE_URL), then checks that the run left the
@@ -36,6 +45,14 @@ func TestAuth(t *testing.T) {
 	}
 	if os.Getenv(brokenChildEnv) != "" {
 		brokenRun(t)
+		return
+	}
+	if os.Getenv(cutChildEnv) != "" {
+		cutRun(t)
+		return
+	}
+	if os.Getenv(notFoundChildEnv) != "" {
+		notFoundRun(t)
 		return
 	}
 	RegisterFailHandler(Fail)
@@ -121,3 +138,50 @@ func brokenRun(t *testing.T) {
 type ignoreFailures struct{}
 
 func (ignoreFailures) Fail() {}
+
+// TestReadOnlyMissingPages404 runs the auth specs read-only against a
+// reference server that answers a write to a missing page 404 before
+// looking at the authentication token (the spec allows either order), in
+// a child process. The only write-auth requests a read-only run sends name
+// missing pages, so every answer is 404, which shows nothing of 5.5: the
+// write-auth rules must be not checked, never passed.
+func TestReadOnlyMissingPages404(t *testing.T) {
+	frameworktest.RunChild(t, "TestAuth", notFoundChildEnv, "the read-only run against a server that answers 404 first")
+}
+
+// notFoundRun is the child of TestReadOnlyMissingPages404.
+func notFoundRun(t *testing.T) {
+	cfg := frameworktest.Reference(t, reference.Benign404BeforeAuth)
+	cfg.ReadOnly = true
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := framework.New(c, framework.Options{ReadOnly: true})
+	status := runAuth(t, target, "auth, read-only, 404 before 401")
+	for _, id := range []string{"AUTH-WRITE-NEEDS-AUTH", "AUTH-WRITE-INVALID-AUTH"} {
+		if status[id] != report.NotChecked {
+			t.Errorf("%s is %s, want not checked: every write-auth probe of a read-only run names a missing page, "+
+				"and each was answered 404", id, status[id])
+		}
+	}
+}
+
+// runAuth runs the auth specs on target and returns each rule's status;
+// a failed rule fails t.
+func runAuth(t *testing.T, target *framework.Fixture, description string) map[string]report.Status {
+	t.Helper()
+	RegisterFailHandler(Fail)
+	framework.Install(target)
+	auth.Register(target)
+	RunSpecs(ignoreFailures{}, description)
+	run := report.Build(target.Report(), target.Catalogue, report.Meta{}, report.Extras{})
+	status := map[string]report.Status{}
+	for _, r := range run.Rules {
+		status[r.ID] = r.Status
+		if r.Status == report.Failed {
+			t.Errorf("%s failed:\n%s", r.ID, failedSpecs(run, r))
+		}
+	}
+	return status
+}

@@ -16,6 +16,11 @@ import (
 // in the query string for GET and DELETE, in the JSON or form body for POST
 // and PUT, and DELETE also takes them in a JSON body; the authentication
 // token's parameter is named authentication.
+//
+// Every request whose tokens these rules judge is a placement probe (its
+// Placement set): it keeps the spec's placement when the run sends tokens
+// in headers (--credentials header), and the run lists it. The pages these
+// specs create first and delete afterwards are not probes.
 func registerPlacement(t *framework.Fixture) {
 	Describe("5.3 Tokens in the query string", func() {
 		t.It("AUTH-TOKEN-IN-QUERY", func(ctx SpecContext) {
@@ -38,27 +43,28 @@ func registerPlacement(t *framework.Fixture) {
 
 	Describe("5.3, 5.4 Tokens in the request body", func() {
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
-			ex, _ := t.CreatePage(ctx, map[string]any{"description": "created with the tokens in a JSON body"})
+			ex, _ := t.CreatePage(ctx, map[string]any{"description": "created with the tokens in a JSON body"},
+				framework.Placed(client.SpecPlacement))
 			expectSuccessStatus(ex)
 		}, framework.Case("POST /api/pages, JSON body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			slug := t.Marker("form-tokens")
 			t.GuardCreate(slug)
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.BothTokens,
-				Form: url.Values{"slug": {slug}, "title": {"Conformance run " + t.RunID}, "type": {"draft"}}})
+				Placement: client.SpecPlacement, Form: url.Values{"slug": {slug}, "title": {"Conformance run " + t.RunID}, "type": {"draft"}}})
 			t.Adopt(ex)
 			expectSuccessStatus(ex)
 		}, framework.Case("POST /api/pages, form body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			key := createPage(ctx, t, "before an edit with the tokens in a JSON body")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key), Credentials: client.BothTokens,
-				JSON: map[string]any{"description": "edited with the tokens in a JSON body"}})
+				Placement: client.SpecPlacement, JSON: map[string]any{"description": "edited with the tokens in a JSON body"}})
 			expectSuccessStatus(ex)
 		}, framework.Case("PUT /api/pages/{key}, JSON body"), spec.EditPage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			key := createPage(ctx, t, "before an edit with the tokens in a form body")
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: client.KeyPath("pages", key), Credentials: client.BothTokens,
-				Form: url.Values{"description": {"edited with the tokens in a form body"}}})
+				Placement: client.SpecPlacement, Form: url.Values{"description": {"edited with the tokens in a form body"}}})
 			expectSuccessStatus(ex)
 		}, framework.Case("PUT /api/pages/{key}, form body"), spec.EditPage)
 	})
@@ -75,15 +81,17 @@ func registerPlacement(t *framework.Fixture) {
 	Describe("5.4 The authentication parameter", func() {
 		t.It("AUTH-PARAM-NAME", func(ctx SpecContext) {
 			needAuth(t)
-			ex := t.ReadAuth(ctx, "/api/settings", nil)
+			ex := t.ReadAuth(ctx, "/api/settings", nil, framework.Placed(client.SpecPlacement))
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 		}, framework.Case("GET /api/settings, query string"), spec.GetSettings)
 		t.It("AUTH-PARAM-NAME", func(ctx SpecContext) {
 			// Writes read the parameter too: a create and an edit, each
 			// authenticated by it alone.
-			created, key := t.CreatePage(ctx, map[string]any{"description": "created, authenticated by the authentication parameter"})
+			created, key := t.CreatePage(ctx, map[string]any{"description": "created, authenticated by the authentication parameter"},
+				framework.Placed(client.SpecPlacement))
 			expectSuccessStatus(created)
-			edited := t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "edited"})
+			edited := t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "edited"},
+				framework.Placed(client.SpecPlacement))
 			expectSuccessStatus(edited)
 		}, framework.Case("POST and PUT /api/pages, JSON body"), spec.CreatePage, spec.EditPage, framework.Writes)
 	})

@@ -38,6 +38,12 @@ func Register(t *framework.Fixture) {
 		} {
 			t.It("FILES-TRAVERSAL-400", func(ctx SpecContext) {
 				ex := t.Read(ctx, c.path, nil)
+				if front := t.AnsweredByFront(ctx, ex, "FILES-TRAVERSAL-400"); front.ByFront() {
+					// nginx refuses a NUL byte in the path with its own
+					// HTML 400, Apache with its own 404: the API never saw
+					// the request.
+					framework.NotChecked("%s", front.Observation(ex))
+				}
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest),
 					"a files key containing .. or a NUL byte answers 400 (spec 4.11). A web server in front of the API "+
 						"that refuses such paths itself answers before the API does.")

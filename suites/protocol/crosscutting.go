@@ -74,8 +74,9 @@ func contentTypeJSON(ex *client.Exchange) framework.Judgement {
 // bodyJSON: GEN-BODY-JSON.
 func bodyJSON(ex *client.Exchange) framework.Judgement {
 	switch {
-	case ex.Truncated:
-		// Longer than the read bound: the suite cannot tell.
+	case ex.Truncated || ex.BodyCut:
+		// Longer than the read bound, or cut by the connection closing:
+		// the suite cannot tell.
 		return cannotJudge()
 	case ex.IsJSON():
 		return conforms()

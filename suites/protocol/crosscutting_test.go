@@ -40,13 +40,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := framework.NewCrossCutting(srv.URL)
-	p.Add(everyResponseChecks()...)
-	c.OnExchange(p.Observe)
+	c, p := judgedClient(t, srv.URL)
 	ctx := context.Background()
 	for _, path := range []string{"/api/pages", "/api/tags", "/api/tags", "/api/html", "/api/pages/a", "/api/pages/b", "/elsewhere"} {
 		c.Do(ctx, client.Request{Path: path})
@@ -93,10 +87,15 @@ func TestCrossCuttingChecks(t *testing.T) {
 }
 
 // TestCrossCuttingReadings covers readings the spec allows: CORS that
-// echoes the request's Origin, and upload answers whose shape is not shown.
+// echoes the request's Origin, upload answers whose shape is not shown, and
+// a CORS preflight answered 204 without a body (a newer release).
 func TestCrossCuttingReadings(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
+		if r.Method == http.MethodOptions {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		h.Set("Content-Type", "application/json")
 		h.Set("Cache-Control", "no-store")
 		if o := r.Header.Get("Origin"); o != "" {
@@ -105,19 +104,107 @@ func TestCrossCuttingReadings(t *testing.T) {
 		_, _ = w.Write([]byte(`{"status":"0","image":"http://x/a.png"}`)) // an upload answer without message
 	}))
 	defer srv.Close()
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := framework.NewCrossCutting(srv.URL)
-	p.Add(everyResponseChecks()...)
-	c.OnExchange(p.Observe)
+	c, p := judgedClient(t, srv.URL)
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/images"})
 	c.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/files/some-page"})
+	c.Do(context.Background(), client.Request{Method: http.MethodOptions, Path: "/api/pages", Credentials: client.NoTokens})
+	if got := p.Tally("GEN-BODY-JSON"); got.Checked != 2 || got.Violations != 0 {
+		t.Errorf("the OPTIONS answer was judged: %s", got.Summary())
+	}
 	if got := p.Tally("GEN-CORS-ANY-ORIGIN"); got.Checked != 2 || got.Violations != 0 {
 		t.Errorf("CORS echoing the Origin: %s", got.Summary())
 	}
 	if got := p.Tally("ENV-MESSAGE-STRING"); got.Checked != 0 {
 		t.Errorf("upload answers were judged for message: %s", got.Summary())
 	}
+}
+
+// nginxOwn400 is nginx's built-in 400 page, as it answers a NUL byte in
+// the path itself (shared observations, web-server fronts).
+const nginxOwn400 = "<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n" +
+	"<center><h1>400 Bad Request</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n"
+
+// TestCrossCuttingFrontAndCutAnswers: an answer the web server in front of
+// the API gave itself is judged by no rule and reported as an observation
+// (once the API has answered JSON in the run; before that, or without it,
+// the page is the site's own and judged); an answer whose body the
+// connection cut is judged on its headers only.
+func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/files/"): // the front's own 400
+			h.Set("Server", "nginx/1.22.1")
+			h.Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(nginxOwn400))
+		case r.URL.Path == "/api/refused": // a 401 whose body the connection cuts
+			conn, buf, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			_, _ = buf.WriteString("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n" +
+				"Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nContent-Length: 80\r\n\r\n{\"message\":")
+			_ = buf.Flush()
+		default: // conforming JSON
+			h.Set("Content-Type", "application/json")
+			h.Set("Access-Control-Allow-Origin", "*")
+			h.Set("Cache-Control", "no-store")
+			_, _ = w.Write([]byte(`{"status":"0","message":"ok","data":[]}`))
+		}
+	}))
+	defer srv.Close()
+	run := func(paths ...string) *framework.CrossCutting {
+		c, p := judgedClient(t, srv.URL)
+		for _, path := range paths {
+			c.Do(context.Background(), client.Request{Path: path})
+		}
+		return p
+	}
+
+	// The front's page first, then the API's JSON: the page is the front's.
+	p := run("/api/files/x%00y", "/api/pages", "/api/refused")
+	for rule, want := range map[string]struct{ checked, violations int }{
+		"GEN-CONTENT-TYPE-JSON": {2, 0}, // the JSON answer and the cut one's headers
+		"GEN-CORS-ANY-ORIGIN":   {2, 0},
+		"GEN-NO-CACHE":          {2, 0},
+		"GEN-BODY-JSON":         {1, 0}, // a cut body cannot be judged
+	} {
+		if got := p.Tally(rule); got.Checked != want.checked || got.Violations != want.violations {
+			t.Errorf("%s: checked %d, violations %d; want %d, %d\n%s", rule, got.Checked, got.Violations, want.checked, want.violations, got.Summary())
+		}
+	}
+	obs := p.Observations()
+	if len(obs) != 1 || !strings.Contains(obs[0], "GET /api/files/x%00y -> 400 was "+framework.FrontPhrase+" (nginx's own HTML 400 page)") ||
+		!strings.Contains(obs[0], "not checked for this request: GEN-CONTENT-TYPE-JSON, GEN-BODY-JSON, GEN-CORS-ANY-ORIGIN") {
+		t.Errorf("observations: %q", obs)
+	}
+	if strings.Contains(strings.Join(obs, "\n"), "test-token") {
+		t.Errorf("an observation shows the token: %q", obs)
+	}
+
+	// No JSON from the API in the whole run: the page is the site's, judged.
+	p = run("/api/files/x%00y")
+	if got := p.Tally("GEN-CORS-ANY-ORIGIN"); got.Checked != 1 || got.Violations != 1 {
+		t.Errorf("without any JSON answer the HTML page went unjudged: %s", got.Summary())
+	}
+	if obs := p.Observations(); len(obs) != 0 {
+		t.Errorf("without any JSON answer the page was taken for the front's: %q", obs)
+	}
+}
+
+// judgedClient is a client of the server at url whose every exchange the
+// checks of every response judge.
+func judgedClient(t *testing.T, url string) (*client.Client, *framework.CrossCutting) {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: url, Token: "test-token-0123456789abcdef"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := framework.NewCrossCutting(url)
+	p.Add(everyResponseChecks()...)
+	c.OnExchange(p.Observe)
+	return c, p
 }

@@ -33,13 +33,15 @@ type kind struct {
 	// uses reports whether a page object (data of GET /api/pages/{key})
 	// carries the term, and if not, what it carries instead.
 	uses func(page gjson.Result, key string) (ok bool, got string)
+	// carried returns the keys of the terms a page object carries.
+	carried func(page gjson.Result) []string
 }
 
 var kinds = []kind{
 	{
 		endpoint: "tags", rule: "TAG", noun: "tag", section: "4.6",
 		list: spec.ListTags, get: spec.GetTag,
-		listSchema: "tag-list-response.json", getSchema: "tag-response.json",
+		listSchema: "tag-list-response.json", getSchema: "tag-response.json", carried: tagsOf,
 		uses: func(page gjson.Result, key string) (bool, string) {
 			tags := page.Get("tags")
 			if !tags.IsObject() {
@@ -54,7 +56,7 @@ var kinds = []kind{
 	{
 		endpoint: "categories", rule: "CAT", noun: "category", section: "4.7",
 		list: spec.ListCategories, get: spec.GetCategory,
-		listSchema: "category-list-response.json", getSchema: "category-response.json",
+		listSchema: "category-list-response.json", getSchema: "category-response.json", carried: categoryOf,
 		uses: func(page gjson.Result, key string) (bool, string) {
 			cat := page.Get("category")
 			if cat.Type == gjson.String && cat.Str == key {
@@ -75,9 +77,14 @@ func Register(t *framework.Fixture) {
 func registerKind(t *framework.Fixture, k kind) {
 	ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
 		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListShape(ctx, t, k) })
+		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListEntries(ctx, t, k) },
+			framework.Case("list entries, on "+k.endpoint+" that name pages"))
+		t.It(k.rule+"-LIST-COMPLETE", func(ctx ginkgo.SpecContext) { checkListComplete(ctx, t, k) }, spec.ListPages)
 	})
 	ginkgo.Describe(k.section+" GET /api/"+k.endpoint+"/{key}", ginkgo.Label(k.get.Label()), func() {
 		t.It(k.rule+"-GET-SHAPE", func(ctx ginkgo.SpecContext) { checkGetShape(ctx, t, k) })
+		t.It(k.rule+"-GET-SHAPE", func(ctx ginkgo.SpecContext) { checkGetPages(ctx, t, k) },
+			framework.Case("pages, as full page objects"))
 		t.It(k.rule+"-PAGES-MATCH-LIST", func(ctx ginkgo.SpecContext) { checkPagesMatchList(ctx, t, k) })
 		t.It(k.rule+"-LIST-CONSISTENT", func(ctx ginkgo.SpecContext) { checkListConsistent(ctx, t, k) })
 		t.It(k.rule+"-GET-404", func(ctx ginkgo.SpecContext) { checkGet404(ctx, t, k) })

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/url"
 	"reflect"
 	"regexp"
 	"slices"
@@ -16,6 +17,8 @@ import (
 	"unicode"
 
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -36,12 +39,15 @@ func createdAndRead(created, read *client.Exchange) []answer {
 
 // expectWritten expects a create or edit to have succeeded: HTTP 200 or
 // 201 with status "0" (the exact code of a create is PAGE-CREATE-201's).
-func expectWritten(ex *client.Exchange, what string) {
+func expectWritten(ex *client.Exchange, what string) { expectWrittenOffset(2, ex, what) }
+
+// expectWrittenOffset is expectWritten for a helper offset callers deep.
+func expectWrittenOffset(offset int, ex *client.Exchange, what string) {
 	code := http.StatusCreated
 	if ex.Status == http.StatusOK {
 		code = http.StatusOK
 	}
-	ExpectWithOffset(1, ex).To(framework.BeSuccess(code), what)
+	ExpectWithOffset(offset, ex).To(framework.BeSuccess(code), what)
 }
 
 // expectString expects the string at path of ex's body to equal want.
@@ -159,6 +165,40 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 	ExpectWithOffset(1, diffs).To(BeEmpty(), func() string {
 		return fmt.Sprintf("%s:\n  %s\n\nbefore:\n%s\nafter:\n%s", why, strings.Join(diffs, "\n  "), before.String(), after.String())
 	})
+}
+
+// beAbsoluteURL expects a decoded JSON string that is an absolute http or
+// https URL with a host (spec 2.1: coverImage is the "absolute URL").
+func beAbsoluteURL() types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(s string) (bool, error) {
+		u, err := url.Parse(s)
+		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "", nil
+	}).WithTemplate("Expected an absolute http or https URL, got {{.FormattedActual}}")
+}
+
+// without returns fields less the names given.
+func without(fields []string, names ...string) []string {
+	var out []string
+	for _, f := range fields {
+		if !slices.Contains(names, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// emptyFields names the fields of the page object in ex that hold no value:
+// missing, null, false, "" or an empty object or array.
+func emptyFields(ex *client.Exchange, fields ...string) []string {
+	var out []string
+	for _, f := range fields {
+		r := ex.Get("data." + f)
+		if !r.Exists() || r.Type == gjson.Null || r.Type == gjson.False || (r.Type == gjson.String && r.Str == "") ||
+			(r.IsObject() && len(r.Map()) == 0) || (r.IsArray() && len(r.Array()) == 0) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func jsonEqual(a, b string) bool {

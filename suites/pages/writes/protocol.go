@@ -22,22 +22,22 @@ func registerProtocol(t *framework.Fixture, k kit) {
 	Describe("1 Request bodies on page writes", func() {
 		// The same create and edit, once per body encoding: each must be
 		// read back with the value it carried.
+		createJSON := func(ctx SpecContext, title string) (*client.Exchange, string) {
+			return t.CreatePage(ctx, map[string]any{"title": title})
+		}
+		createForm := func(ctx SpecContext, title string) (*client.Exchange, string) {
+			return k.createForm(ctx, url.Values{"title": {title}})
+		}
 		for _, b := range []struct {
 			rule, name, sent, titleWords string
-			create                       func(ctx SpecContext, title string) (*client.Exchange, string)
+			create, twin                 func(ctx SpecContext, title string) (*client.Exchange, string)
 			edit                         func(ctx SpecContext, key, description string) *client.Exchange
 		}{
-			{"GEN-JSON-BODY", "JSON", "a JSON body (Content-Type: application/json)", "Json Body",
-				func(ctx SpecContext, title string) (*client.Exchange, string) {
-					return t.CreatePage(ctx, map[string]any{"title": title})
-				},
+			{"GEN-JSON-BODY", "JSON", "a JSON body (Content-Type: application/json)", "Json Body", createJSON, createForm,
 				func(ctx SpecContext, key, description string) *client.Exchange {
 					return k.edit(ctx, key, map[string]any{"description": description})
 				}},
-			{"GEN-FORM-BODY", "form", "a form-encoded body", "Form Body",
-				func(ctx SpecContext, title string) (*client.Exchange, string) {
-					return k.createForm(ctx, url.Values{"title": {title}})
-				},
+			{"GEN-FORM-BODY", "form", "a form-encoded body", "Form Body", createForm, createJSON,
 				func(ctx SpecContext, key, description string) *client.Exchange {
 					return k.editForm(ctx, key, url.Values{"description": {description}})
 				}},
@@ -45,6 +45,19 @@ func registerProtocol(t *framework.Fixture, k kit) {
 			t.It(b.rule, func(ctx SpecContext) {
 				title := k.title(b.titleWords)
 				ex, key := b.create(ctx, title)
+				if ex.Err == nil && ex.Status == http.StatusBadRequest {
+					// Refused: for the encoding, or for a field the server
+					// requires (not shown, 4.3)? The same fields in the
+					// other encoding tell.
+					twin, twinKey := b.twin(ctx, title)
+					if twinKey == "" {
+						framework.NotChecked("the create with %s was refused (%s), and so was the same body in the other "+
+							"encoding (%s): which fields a create requires is not shown (4.3)", b.sent, framework.Outcome(ex),
+							framework.Outcome(twin))
+					}
+					t.Observe("%s: the create refused with %s was accepted with the same fields in the other encoding (%s)",
+						b.rule, b.sent, framework.Outcome(twin))
+				}
 				expectWritten(ex, "a create with "+b.sent)
 				expectEncodedOnce(k.read(ctx, key, "the page created from a "+b.name+" body"), "data.title", title,
 					"the title sent in the "+b.name+" body")

@@ -1,0 +1,118 @@
+package framework_test
+
+import (
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/verdict"
+)
+
+// envCountingChild makes TestAssertionCountingChild run (in the child
+// process TestAssertionCounting starts: RunSpecs runs once per process).
+const envCountingChild = "CONFORMANCE_FRAMEWORK_COUNTING_CHILD"
+
+// TestAssertionCounting checks that a spec passes only when it evaluated an
+// assertion: one that asserts nothing is reported not checked
+// (verdict.NoAssertion), and every way of asserting counts.
+func TestAssertionCounting(t *testing.T) {
+	frameworktest.RunChild(t, "TestAssertionCountingChild", envCountingChild, "the assertion-counting run")
+}
+
+func TestAssertionCountingChild(t *testing.T) {
+	if os.Getenv(envCountingChild) != "1" {
+		t.Skip("run by TestAssertionCounting in a child process")
+	}
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	target := frameworktest.Fixture(t)
+	framework.Install(target)
+	target.CrossCutting.Add(framework.ExchangeCheck{Rule: "GEN-NO-CACHE",
+		Check: func(*client.Exchange) framework.Judgement { return framework.Judgement{} }})
+	list := func(ctx ginkgo.SpecContext) *client.Exchange { return target.Read(ctx, "/api/pages", nil) }
+	// expectOK asserts for its caller, as suite helpers do.
+	expectOK := func(ex *client.Exchange) {
+		gomega.ExpectWithOffset(1, ex.Status).To(gomega.Equal(http.StatusTeapot))
+	}
+	var failLine, helperLine int
+	ginkgo.Describe("assertion counting", func() {
+		target.It("PAGE-LIST-SHAPE", func(ctx ginkgo.SpecContext) {
+			_ = list(ctx) // a request, but nothing judged
+		}, framework.Case("no assertion"))
+		target.It("PAGE-LIST-SHAPE", func(ctx ginkgo.SpecContext) {
+			var found []string // nothing found: still an assertion that ran
+			gomega.Expect(found).To(gomega.BeEmpty())
+		}, framework.Case("empty"))
+		target.It("PAGE-LIST-SHAPE", func(ctx ginkgo.SpecContext) {
+			ex := list(ctx)
+			gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			gomega.Ω(ex).Should(framework.HaveJSON("data"))
+			gomega.Expect(strconv.Atoi("x")).Error().To(gomega.HaveOccurred())
+		}, framework.Case("matchers"))
+		target.It("PAGE-LIST-SHAPE", func(ginkgo.SpecContext) {
+			gomega.Eventually(func() int { return 1 }).WithTimeout(time.Second).Should(gomega.Equal(1))
+			gomega.Consistently(func() int { return 1 }).WithPolling(time.Millisecond).Within(5 * time.Millisecond).
+				ShouldNot(gomega.Equal(2))
+		}, framework.Case("async"))
+		target.It("PAGE-GET-404", func(ctx ginkgo.SpecContext) {
+			failLine = line()
+			gomega.Expect(list(ctx).Status).To(gomega.Equal(http.StatusTeapot))
+		}, framework.Case("failure"))
+		target.It("TAG-GET-404", func(ctx ginkgo.SpecContext) {
+			helperLine = line()
+			expectOK(list(ctx))
+		}, framework.Case("helper failure"))
+		// After the others, so the exchanges they sent were judged.
+		target.It("GEN-NO-CACHE", func(ginkgo.SpecContext) {}, ginkgo.Label(framework.LabelCrossCutting), framework.Case("cross-cutting"))
+	})
+	sc, rc := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()
+	rc.Succinct, rc.NoColor = true, true
+	ginkgo.RunSpecs(ignoreFailures{}, "assertion counting", sc, rc)
+
+	run := report.Build(target.Report(), target.Catalogue, report.Meta{}, report.Extras{})
+	specs := map[verdict.Case]report.SpecResult{}
+	for _, s := range run.Specs {
+		specs[s.Case] = s
+	}
+	if s := specs["no assertion"]; s.Status != report.NotChecked || !s.NoAssertion || s.Message != verdict.ReasonNoAssertion || s.Assertions != 0 {
+		t.Errorf("a spec that asserted nothing: %s (noAssertion %v, %d assertions, %q), want not checked: %s",
+			s.Status, s.NoAssertion, s.Assertions, s.Message, verdict.ReasonNoAssertion)
+	}
+	for c, want := range map[verdict.Case]int{"empty": 1, "matchers": 3, "async": 2} {
+		if s := specs[c]; s.Status != report.Passed || s.Assertions != want {
+			t.Errorf("%s: %s with %d assertions (%s), want passed with %d", c, s.Status, s.Assertions, s.Message, want)
+		}
+	}
+	if s := specs["cross-cutting"]; s.Status != report.Passed || s.Assertions < 4 {
+		t.Errorf("cross-cutting: %s with %d assertions (%s), want passed with the responses it judged (4 or more)", s.Status, s.Assertions, s.Message)
+	}
+	// Failures still point at the suite's line, through the wrapper.
+	for c, want := range map[verdict.Case]int{"failure": failLine + 1, "helper failure": helperLine + 1} {
+		s := specs[c]
+		if s.Status != report.Failed || s.Assertions != 1 || !strings.HasSuffix(s.Location, "assertions_test.go:"+strconv.Itoa(want)) {
+			t.Errorf("%s: %s with %d assertions at %s, want failed with 1 at assertions_test.go:%d", c, s.Status, s.Assertions, s.Location, want)
+		}
+	}
+	for _, r := range run.Rules {
+		if r.Status == report.Passed && r.Assertions == 0 {
+			t.Errorf("rule %s passed with no assertion", r.ID)
+		}
+	}
+}
+
+// line is the line it is called from.
+func line() int {
+	_, _, n, _ := runtime.Caller(1)
+	return n
+}

@@ -1,0 +1,107 @@
+package framework
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/reference"
+)
+
+// TestLegacyLike: the reads tell the previous release (and each of its
+// read traits alone) from a server that follows the spec, and the answer is
+// read once.
+func TestLegacyLike(t *testing.T) {
+	for _, c := range []struct {
+		mutant reference.Mutant
+		want   string // a trait expected; "" for none
+	}{
+		{"", ""},
+		{reference.BenignExtraFields, ""},
+		{reference.ChildWritesHitParent, ""}, // no read shows it: the write proof is for that
+		{reference.Legacy321, "does not exist answered HTTP 200"},
+		{reference.HandlerErrors200, "does not exist answered HTTP 200"},
+		{reference.ListNoMeta, "no meta"},
+		{reference.NumberOfItemsAsString, "numberOfItems is a string"},
+		{reference.TagsAsString, "tags are a string"},
+	} {
+		var mutants []reference.Mutant
+		if c.mutant != "" {
+			mutants = append(mutants, c.mutant)
+		}
+		tg := referenceTarget(t, mutants...)
+		traits, err := tg.LegacyLike(context.Background())
+		if err != nil {
+			t.Fatalf("%s: %v", c.mutant, err)
+		}
+		joined := strings.Join(traits, "; ")
+		switch {
+		case c.want == "" && len(traits) > 0:
+			t.Errorf("%q: traits %q, want none", c.mutant, joined)
+		case c.want != "" && !strings.Contains(joined, c.want):
+			t.Errorf("%q: traits %q, want one saying %q", c.mutant, joined, c.want)
+		}
+		seq := tg.Client.Seq()
+		if _, err := tg.LegacyLike(context.Background()); err != nil || tg.Client.Seq() != seq {
+			t.Errorf("%q: the second call sent %d request(s) (err %v), want the answer kept", c.mutant, tg.Client.Seq()-seq, err)
+		}
+	}
+}
+
+// TestLedgerCurrentKey: a cleanup registered under the key a page was
+// created with finds the page where renames took it, and a rename back
+// or a new page at an old key does not confuse it.
+func TestLedgerCurrentKey(t *testing.T) {
+	var l Ledger
+	l.AddPage("a")
+	l.RenamePage("a", "b")
+	l.RenamePage("b", "c")
+	if got := l.CurrentKey("a"); got != "c" {
+		t.Errorf("after a->b->c, CurrentKey(a) = %q, want c", got)
+	}
+	l.RenamePage("c", "a")
+	if got := l.CurrentKey("a"); got != "a" {
+		t.Errorf("after a->b->c->a, CurrentKey(a) = %q, want a", got)
+	}
+	l.AddPage("x")
+	l.RenamePage("x", "y")
+	l.AddPage("x") // a new page where the first one was
+	if got := l.CurrentKey("x"); got != "x" {
+		t.Errorf("a new page at x: CurrentKey(x) = %q, want x", got)
+	}
+	if got := l.CurrentKey("unknown"); got != "unknown" {
+		t.Errorf("CurrentKey(unknown) = %q", got)
+	}
+	l.RenamePage("not-in-ledger", "z")
+	if got := l.CurrentKey("not-in-ledger"); got != "not-in-ledger" {
+		t.Errorf("a rename of a page the ledger does not hold is followed: %q", got)
+	}
+}
+
+// TestCleanupFollowsRename: the cleanup registered when a page was created
+// deletes it under the key an edit gave it later, not only the final sweep.
+func TestCleanupFollowsRename(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t)
+	old := tg.Marker("before-rename")
+	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(map[string]any{"slug": old}))
+	if created.Status != http.StatusCreated || created.Get("data.key").String() != old {
+		t.Fatalf("create: %s", Outcome(created))
+	}
+	tg.Ledger.AddPage(old)
+	edited := tg.Write(ctx, http.MethodPut, PagePath(old), map[string]any{"title": "Conformance " + tg.RunID + " After Rename"})
+	renamed := edited.Get("data.key").String()
+	if edited.Status != http.StatusOK || renamed == old || renamed == "" {
+		t.Fatalf("the title edit did not rename the page: %s", Outcome(edited))
+	}
+	tg.Renamed(old, renamed)
+
+	tg.removeCreated(ctx, old)
+	if ex := tg.Read(ctx, PagePath(renamed), nil); ex.Status != http.StatusNotFound {
+		t.Errorf("after the cleanup of the page created as %s, its new key %s reads %s, want 404", old, renamed, Outcome(ex))
+	}
+	if pages := tg.Ledger.Pages(); len(pages) != 0 {
+		t.Errorf("the ledger still holds %v", pages)
+	}
+}

@@ -1,0 +1,103 @@
+package taxonomy
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// checkListComplete: TAG-LIST-COMPLETE / CAT-LIST-COMPLETE (spec 2.2, 2.3),
+// the converse of LIST-CONSISTENT: every published page that carries a term
+// is named by the term's list, in the list endpoint (every term) and in the
+// single view (up to maxTerms terms). Whether drafts, scheduled, static or
+// sticky pages are listed is open: they are neither required nor refused.
+func checkListComplete(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
+	all, pagesEx, problem := t.ListAllPages(ctx, framework.PageTypeQuery("published"))
+	if problem != "" {
+		framework.NotChecked("the published pages could not be listed to compare with: %s (the page list rules judge that)", problem)
+	}
+	carriers := map[string][]string{} // term key -> keys of the published pages carrying it
+	for _, p := range framework.PagesOfType(all, "published") {
+		for _, term := range k.carried(p) {
+			carriers[term] = append(carriers[term], p.Get("key").String())
+		}
+	}
+	if len(carriers) == 0 {
+		framework.NotChecked("none of the %d published pages carries a %s (%s), so no %s list could miss one",
+			len(all), k.noun, pagesEx.RequestLine(), k.noun)
+	}
+	termKeys := slices.Sorted(maps.Keys(carriers))
+
+	listEx := t.Read(ctx, "/api/"+k.endpoint, nil)
+	if listEx.Err != nil || listEx.Status != http.StatusOK || !listEx.Get("data").IsArray() {
+		framework.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(listEx), k.rule)
+	}
+	Expect(listEx).To(framework.Hold(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
+		k.noun, len(termKeys), k.endpoint), func(ex *client.Exchange) []string {
+		listed := map[string][]string{}
+		for _, item := range ex.Get("data").Array() {
+			listed[item.Get("key").String()] = strs(item.Get("list"))
+		}
+		var missing []string
+		for _, term := range termKeys {
+			if list, ok := listed[term]; ok {
+				missing = append(missing, lacking(k, term, list, carriers[term])...)
+			}
+		}
+		return missing
+	}))
+
+	if len(termKeys) > maxTerms {
+		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, maxTerms, len(termKeys), k.endpoint)
+		termKeys = termKeys[:maxTerms]
+	}
+	for _, term := range termKeys {
+		ex := t.Read(ctx, client.KeyPath(k.endpoint, term), nil)
+		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data.list").IsArray() {
+			// A term a page carries that cannot be read, or a single view
+			// without list: the GET-SHAPE and 404 rules judge those.
+			t.Observe("%s-LIST-COMPLETE: published page %q carries %s %q, whose single view gave no list (%s)",
+				k.rule, carriers[term][0], k.noun, term, framework.Outcome(ex))
+			continue
+		}
+		Expect(ex).To(framework.Hold(fmt.Sprintf("the single %s's list names every published page that carries it", k.noun),
+			func(ex *client.Exchange) []string { return lacking(k, term, strs(ex.Get("data.list")), carriers[term]) }))
+	}
+}
+
+// lacking lists the pages of carriers that list does not name.
+func lacking(k kind, term string, list, carriers []string) []string {
+	var out []string
+	for _, key := range carriers {
+		if !slices.Contains(list, key) {
+			out = append(out, fmt.Sprintf("%s %q: list lacks published page %q, which carries it", k.noun, term, key))
+		}
+	}
+	return out
+}
+
+// tagsOf returns the tag keys a page object carries (its tags object's
+// keys; none when tags is no object: PAGE-TAGS-MAP judges that).
+func tagsOf(page gjson.Result) []string {
+	if tags := page.Get("tags"); tags.IsObject() {
+		return slices.Sorted(maps.Keys(tags.Map()))
+	}
+	return nil
+}
+
+// categoryOf returns the category key a page object carries (none when
+// category is empty or not a string).
+func categoryOf(page gjson.Result) []string {
+	if c := page.Get("category"); c.Type == gjson.String && c.Str != "" {
+		return []string{c.Str}
+	}
+	return nil
+}
