@@ -48,29 +48,17 @@ type interrupts struct {
 func watchInterrupts(p *progress) *interrupts {
 	in := &interrupts{}
 	signals := make(chan os.Signal, 3)
-	done := make(chan struct{})
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case sig := <-signals:
-				in.mu.Lock()
-				in.count++
-				n := in.count
-				in.mu.Unlock()
-				in.say(p, n, sig)
-			case <-done:
-				return
-			}
-		}
-	}()
+	stop := forEach(signals, func(sig os.Signal) {
+		in.mu.Lock()
+		in.count++
+		n := in.count
+		in.mu.Unlock()
+		in.say(p, n, sig)
+	})
 	in.stop = func() {
 		signal.Stop(signals)
-		close(done)
-		wg.Wait()
+		stop()
 	}
 	return in
 }

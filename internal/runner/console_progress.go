@@ -327,6 +327,16 @@ func (p *progress) tickEvery(d time.Duration) (stop func()) {
 		return func() {}
 	}
 	t := time.NewTicker(d)
+	stop = forEach(t.C, func(time.Time) { p.tick() })
+	return func() {
+		t.Stop()
+		stop()
+	}
+}
+
+// forEach calls on with each value c delivers, in a goroutine, until
+// stop, which returns once the goroutine has ended.
+func forEach[T any](c <-chan T, on func(T)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -334,15 +344,14 @@ func (p *progress) tickEvery(d time.Duration) (stop func()) {
 		defer wg.Done()
 		for {
 			select {
-			case <-t.C:
-				p.tick()
+			case v := <-c:
+				on(v)
 			case <-done:
 				return
 			}
 		}
 	}()
 	return func() {
-		t.Stop()
 		close(done)
 		wg.Wait()
 	}
