@@ -327,10 +327,10 @@ func (p *progress) tickEvery(d time.Duration) (stop func()) {
 		return func() {}
 	}
 	t := time.NewTicker(d)
-	stop = forEach(t.C, func(time.Time) { p.tick() })
+	ticks := forEach(t.C, func(time.Time) { p.tick() })
 	return func() {
 		t.Stop()
-		stop()
+		ticks()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,4 +146,39 @@ func TestMarkInterrupted(t *testing.T) {
 	if !strings.HasPrefix(run.Verdict, "INCOMPLETE: the run was interrupted (Ctrl-C)") {
 		t.Errorf("verdict %q", run.Verdict)
 	}
+}
+
+// The live line is redrawn as time passes, until the ticks stop.
+func TestProgressTicks(t *testing.T) {
+	var out syncBuffer
+	p := newProgress(&out, true, 100, time.Now(), func() int { return 0 }, testPlan(listA))
+	stop := p.tickEvery(5 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
+	stop()
+	n := strings.Count(out.String(), "\r")
+	if n < 2 {
+		t.Errorf("%d redraws in 50ms at a tick of 5ms", n)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if strings.Count(out.String(), "\r") != n {
+		t.Error("redrawn after the ticks stopped")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
