@@ -143,6 +143,9 @@ func (c console) failures(r *Run) {
 			c.ruleCases(r, rr, "      ")
 		}
 	}
+	if len(findings)+len(others) > 0 && !c.o.Verbose {
+		fmt.Fprintf(c.w, "\n(Each failure's requests and responses: --verbose, or the HTML report.)\n")
+	}
 }
 
 func (c console) finding(r *Run, f Finding, byID map[string]RuleResult) {
