@@ -44,13 +44,7 @@ var caughtByPreflight = map[reference.Mutant]string{
 // but the suite fails today, each with exactly the rules it fails and why;
 // the fix is the suite's (issue 12). They still run: the self-test fails
 // when one passes (remove it then) or fails other rules than listed.
-var awaitingSuiteFix = map[string]suiteFix{
-	string(reference.BenignContentRequired): {rules("AUTH-TOKEN-IN-BODY"),
-		"its form-encoded create (suites/auth) builds its own body without content, and takes the 400 for a failure of " +
-			"the rule (framework.PageForm completes a form body)"},
-	string(reference.Divergent): {rules("AUTH-TOKEN-IN-BODY"),
-		"its benign-content-required part: the auth form create without content (see above)"},
-}
+var awaitingSuiteFix = map[string]suiteFix{}
 
 // rules splits rule IDs separated by spaces.
 func rules(ids string) []string { return strings.Fields(ids) }

@@ -51,7 +51,7 @@ func registerPlacement(t *framework.Fixture) {
 			slug := t.Marker("form-tokens")
 			t.GuardCreate(slug)
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.BothTokens,
-				Placement: client.SpecPlacement, Form: url.Values{"slug": {slug}, "title": {"Conformance run " + t.RunID}, "type": {"draft"}}})
+				Placement: client.SpecPlacement, Form: t.PageForm(url.Values{"slug": {slug}})})
 			t.Adopt(ex)
 			expectSuccessStatus(ex)
 		}, framework.Case("POST /api/pages, form body"), spec.CreatePage)
