@@ -97,9 +97,10 @@ func appendSeg(segs []pathSeg, key string) []pathSeg {
 // message is one violation; key orders messages by path, numerically for
 // array indexes.
 type message struct {
-	key  string
-	text string
-	path string
+	key     string
+	text    string
+	path    string
+	problem string
 }
 
 func newMessage(segs []pathSeg, text string) message {
@@ -112,7 +113,7 @@ func newMessage(segs []pathSeg, text string) message {
 		}
 	}
 	path := renderPath(segs)
-	return message{key: k.String() + "\x00" + text, text: path + ": " + text, path: path}
+	return message{key: k.String() + "\x00" + text, text: path + ": " + text, path: path, problem: text}
 }
 
 // describeErrors builds the sorted, de-duplicated violations.
@@ -202,7 +203,7 @@ func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.Resu
 	out := make([]Violation, 0, len(msgs))
 	for i, m := range msgs {
 		if i == 0 || m.text != msgs[i-1].text {
-			out = append(out, Violation{Path: m.path, Text: m.text})
+			out = append(out, Violation{Path: m.path, Problem: m.problem})
 		}
 	}
 	return out

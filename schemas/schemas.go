@@ -76,7 +76,7 @@ func Validate(name string, document []byte) ([]string, error) {
 	vs, err := Violations(name, document)
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		out[i] = v.Text
+		out[i] = v.Path + ": " + v.Problem
 	}
 	if len(out) == 0 {
 		out = nil
@@ -89,8 +89,8 @@ type Violation struct {
 	// Path is the JSON path of the offending value, as Validate writes it
 	// (data[3].tags; "$" for the root).
 	Path string
-	// Text is the whole line Validate returns: the path and the problem.
-	Text string
+	// Problem is what is wrong there ("expected object, got string").
+	Problem string
 }
 
 // Violations is Validate with the path of each violation as data, for

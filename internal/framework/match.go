@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/onsi/gomega/gcustom"
@@ -37,9 +38,10 @@ type exchangeCheck struct {
 	body func(ex *client.Exchange) (problem string)
 	// seen says what a negated expectation saw (optional).
 	seen func(ex *client.Exchange) string
-	// offending lists the JSON paths of the values found wrong, when the
-	// body judged has several (optional; recorded in the Fact).
-	offending func(ex *client.Exchange) []string
+	// facts, when set, splits a failure into one fact per offending field
+	// (schema violations), so that a report can group failures by field;
+	// nil facts fall back to one fact for the whole problem.
+	facts func(ex *client.Exchange) []verdict.Fact
 }
 
 // exchangeMatcher expects check to find no problem with an exchange's
@@ -93,11 +95,15 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 			"Problem": func(a any) string {
 				ex := a.(*client.Exchange)
 				problem := c.problem(ex)
-				f := factOf(ex, c.expect, problem, c.field)
-				if c.offending != nil && c.body != nil && transportProblem(ex) == "" {
-					f.Fields = c.offending(ex)
+				facts := []verdict.Fact{factOf(ex, c.expect, problem, c.field)}
+				if c.facts != nil {
+					if split := c.facts(ex); len(split) > 0 {
+						facts = split
+					}
 				}
-				recordFact(f)
+				for _, f := range facts {
+					recordFact(f)
+				}
 				return problem
 			},
 			"Seen": func(a any) string {
@@ -219,26 +225,37 @@ func BeEarlyError(code int) types.GomegaMatcher {
 // MatchSchema expects the body to validate against one of the embedded
 // JSON Schemas (schemas/); violations name the JSON path.
 func MatchSchema(name string) types.GomegaMatcher {
-	return exchangeCheck{expect: "a body matching schema " + name,
-		body: func(ex *client.Exchange) string {
-			problems, err := schemas.Validate(name, ex.Body())
-			if err != nil {
-				return err.Error()
+	expect := "a body matching schema " + name
+	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
+		problems, err := schemas.Validate(name, ex.Body())
+		if err != nil {
+			return err.Error()
+		}
+		if len(problems) > 0 {
+			return "\n  " + strings.Join(problems, "\n  ")
+		}
+		return ""
+	}, facts: func(ex *client.Exchange) []verdict.Fact {
+		if ex.Err != nil {
+			return nil
+		}
+		violations, _ := schemas.Violations(name, ex.Body())
+		var facts []verdict.Fact
+		for _, v := range violations {
+			f := factOf(ex, expect, v.Problem, v.Path)
+			// schemas words a value of a kind the schema does not allow
+			// "expected K, got K".
+			if m := wrongKind.FindStringSubmatch(v.Problem); m != nil {
+				f.Want = m[1]
 			}
-			if len(problems) > 0 {
-				return "\n  " + strings.Join(problems, "\n  ")
-			}
-			return ""
-		},
-		offending: func(ex *client.Exchange) []string {
-			violations, _ := schemas.Violations(name, ex.Body())
-			var paths []string
-			for _, v := range violations {
-				paths = append(paths, v.Path)
-			}
-			return verdict.Uniq(paths)
-		}}.matcher()
+			facts = append(facts, f)
+		}
+		return facts
+	}}.matcher()
 }
+
+// wrongKind matches a schema violation about the kind of a value.
+var wrongKind = regexp.MustCompile(`^expected ((?:object|array|string|integer|number|boolean|null|true|false)(?: or (?:object|array|string|integer|number|boolean|null|true|false))*), got (?:object|array|string|integer|number|boolean|null|true|false)$`)
 
 func objectProblem(ex *client.Exchange) string {
 	if !ex.IsJSON() || !ex.JSON().IsObject() {

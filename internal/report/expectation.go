@@ -20,15 +20,15 @@ func readableMessage(s SpecResult) (expectation string, exchanges []string) {
 	msg := s.Message
 	for _, f := range s.Facts {
 		if f.Rendered != "" {
-			msg = strings.Replace(msg, f.Rendered, factWords(f), 1)
+			msg = strings.Replace(msg, f.Rendered, inWords(f), 1)
 		}
 	}
 	return splitMessage(msg)
 }
 
-// factWords is a plain Gomega failure in words: what was got, then what
+// inWords is a plain Gomega failure in words: what was got, then what
 // was expected of it.
-func factWords(f verdict.Fact) string {
+func inWords(f verdict.Fact) string {
 	return "Got: " + f.Got + "\nExpected " + f.Expected
 }
 

@@ -70,14 +70,14 @@ func TestExchangeHTML(t *testing.T) {
 }
 
 // A schema failure's offending path is marked because its fact names it
-// (Fact.Fields), not because the report reads the failure's text: the
+// (Fact.Field), not because the report reads the failure's text: the
 // text here names no path at all.
 func TestSchemaPathMarkedFromFact(t *testing.T) {
 	body := `{"status":"0","message":"List","data":[{"key":"a","tags":"x"},{"key":"b","tags":{}}]}`
 	ex := "request:  GET http://x/api/pages\nresponse: 200 OK (1ms)\n          body: " + body + "\nreproduce: curl -sS -i http://x/api/pages"
 	spec := SpecResult{Name: "[PAGE-LIST-SHAPE] list", Rules: []string{"PAGE-LIST-SHAPE"}, Status: Failed,
 		Message:   "Expected: a body matching schema page-list.json\nGot: one page's tags are wrong\n\n" + ex,
-		Facts:     []verdict.Fact{{Expected: "a body matching schema page-list.json", Status: 200, Seq: 1, Fields: []string{"data[0].tags"}}},
+		Facts:     []verdict.Fact{{Expected: "a body matching schema page-list.json", Status: 200, Seq: 1, Field: "data[0].tags"}},
 		Exchanges: []verdict.Exchange{{Seq: 1, Method: "GET", Path: "/api/pages", Status: 200, Body: body}}}
 	run := &Run{Specs: []SpecResult{spec}, Rules: []RuleResult{{ID: "PAGE-LIST-SHAPE", Status: Failed, Specs: []int{0}}}}
 	var b bytes.Buffer

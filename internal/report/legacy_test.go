@@ -26,7 +26,7 @@ type failure struct {
 func matcherFailure(rule, expect, got, method, path string, status int, body string, fields ...string) failure {
 	return failure{rule: rule,
 		message:   "Expected: " + expect + "\nGot: " + got + "\n\n" + exchange(method, path, status, "OK", body),
-		facts:     []verdict.Fact{{Expected: expect, Got: got, Status: status, Seq: 1, Fields: fields}},
+		facts:     matcherFacts(verdict.Fact{Expected: expect, Got: got, Status: status, Seq: 1}, fields),
 		exchanges: []verdict.Exchange{{Seq: 1, Method: method, Path: path, Status: status, Body: body}},
 	}
 }
@@ -34,6 +34,26 @@ func matcherFailure(rule, expect, got, method, path string, status int, body str
 // statusFailure is a failed status expectation on GET /api/x.
 func statusFailure(rule, expect string, status int, body string) failure {
 	return matcherFailure(rule, expect, "HTTP "+strconv.Itoa(status), "GET", "/api/x", status, body)
+}
+
+// matcherFacts are a matcher's facts: one, or, like MatchSchema's, one per
+// field it found wrong, with that field's problem (its line of f.Got).
+func matcherFacts(f verdict.Fact, fields []string) []verdict.Fact {
+	if len(fields) == 0 {
+		return []verdict.Fact{f}
+	}
+	var out []verdict.Fact
+	for _, field := range fields {
+		each := f
+		each.Field = field
+		for _, l := range strings.Split(f.Got, "\n") {
+			if problem, ok := strings.CutPrefix(strings.TrimSpace(l), field+": "); ok {
+				each.Got = problem
+			}
+		}
+		out = append(out, each)
+	}
+	return out
 }
 
 // gomegaFact is what the framework records of a plain Gomega failure: the

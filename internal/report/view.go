@@ -185,7 +185,6 @@ func factPaths(facts []verdict.Fact) []string {
 		if f.Field != "" {
 			paths = append(paths, f.Field)
 		}
-		paths = append(paths, f.Fields...)
 	}
 	return verdict.Uniq(paths)
 }
