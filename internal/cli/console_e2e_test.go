@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // End-to-end tests of the console: what a person sees of a run.
@@ -110,8 +111,8 @@ func TestConsolePassingRun(t *testing.T) {
 // line that reproduces it.
 func TestConsoleVerboseShowsExchanges(t *testing.T) {
 	t.Parallel()
-	token, auth := reference.NewToken(), reference.NewToken()
-	ref := referenceServer(t, token, auth, reference.TagsAsString)
+	srv := testkit.Reference(t, reference.TagsAsString)
+	ref, token, auth := srv.URL, srv.Token, srv.AuthToken
 	args := []string{"--base-url", ref, "--label-filter", "area:pages && !writes"}
 	env := []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth}
 	runCases(t, []cliCase{
