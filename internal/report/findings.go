@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -331,15 +330,55 @@ func factWords(f verdict.Fact) string {
 	return got
 }
 
-var (
-	quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	index  = regexp.MustCompile(`\[\d+\]|\.\d+\b`)
-)
-
 // masked is a fact's words with the values in them replaced, so that the
-// same problem with different values is one cause.
+// same fault in other values groups together: quoted strings become "…",
+// and list indexes ([3], or .3 in a path) become [].
 func masked(s string) string {
-	return index.ReplaceAllString(quoted.ReplaceAllString(strings.Join(strings.Fields(s), " "), `"…"`), "[]")
+	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(s) { // no closing quote: not a value
+				b.WriteString(s[i:])
+				return b.String()
+			}
+			b.WriteString(`"…"`)
+			i = j
+		case (c == '[' || c == '.') && i+1 < len(s) && isDigit(s[i+1]):
+			j := i + 1
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			closed := c == '[' && j < len(s) && s[j] == ']'
+			boundary := c == '.' && (j == len(s) || !isWordByte(s[j]))
+			if !closed && !boundary {
+				b.WriteByte(c)
+				continue
+			}
+			b.WriteString("[]")
+			if closed {
+				j++
+			}
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
 
 func exchangeBySeq(exs []verdict.Exchange, seq int) (verdict.Exchange, bool) {

@@ -18,7 +18,6 @@ var regexpAllowed = map[string]string{
 	// Masks the values in a Fact's words (Got, Expected: data, not the
 	// rendered message) so that one problem with different values is one
 	// cause.
-	"findings.go": "values masked in a Fact's words",
 }
 
 // The report reads what a failure means from data (verdict.Fact,
