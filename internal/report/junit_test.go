@@ -146,7 +146,9 @@ func TestJUnitStrictConsumersAcceptIt(t *testing.T) {
 			for _, p := range junitProblems(doc) {
 				t.Error(p)
 			}
-			if out, ok := xmllintProblems(t, doc); !ok {
+			if out, ok := xmllintProblems(t, doc); !ok && os.Getenv("CI") != "" {
+				t.Error("xmllint is not installed (Debian package libxml2-utils; .ci/run installs it): CI must run the real validator")
+			} else if !ok {
 				t.Log("xmllint not installed: checked by the Go check only")
 			} else if out != "" {
 				t.Errorf("xmllint refuses the report:\n%s", out)
