@@ -97,8 +97,10 @@ func appendSeg(segs []pathSeg, key string) []pathSeg {
 // message is one violation; key orders messages by path, numerically for
 // array indexes.
 type message struct {
-	key  string
-	text string
+	key     string
+	text    string
+	path    string
+	problem string
 }
 
 func newMessage(segs []pathSeg, text string) message {
@@ -110,11 +112,12 @@ func newMessage(segs []pathSeg, text string) message {
 			k.WriteString("\x01" + s.key)
 		}
 	}
-	return message{key: k.String() + "\x00" + text, text: renderPath(segs) + ": " + text}
+	path := renderPath(segs)
+	return message{key: k.String() + "\x00" + text, text: path + ": " + text, path: path, problem: text}
 }
 
-// describeErrors builds the sorted, de-duplicated violation messages.
-func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []string {
+// describeErrors builds the sorted, de-duplicated violations.
+func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []Violation {
 	type located struct {
 		err   gojsonschema.ResultError
 		segs  []pathSeg
@@ -197,10 +200,10 @@ func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.Resu
 	}
 
 	sort.Slice(msgs, func(i, j int) bool { return msgs[i].key < msgs[j].key })
-	out := make([]string, 0, len(msgs))
+	out := make([]Violation, 0, len(msgs))
 	for i, m := range msgs {
 		if i == 0 || m.text != msgs[i-1].text {
-			out = append(out, m.text)
+			out = append(out, Violation{Path: m.path, Problem: m.problem})
 		}
 	}
 	return out

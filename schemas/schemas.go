@@ -73,6 +73,29 @@ func Export(dir string) error {
 // only when the schema name is unknown or the document is not a single JSON
 // value. Validate is safe for concurrent use.
 func Validate(name string, document []byte) ([]string, error) {
+	vs, err := Violations(name, document)
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Path + ": " + v.Problem
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	return out, err
+}
+
+// Violation is one way a document breaks a schema.
+type Violation struct {
+	// Path is the JSON path of the offending value, as Validate writes it
+	// (data[3].tags; "$" for the root).
+	Path string
+	// Problem is what is wrong there ("expected object, got string").
+	Problem string
+}
+
+// Violations is Validate with the path of each violation as data, for
+// whoever points at the offending values (the report marks them).
+func Violations(name string, document []byte) ([]Violation, error) {
 	name = canonicalName(name)
 	schema, err := compiled(name)
 	if err != nil {

@@ -10,7 +10,6 @@ package cli
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // runner is one job's worth of GitHub runner state for the action.
@@ -169,23 +169,12 @@ func (r *actionRunner) gate() int {
 	return code
 }
 
-func serveReference(t *testing.T, mutants ...reference.Mutant) (url, token, auth string) {
-	t.Helper()
-	token, auth = reference.NewToken(), reference.NewToken()
-	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h) // listens on 127.0.0.1
-	t.Cleanup(srv.Close)
-	return srv.URL, token, auth
-}
-
 func TestActionGatesAServerOfTheJob(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the suite")
 	}
-	url, token, auth := serveReference(t)
+	ref := testkit.Reference(t)
+	url, token, auth := ref.URL, ref.Token, ref.AuthToken
 	r := newActionRunner(t, map[string]string{"base-url": url, "token": token, "auth-token": auth,
 		"args": `--allow-settings-write --label-filter 'area:users || (area:taxonomy && !writes)'`})
 	r.build()
@@ -220,7 +209,8 @@ func TestActionGatesAServerOfTheJob(t *testing.T) {
 	}
 
 	// The same job, a server with a bug: the gate closes with exit 1.
-	url, token, _ = serveReference(t, reference.TagMissing200)
+	ref = testkit.Reference(t, reference.TagMissing200)
+	url, token = ref.URL, ref.Token
 	r.inputs = map[string]string{"base-url": url, "token": token, "args": "--read-only --label-filter area:taxonomy",
 		"report-dir": "failing", "job-summary": "true"}
 	if _, out := r.run("Run the conformance suite"); r.outputs["run"]["exit-code"] != "1" {

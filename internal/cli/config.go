@@ -84,7 +84,7 @@ func (f *targetFlags) registerRun(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&c.Skip, "skip", nil, "skip specs whose text matches this regexp (repeatable)")
 	fs.DurationVar(&c.Timeout, "timeout", 10*time.Minute, "time limit of the whole run, e.g. 30m; the specs stop early enough for cleanup to run (0: no limit)")
 	fs.BoolVar(&c.FailFast, "fail-fast", false, "stop after the first failing spec (cleanup still runs)")
-	fs.BoolVar(&c.Verbose, "verbose", false, "print every spec as it runs, and the evidence of preflight problems")
+	fs.BoolVar(&c.Verbose, "verbose", false, "show the requests and responses of each failure (tokens redacted), and the evidence of preflight problems")
 	fs.BoolVar(&c.NoColor, "no-color", false, "no colour codes in console output (also when NO_COLOR is set)")
 }
 

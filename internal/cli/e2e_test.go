@@ -21,13 +21,11 @@ import (
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/testkit"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
-func TestMain(m *testing.M) {
-	selftest.MainIfCLI()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { selftest.Main(m) }
 
 // cliCase is one invocation and what it must do.
 type cliCase struct {
@@ -107,18 +105,6 @@ func closedURL(t *testing.T) string {
 	return url
 }
 
-// referenceServer serves a fresh reference server in this process.
-func referenceServer(t *testing.T, token, auth string, mutants ...reference.Mutant) string {
-	t.Helper()
-	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
 // htmlServer answers every request like a site whose API plugin is not
 // active: the theme's HTML "Page not found".
 func htmlServer(t *testing.T) string {
@@ -155,8 +141,8 @@ func oneProblemSentence(t *testing.T, res selftest.Result, _ string) {
 func TestExitCodes(t *testing.T) {
 	closed := closedURL(t)
 	html := htmlServer(t)
-	token, auth := reference.NewToken(), reference.NewToken()
-	ref := referenceServer(t, token, auth)
+	srv := testkit.Reference(t)
+	ref, token := srv.URL, srv.Token
 	runCases(t, []cliCase{
 		{name: "0 demo passes", args: []string{"demo", "--no-color", "--label-filter", "area:users"},
 			wantExit: 0, wantStdout: []string{"PASS", "Reports: conformance-reports/demo.json"},
@@ -205,8 +191,8 @@ func TestExitCodes(t *testing.T) {
 
 func TestEnvironmentAndFlags(t *testing.T) {
 	envURL, flagURL := closedURL(t), closedURL(t)
-	token, auth := reference.NewToken(), reference.NewToken()
-	ref := referenceServer(t, token, auth)
+	srv := testkit.Reference(t)
+	ref, token := srv.URL, srv.Token
 	tokenFile := filepath.Join(t.TempDir(), "api.token")
 	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ package cli_test
 
 import (
 	"html"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // demo runs `conformance demo args...` in dir and returns the result.
@@ -231,12 +231,7 @@ func TestNewReportsRedactTokens(t *testing.T) {
 	t.Parallel()
 	token := "tokCANARY" + strings.Repeat("7f3a", 14)
 	auth := "authCANARY" + strings.Repeat("c0de", 14)
-	h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: []reference.Mutant{reference.Legacy321}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := testkit.ReferenceWith(t, reference.Options{Token: token, AuthToken: auth, Mutants: []reference.Mutant{reference.Legacy321}}, nil)
 	dir := t.TempDir()
 	res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: time.Minute,
 		Args: []string{"--allow-settings-write", "--html-report", "r.html", "--markdown-report", "r.md", "--json-report", "r.json", "--junit-report", "r.xml"},

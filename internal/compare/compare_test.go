@@ -2,17 +2,14 @@ package compare
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
-
-// go test ./internal/compare -update rewrites testdata/*.golden.
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // The inputs are the report package's fixtures: JSON reports saved from
 // real demo runs (testdata/diff) and the golden JSON report of its fixed
@@ -144,7 +141,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		golden(t, tc.golden, b.Bytes())
+		testkit.Golden(t, tc.golden, b.Bytes())
 	}
 }
 
@@ -170,27 +167,5 @@ func TestDifferencesAreMarked(t *testing.T) {
 	}
 	if strings.Contains(only.String(), "`CAT-GET-404`") || !strings.Contains(only.String(), "`USER-GET-404`") {
 		t.Errorf("--only-differences kept a rule with one verdict or lost a differing one")
-	}
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./internal/compare -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		_ = os.WriteFile(path+".actual", got, 0o644)
-		t.Errorf("%s differs from the golden file (wrote %s.actual; -update accepts it)", name, path)
 	}
 }

@@ -103,10 +103,10 @@ type applier[A any] interface {
 }
 
 // counted counts an assertion when a matcher is applied to it (an
-// Eventually or Consistently once, not once per poll). The wrapper is one
-// more frame between the suite's line and Gomega's failure, so it passes
-// Gomega the caller's offset plus one: failures still point at the suite's
-// line.
+// Eventually or Consistently once, not once per poll), and has its failure
+// recorded in words (withFacts). The wrapper is one more frame between the
+// suite's line and Gomega's failure, so it passes Gomega the caller's
+// offset plus one: failures still point at the suite's line.
 type counted[A applier[A]] struct {
 	inner   A
 	offset  int
@@ -119,18 +119,24 @@ func (c counted[A]) eval() A {
 }
 
 func (c counted[A]) Should(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().Should(m, desc...)
+	return c.eval().Should(withFacts(m), desc...)
 }
 
 func (c counted[A]) ShouldNot(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().ShouldNot(m, desc...)
+	return c.eval().ShouldNot(withFacts(m), desc...)
 }
 
-func (c counted[A]) To(m types.GomegaMatcher, desc ...any) bool { return c.eval().To(m, desc...) }
+func (c counted[A]) To(m types.GomegaMatcher, desc ...any) bool {
+	return c.eval().To(withFacts(m), desc...)
+}
 
-func (c counted[A]) ToNot(m types.GomegaMatcher, desc ...any) bool { return c.eval().ToNot(m, desc...) }
+func (c counted[A]) ToNot(m types.GomegaMatcher, desc ...any) bool {
+	return c.eval().ToNot(withFacts(m), desc...)
+}
 
-func (c counted[A]) NotTo(m types.GomegaMatcher, desc ...any) bool { return c.eval().NotTo(m, desc...) }
+func (c counted[A]) NotTo(m types.GomegaMatcher, desc ...any) bool {
+	return c.eval().NotTo(withFacts(m), desc...)
+}
 
 // countingAssertion is a counted Expect or Ω.
 type countingAssertion struct{ counted[types.Assertion] }

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/onsi/gomega/gcustom"
@@ -9,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -36,6 +38,10 @@ type exchangeCheck struct {
 	body func(ex *client.Exchange) (problem string)
 	// seen says what a negated expectation saw (optional).
 	seen func(ex *client.Exchange) string
+	// facts, when set, splits a failure into one fact per offending field
+	// (schema violations), so that a report can group failures by field;
+	// nil facts fall back to one fact for the whole problem.
+	facts func(ex *client.Exchange) []verdict.Fact
 }
 
 // exchangeMatcher expects check to find no problem with an exchange's
@@ -89,7 +95,15 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 			"Problem": func(a any) string {
 				ex := a.(*client.Exchange)
 				problem := c.problem(ex)
-				recordFact(factOf(ex, c.expect, problem, c.field))
+				facts := []verdict.Fact{factOf(ex, c.expect, problem, c.field)}
+				if c.facts != nil {
+					if split := c.facts(ex); len(split) > 0 {
+						facts = split
+					}
+				}
+				for _, f := range facts {
+					recordFact(f)
+				}
 				return problem
 			},
 			"Seen": func(a any) string {
@@ -211,7 +225,8 @@ func BeEarlyError(code int) types.GomegaMatcher {
 // MatchSchema expects the body to validate against one of the embedded
 // JSON Schemas (schemas/); violations name the JSON path.
 func MatchSchema(name string) types.GomegaMatcher {
-	return exchangeMatcher("a body matching schema "+name, func(ex *client.Exchange) string {
+	expect := "a body matching schema " + name
+	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
 		problems, err := schemas.Validate(name, ex.Body())
 		if err != nil {
 			return err.Error()
@@ -220,8 +235,27 @@ func MatchSchema(name string) types.GomegaMatcher {
 			return "\n  " + strings.Join(problems, "\n  ")
 		}
 		return ""
-	})
+	}, facts: func(ex *client.Exchange) []verdict.Fact {
+		if ex.Err != nil {
+			return nil
+		}
+		violations, _ := schemas.Violations(name, ex.Body())
+		var facts []verdict.Fact
+		for _, v := range violations {
+			f := factOf(ex, expect, v.Problem, v.Path)
+			// schemas words a value of a kind the schema does not allow
+			// "expected K, got K".
+			if m := wrongKind.FindStringSubmatch(v.Problem); m != nil {
+				f.Want = m[1]
+			}
+			facts = append(facts, f)
+		}
+		return facts
+	}}.matcher()
 }
+
+// wrongKind matches a schema violation about the kind of a value.
+var wrongKind = regexp.MustCompile(`^expected ((?:object|array|string|integer|number|boolean|null|true|false)(?: or (?:object|array|string|integer|number|boolean|null|true|false))*), got (?:object|array|string|integer|number|boolean|null|true|false)$`)
 
 func objectProblem(ex *client.Exchange) string {
 	if !ex.IsJSON() || !ex.JSON().IsObject() {

@@ -122,8 +122,8 @@ func BeEncodedOnce(sent string) types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(got any) (bool, error) {
 		s, ok := got.(string)
 		return ok && encodedOnce(s, sent), nil
-	}).WithTemplate("Expected {{.Data.Sent}} HTML-encoded exactly once (e.g. {{.Data.Once}}), got {{.FormattedActual}}",
-		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Once": fmt.Sprintf("%q", encodeOnce(sent))})
+	}).WithTemplate("Expected {{.Data.Sent}} HTML-encoded exactly once (e.g. {{.Data.Once}}), got {{call .Data.Words .Actual}}",
+		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Once": fmt.Sprintf("%q", encodeOnce(sent)), "Words": words})
 }
 
 // encodeOnce HTML-encodes s once the common way (&, <, > and " as named

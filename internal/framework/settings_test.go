@@ -4,27 +4,21 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // referenceTarget serves a fresh reference server with the given mutants
 // and returns a writing target on it.
 func referenceTarget(t *testing.T, mutants ...reference.Mutant) *Fixture {
 	t.Helper()
-	tok, auth := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: mutants})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth})
+	ref := testkit.Reference(t, mutants...)
+	c, err := client.New(client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken})
 	if err != nil {
 		t.Fatal(err)
 	}

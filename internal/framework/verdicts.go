@@ -62,7 +62,7 @@ const redactSlack = 1024
 // exchangeData is ex as data for the report: the start of its body,
 // redacted (a body cut by --max-body can be megabytes long).
 func exchangeData(ex *client.Exchange, redact func(string) string) verdict.Exchange {
-	out := verdict.Exchange{Seq: ex.Seq, Method: ex.Method, Status: ex.Status, Cut: ex.Truncated}
+	out := verdict.Exchange{Seq: ex.Seq, Method: ex.Method, Status: ex.Status, Cut: ex.Truncated || ex.BodyCut}
 	if u, err := url.Parse(ex.URL); err == nil {
 		out.Path, out.Query = u.EscapedPath(), redact(u.RawQuery)
 	}

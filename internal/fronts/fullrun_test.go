@@ -2,7 +2,6 @@ package fronts_test
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,15 +13,12 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/fronts"
 	"github.com/conformance-suite/conformance/internal/redact"
-	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
-func TestMain(m *testing.M) {
-	selftest.MainIfCLI()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { selftest.Main(m) }
 
 // pendingFrontFailures are the rules a full write run against the
 // reference server fails behind each front, each with the reason. Empty:
@@ -181,14 +177,8 @@ func eachFront(t *testing.T, test func(t *testing.T, kind fronts.Kind, f *fronts
 	for _, kind := range fronts.Kinds() {
 		t.Run(string(kind), func(t *testing.T) {
 			t.Parallel()
-			token, auth := reference.NewToken(), reference.NewToken()
-			h, err := reference.New(reference.Options{Token: token, AuthToken: auth})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			test(t, kind, fronts.Start(t, kind, srv.URL), token, auth)
+			ref := testkit.Reference(t)
+			test(t, kind, fronts.Start(t, kind, ref.URL), ref.Token, ref.AuthToken)
 		})
 	}
 }

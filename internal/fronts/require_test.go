@@ -27,35 +27,34 @@ func TestRequireWithoutTheBinary(t *testing.T) {
 	absent := func(Kind) (string, error) {
 		return findBinary(Nginx, func(string) (string, error) { return "", errors.New("not found") })
 	}
-	t.Run("skipped outside CI", func(t *testing.T) {
-		r := &recordingTB{}
-		if got := require(r, Nginx, absent, false); got != "" || !r.skipped || r.failed {
-			t.Fatalf("require = %q, skipped %v, failed %v; want skipped", got, r.skipped, r.failed)
-		}
-		for _, want := range []string{"nginx is not installed", "apt-get install -y nginx", "CI is not set"} {
-			if !strings.Contains(r.msg, want) {
-				t.Errorf("the skip message %q lacks %q", r.msg, want)
+	present := func(Kind) (string, error) { return "/usr/sbin/nginx", nil }
+	for _, c := range []struct {
+		name            string
+		find            func(Kind) (string, error)
+		ci              bool
+		wantPath        string
+		skipped, failed bool
+		messageHolds    []string
+	}{
+		{name: "skipped outside CI", find: absent, skipped: true,
+			messageHolds: []string{"nginx is not installed", "apt-get install -y nginx", "CI is not set"}},
+		{name: "failed in CI", find: absent, ci: true, failed: true,
+			messageHolds: []string{"CI is set", "apt-get install -y nginx", ".ci/run"}},
+		{name: "installed", find: present, ci: true, wantPath: "/usr/sbin/nginx"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := &recordingTB{}
+			if got := require(r, Nginx, c.find, c.ci); got != c.wantPath || r.skipped != c.skipped || r.failed != c.failed {
+				t.Fatalf("require = %q, skipped %v, failed %v; want %q, skipped %v, failed %v",
+					got, r.skipped, r.failed, c.wantPath, c.skipped, c.failed)
 			}
-		}
-	})
-	t.Run("failed in CI", func(t *testing.T) {
-		r := &recordingTB{}
-		if got := require(r, Nginx, absent, true); got != "" || r.skipped || !r.failed {
-			t.Fatalf("require = %q, skipped %v, failed %v; want failed", got, r.skipped, r.failed)
-		}
-		for _, want := range []string{"CI is set", "apt-get install -y nginx", ".ci/run"} {
-			if !strings.Contains(r.msg, want) {
-				t.Errorf("the failure message %q lacks %q", r.msg, want)
+			for _, want := range c.messageHolds {
+				if !strings.Contains(r.msg, want) {
+					t.Errorf("the message %q lacks %q", r.msg, want)
+				}
 			}
-		}
-	})
-	t.Run("installed", func(t *testing.T) {
-		r := &recordingTB{}
-		present := func(Kind) (string, error) { return "/usr/sbin/nginx", nil }
-		if got := require(r, Nginx, present, true); got != "/usr/sbin/nginx" || r.skipped || r.failed {
-			t.Fatalf("require = %q, skipped %v, failed %v; want the path", got, r.skipped, r.failed)
-		}
-	})
+		})
+	}
 }
 
 func TestFindBinaryTriesEachName(t *testing.T) {

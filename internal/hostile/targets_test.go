@@ -41,19 +41,21 @@ var quietLog = log.New(io.Discard, "", 0)
 // serve starts h on a loopback port.
 func serve(t *testing.T, h http.Handler) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewUnstartedServer(h)
-	srv.Config.ErrorLog = quietLog
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return srv
+	return start(t, h, (*httptest.Server).Start)
 }
 
 // serveTLS starts h with httptest's self-signed certificate.
 func serveTLS(t *testing.T, h http.Handler) *httptest.Server {
 	t.Helper()
+	return start(t, h, (*httptest.Server).StartTLS)
+}
+
+// start serves h with quietLog, started by how, until t ends.
+func start(t *testing.T, h http.Handler, how func(*httptest.Server)) *httptest.Server {
+	t.Helper()
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ErrorLog = quietLog
-	srv.StartTLS()
+	how(srv)
 	t.Cleanup(srv.Close)
 	return srv
 }

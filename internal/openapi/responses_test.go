@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/xeipuuv/gojsonschema"
 
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // The components, as converted, still judge real answers as the suite
@@ -24,13 +24,7 @@ func TestSuccessSchemasJudgeRealAnswers(t *testing.T) {
 	}
 	token, auth := reference.NewToken(), reference.NewToken()
 	serve := func(mutants ...reference.Mutant) string {
-		h, err := reference.New(reference.Options{Token: token, AuthToken: auth, Mutants: mutants})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(h)
-		t.Cleanup(srv.Close)
-		return srv.URL
+		return testkit.ReferenceWith(t, reference.Options{Token: token, AuthToken: auth, Mutants: mutants}, nil).URL
 	}
 	get := func(base, path string) []byte {
 		q := url.Values{"token": {token}, "authentication": {auth}}

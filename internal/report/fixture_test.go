@@ -104,6 +104,9 @@ func fixtureReport() *types.Report {
 		Message:  userMissing + "Expected\n    <float64>: 200\nto equal\n    <float64>: 404",
 		Location: types.CodeLocation{FileName: "suites/users/users.go", LineNumber: 27},
 	}
+	// What the framework records of it, in words (framework/gomegafacts.go).
+	user404.ReportEntries = types.ReportEntries{{Name: verdict.EntryFact, Value: types.WrapEntryValue(verdict.Fact{
+		Expected: "it to equal 404", Got: "200", Rendered: "Expected\n    <float64>: 200\nto equal\n    <float64>: 404"})}}
 
 	userList := leaf("4.8 GET /api/users", "USER-LIST-SHAPE", "GET /api/users answers 200 with data keyed by username.",
 		types.SpecStatePanicked, "area:users")

@@ -1,62 +1,50 @@
 package report
 
 import (
+	"encoding/json"
 	"html/template"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // The HTML report shows each exchange's JSON bodies indented, one field a
-// line, with the fields the failure names marked. Bodies are often cut
-// (the client keeps 4 KB of each), so the printer reads JSON token by
-// token and never needs the whole document to be valid.
+// line, with the fields the failure's facts name marked. Bodies are often
+// cut (the client shows 4 KB of each and notes the rest), so the printer
+// reads JSON token by token and never needs the whole document to be valid.
 
-var (
-	// jsonPath is a path into a response as failures write it:
-	// data.pages[1].category, meta.total, data[0].
-	jsonPath = regexp.MustCompile(`\b(?:data|meta|status|message|numberOfItems)(?:\.[A-Za-z_][\w-]*|\[\d+\])*`)
-	// itemField is a list item's field as schema checks of lists write it:
-	// "data[3] (key alpha-post): tags: expected object".
-	itemField = regexp.MustCompile(`(data\[\d+\]) \(key [^)]*\): ([A-Za-z_][\w-]*)`)
-	// dataField is a field of "data of GET ..." in a list of violations:
-	// "  - category: expected string".
-	dataField = regexp.MustCompile(`(?m)^\s*- ([A-Za-z_][\w-]*): expected `)
-	// bodyNote is what the client appends to a body it cut.
-	bodyNote = regexp.MustCompile(` …\[[^\]]*\]$`)
-)
+// splitBody separates a body as an exchange's text shows it from what the
+// client added after the part it kept (its note on the rest). A complete
+// JSON document is all body; otherwise the body is as much of the text as
+// one of the spec's exchanges (data) holds, and what follows is the note.
+// Without data, a body that is not whole JSON is left as text.
+func splitBody(shown string, data []verdict.Exchange) (body, note string, ok bool) {
+	if json.Valid([]byte(shown)) {
+		return shown, "", true
+	}
+	n := 0
+	for _, ex := range data {
+		n = max(n, commonPrefix(shown, ex.Body))
+	}
+	if n == 0 {
+		return "", shown, false
+	}
+	return shown[:n], shown[n:], true
+}
 
-// offendingPaths lists the response fields a failure's expectation names.
-func offendingPaths(expectation string) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
 	}
-	for _, m := range itemField.FindAllStringSubmatch(expectation, -1) {
-		add(m[1] + "." + m[2])
-	}
-	for _, loc := range jsonPath.FindAllStringIndex(expectation, -1) {
-		// "data of GET /api/..." names a response, not a field; "data[3]
-		// (key k): tags" names the field, added above.
-		if rest := expectation[loc[1]:]; !strings.HasPrefix(rest, " of ") && !strings.HasPrefix(rest, " (key ") {
-			add(expectation[loc[0]:loc[1]])
-		}
-	}
-	if strings.Contains(expectation, "data of ") {
-		for _, m := range dataField.FindAllStringSubmatch(expectation, -1) {
-			add("data." + m[1])
-		}
-	}
-	return out
+	return n
 }
 
 // exchangeHTML renders an exchange (or several, as a spec's request log)
-// as escaped HTML, each JSON body indented with the paths marked.
-func exchangeHTML(ex string, paths []string) template.HTML {
+// as escaped HTML, each JSON body indented with the paths marked; data are
+// the spec's exchanges (splitBody).
+func exchangeHTML(ex string, data []verdict.Exchange, paths []string) template.HTML {
 	marked := map[string]bool{}
 	for _, p := range paths {
 		marked[p] = true
@@ -80,17 +68,16 @@ func exchangeHTML(ex string, paths []string) template.HTML {
 			i++
 			body += "\n" + strings.TrimPrefix(lines[i], pad)
 		}
-		note := bodyNote.FindString(body)
-		body = strings.TrimSuffix(body, note)
+		body, note, ok := splitBody(body, data)
 		b.WriteString(template.HTMLEscapeString(pad + "body: "))
-		if t := strings.TrimSpace(body); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if t := strings.TrimSpace(body); ok && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
 			b.WriteString(`<span class="json">`)
 			b.WriteString(indentHTML(prettyJSON(t, marked), pad+"  "))
 			b.WriteString(`</span>`)
 		} else {
 			b.WriteString(template.HTMLEscapeString(indentHTML(body, pad+"  ")))
 		}
-		b.WriteString(template.HTMLEscapeString(note))
+		b.WriteString(template.HTMLEscapeString(indentHTML(note, pad+"  ")))
 		b.WriteByte('\n')
 	}
 	return template.HTML(b.String()) //nolint:gosec // every piece of text above is escaped

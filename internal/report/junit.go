@@ -107,8 +107,7 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 			c := junitCase{Name: junitCaseName(s), Classname: "conformance." + a, Time: junitSeconds(s.Duration)}
 			switch s.Status {
 			case Failed:
-				exp, exchanges := splitMessage(s.Message)
-				exp = cleanExpectation(exp)
+				exp, exchanges := readableMessage(s)
 				text := strings.Join(append([]string{exp}, exchanges...), "\n\n")
 				if s.Requests != "" {
 					text += "\n\nEvery request the spec made:\n" + s.Requests

@@ -146,7 +146,9 @@ func TestJUnitStrictConsumersAcceptIt(t *testing.T) {
 			for _, p := range junitProblems(doc) {
 				t.Error(p)
 			}
-			if out, ok := xmllintProblems(t, doc); !ok {
+			if out, ok := xmllintProblems(t, doc); !ok && os.Getenv("CI") != "" {
+				t.Error("xmllint is not installed (Debian package libxml2-utils; .ci/run installs it): CI must run the real validator")
+			} else if !ok {
 				t.Log("xmllint not installed: checked by the Go check only")
 			} else if out != "" {
 				t.Errorf("xmllint refuses the report:\n%s", out)
@@ -174,7 +176,7 @@ func TestJUnitFailureMessageSaysWhatWasGot(t *testing.T) {
 	doc := string(render(t, func(b *bytes.Buffer) error { return fixtureRun(t).WriteJUnit(b) }))
 	for _, want := range []string{
 		`message="Expected: HTTP 404 with a handler-error body (status &#34;1&#34;, message a string); Got: HTTP 200"`,
-		`message="Got: 200; Expected it to equal: 404"`,
+		`message="Got: 200; Expected it to equal 404"`,
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("the JUnit report lacks %s", want)

@@ -57,17 +57,20 @@ type symptom struct {
 
 // answered reports whether the spec's failure was about a response with
 // HTTP status code: the response its failed expectations recorded (a
-// framework matcher's Fact), or, for a failure that recorded none (a plain
-// Gomega assertion), the last response the spec received, which is what
-// such assertions judge: a spec asserts on what it has just read.
+// framework matcher's Fact), or, for a failure that recorded none about a
+// response (a plain Gomega assertion), the last response the spec
+// received, which is what such assertions judge: a spec asserts on what it
+// has just read.
 func answered(code int) func(SpecResult) bool {
 	return func(s SpecResult) bool {
+		judged := false // a fact about a response (a plain Gomega fact is not)
 		for _, f := range s.Facts {
 			if f.Status == code {
 				return true
 			}
+			judged = judged || f.Seq != 0 || f.Status != 0
 		}
-		if len(s.Facts) > 0 {
+		if judged {
 			return false
 		}
 		for i := len(s.Exchanges) - 1; i >= 0; i-- {

@@ -22,10 +22,11 @@ type failure struct {
 
 // matcherFailure is a failure of a framework matcher on one exchange: the
 // message as the matcher renders it, its fact, and the exchange.
-func matcherFailure(rule, expect, got, method, path string, status int, body string) failure {
+// fields are the paths the matcher found wrong (a schema's violations).
+func matcherFailure(rule, expect, got, method, path string, status int, body string, fields ...string) failure {
 	return failure{rule: rule,
 		message:   "Expected: " + expect + "\nGot: " + got + "\n\n" + exchange(method, path, status, "OK", body),
-		facts:     []verdict.Fact{{Expected: expect, Got: got, Status: status, Seq: 1}},
+		facts:     matcherFacts(verdict.Fact{Expected: expect, Got: got, Status: status, Seq: 1}, fields),
 		exchanges: []verdict.Exchange{{Seq: 1, Method: method, Path: path, Status: status, Body: body}},
 	}
 }
@@ -33,6 +34,32 @@ func matcherFailure(rule, expect, got, method, path string, status int, body str
 // statusFailure is a failed status expectation on GET /api/x.
 func statusFailure(rule, expect string, status int, body string) failure {
 	return matcherFailure(rule, expect, "HTTP "+strconv.Itoa(status), "GET", "/api/x", status, body)
+}
+
+// matcherFacts are a matcher's facts: one, or, like MatchSchema's, one per
+// field it found wrong, with that field's problem (its line of f.Got).
+func matcherFacts(f verdict.Fact, fields []string) []verdict.Fact {
+	if len(fields) == 0 {
+		return []verdict.Fact{f}
+	}
+	var out []verdict.Fact
+	for _, field := range fields {
+		each := f
+		each.Field = field
+		for _, l := range strings.Split(f.Got, "\n") {
+			if problem, ok := strings.CutPrefix(strings.TrimSpace(l), field+": "); ok {
+				each.Got = problem
+			}
+		}
+		out = append(out, each)
+	}
+	return out
+}
+
+// gomegaFact is what the framework records of a plain Gomega failure: the
+// words for what Gomega rendered, and no response.
+func gomegaFact(rendered, expected, got string) []verdict.Fact {
+	return []verdict.Fact{{Expected: expected, Got: got, Rendered: rendered}}
 }
 
 func runOf(fails []failure, passed ...string) *Run {
@@ -60,29 +87,34 @@ var (
 	}
 	create200    = statusFailure("PAGE-CREATE-201", `HTTP 201 with a success envelope (status "0", message a string)`, 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-a"}}`)
 	createFields = matcherFailure("PAGE-CREATE-FIELDS", "a body matching schema page-response.json", "\n  data.title: required property is missing",
-		"POST", "/api/pages", 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-b"}}`)
+		"POST", "/api/pages", 200, `{"status":"0","message":"Page created.","data":{"key":"conformance-x-b"}}`, "data.title")
 	noMeta = matcherFailure("PAGE-LIST-SHAPE", "a body matching schema page-list.json", "\n  meta: required property is missing\n  numberOfItems: expected integer, got string",
-		"GET", "/api/pages", 200, `{"status":"0","message":"List of pages","numberOfItems":"15","data":[]}`)
+		"GET", "/api/pages", 200, `{"status":"0","message":"List of pages","numberOfItems":"15","data":[]}`, "meta", "numberOfItems")
 	// A hand-built message (no fact): the diagnosis reads the exchange.
 	doubleForm = failure{rule: "GEN-FORM-SANITISED-ONCE", message: "title reads back double-encoded\nrequest:  POST " + fixtureBase + "/api/pages\n" +
 		"response: 201 Created (1ms)\n          body: {\"data\":{\"title\":\"Salt &amp;amp; Pepper\"}}\nreproduce: curl -sS -i -X POST \"" + fixtureBase + "/api/pages\"\n" +
 		"Expected\n    <string>: Salt &amp;amp; Pepper\nto equal\n    <string>: Salt &amp; Pepper",
+		facts: gomegaFact("Expected\n    <string>: Salt &amp;amp; Pepper\nto equal\n    <string>: Salt &amp; Pepper",
+			`it to equal "Salt &amp; Pepper"`, `"Salt &amp;amp; Pepper"`),
 		exchanges: []verdict.Exchange{{Seq: 3, Method: "POST", Path: "/api/pages", Status: 201, Body: `{"data":{"title":"Salt &amp;amp; Pepper"}}`}}}
 	titleTwice = failure{rule: "PAGE-TITLE-ENCODED", message: "title is not encoded once",
 		exchanges: []verdict.Exchange{{Seq: 4, Method: "GET", Path: "/api/pages/x", Status: 200, Body: `{"data":{"title":"Salt &amp;lt;b&amp;gt;"}}`}}}
-	zeroSize  = failure{rule: "PAGE-LIST-NONPOSITIVE-SIZE", message: "Expected\n    <int>: 0\nto be >\n    <int>: 0"}
+	zeroSize = failure{rule: "PAGE-LIST-NONPOSITIVE-SIZE", message: "Expected\n    <int>: 0\nto be >\n    <int>: 0",
+		facts: gomegaFact("Expected\n    <int>: 0\nto be >\n    <int>: 0", "it to be > 0", "0")}
 	badPaging = statusFailure("PAGE-LIST-BAD-PAGING-NO-CRASH", "HTTP 200", 500, "")
 	tagsStr   = matcherFailure("PAGE-TAGS-MAP", "a body matching schema page-response.json", "\n  data.tags: expected object, got string",
-		"GET", "/api/pages/alpha", 200, tagsAsString)
+		"GET", "/api/pages/alpha", 200, tagsAsString, "data.tags")
 	// The same symptom, where the failing expectation is not on the exchange
 	// that shows it: a page list item with tags a string.
 	tagsStr2 = failure{rule: "PAGE-TAGS-MAP", message: `the page read back: data.tags is "news,PHP Tips": it is not an object of tag key to tag name`,
 		exchanges: []verdict.Exchange{{Seq: 9, Method: "GET", Path: "/api/pages", Status: 200, Body: `{"meta":{},"data":[{"key":"a","tags":"news"}]}`}}}
-	// A plain Gomega assertion on a response the spec read last: no fact,
-	// the status is that of the spec's last answer.
+	// A plain Gomega assertion on a response the spec read last: its fact
+	// names no response, the status is that of the spec's last answer.
 	gomega200 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		facts:     gomegaFact("Expected\n    <string>: bogus\nto be one of the five types", "it to be one of the five types", `"bogus"`),
 		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 200}}}
 	gomega404 = failure{rule: "PAGE-CREATE-INVALID-TYPE", message: "Expected\n    <string>: bogus\nto be one of the five types",
+		facts:     gomegaFact("Expected\n    <string>: bogus\nto be one of the five types", "it to be one of the five types", `"bogus"`),
 		exchanges: []verdict.Exchange{{Seq: 5, Method: "POST", Path: "/api/pages", Status: 200}, {Seq: 6, Method: "GET", Path: "/api/pages/x", Status: 404}}}
 	noScheduled = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only scheduled=true the list holds every scheduled page", specCase: "scheduled"}
 	noDraft     = failure{rule: "PAGE-LIST-TYPE-FILTERS", message: "with only draft=true the list holds every draft page (scheduled pages are missing)", specCase: "draft"}

@@ -75,7 +75,7 @@ func TestHTMLFailureReadsWell(t *testing.T) {
 			t.Errorf("the HTML report shows Gomega's %q", internal)
 		}
 	}
-	if !strings.Contains(out, "Got:\n    200\nExpected it to equal:\n    404") {
+	if !strings.Contains(out, "Got: 200\nExpected it to equal 404") {
 		t.Error("the Gomega comparison is not put in words")
 	}
 	if !strings.Contains(out, "body: <span class=\"json\">{\n") || !strings.Contains(out, "  &#34;status&#34;: &#34;1&#34;,\n") {

@@ -1,9 +1,10 @@
 package report
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // view is what the HTML and Markdown reports show, computed once so both
@@ -48,9 +49,12 @@ type caseView struct {
 	// the message shows.
 	Requests      string
 	RequestsCount int
-	// Paths are the response fields the expectation names, which the
-	// HTML report marks in the bodies.
+	// Paths are the response fields the failed expectations found wrong
+	// (their facts), which the HTML report marks in the bodies.
 	Paths []string
+	// Bodies are the spec's exchanges as data, which tell the HTML report
+	// where each body shown ends (Exchange.Cut).
+	Bodies []verdict.Exchange
 }
 
 type reasonGroup struct {
@@ -140,9 +144,7 @@ func (r *Run) cases(rr RuleResult) []caseView {
 		if strings.HasPrefix(c.Location, ":") { // Ginkgo's rendering of no location
 			c.Location = ""
 		}
-		var expectation string
-		expectation, c.Exchanges = splitMessage(s.Message)
-		c.Expectation = cleanExpectation(expectation)
+		c.Expectation, c.Exchanges = readableMessage(s)
 		c.ExpectationHead, c.ExpectationRest = headLines(c.Expectation, expectationLines)
 		// The curl line is shown once, under "Reproduce", not in its exchange.
 		for i, ex := range c.Exchanges {
@@ -152,16 +154,40 @@ func (r *Run) cases(rr RuleResult) []caseView {
 		if len(c.Curl) == 0 {
 			c.Curl = curlLines(s.Requests)
 		}
-		if n := len(requestNumber.FindAllString(s.Requests, -1)); n > len(c.Exchanges) || len(c.Exchanges) == 0 {
+		if n := requestCount(s); n > len(c.Exchanges) || len(c.Exchanges) == 0 {
 			c.Requests, c.RequestsCount = strings.TrimRight(withoutCurl(s.Requests, c.Curl...), "\n"), n
 		}
-		c.Paths = offendingPaths(c.Expectation)
+		c.Paths, c.Bodies = factPaths(s.Facts), s.Exchanges
 		out = append(out, c)
 	}
 	return out
 }
 
-var requestNumber = regexp.MustCompile(`(?m)^#\d+$`)
+// requestCount is how many requests a spec's request log holds: its
+// exchanges as data or, in a report without them, its "#seq" lines.
+func requestCount(s SpecResult) int {
+	if len(s.Exchanges) > 0 || s.Requests == "" {
+		return len(s.Exchanges)
+	}
+	n := 0
+	for _, l := range strings.Split(s.Requests, "\n") {
+		if seq, ok := strings.CutPrefix(l, "#"); ok && seq != "" && strings.Trim(seq, "0123456789") == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// factPaths are the JSON paths a spec's failed expectations found wrong.
+func factPaths(facts []verdict.Fact) []string {
+	var paths []string
+	for _, f := range facts {
+		if f.Field != "" {
+			paths = append(paths, f.Field)
+		}
+	}
+	return verdict.Uniq(paths)
+}
 
 // expectationLines of a failure are shown before the rest folds away.
 const expectationLines = 14

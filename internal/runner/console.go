@@ -7,10 +7,60 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/formatter"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conformance-suite/conformance/internal/redact"
+	"github.com/conformance-suite/conformance/internal/report"
 )
 
-// This file keeps Go stack traces off the console: a user needs to know
-// that a spec was interrupted, not where each goroutine was.
+// This file runs the specs with the suite's own console in place of
+// Ginkgo's reporter (progress in console_progress.go, interrupts in
+// console_interrupt.go, the summary in report.WriteConsole), and keeps Go
+// stack traces off the console: a user needs to know that a spec was
+// interrupted, not where each goroutine was.
+
+// consoleOut is the console a run writes its progress and summary to.
+type consoleOut struct {
+	w     io.Writer
+	live  bool // a terminal: a live progress line
+	width int  // columns; 0 when no terminal
+	color bool
+}
+
+func newConsoleOut(w io.Writer, noColor bool) consoleOut {
+	width, term := terminalWidth(w)
+	return consoleOut{w: w, live: term, width: width, color: term && !noColor}
+}
+
+// options are the summary's options on this console.
+func (c consoleOut) options(verbose bool) report.ConsoleOptions {
+	return report.ConsoleOptions{Verbose: verbose, Color: c.color, Width: c.width}
+}
+
+// runSpecs runs the specs with Ginkgo's reporter silenced: the console
+// shows the run's progress per rule and, at an interrupt, what happens
+// next. It reports whether the run was interrupted. Call it after every
+// preview of the specs (newPlan, checkSelection).
+func runSpecs(con consoleOut, red *redact.Redactor, p plan, requests func() int, started time.Time, sc types.SuiteConfig, rc types.ReporterConfig) (interrupted bool) {
+	ginkgoOut := formatter.ColorableStdOut
+	formatter.ColorableStdOut = io.Discard // Ginkgo's reporter writes here
+	defer func() { formatter.ColorableStdOut = ginkgoOut }()
+	direct, restore := redirectConsole(red, con.w)
+	defer restore()
+	prog := newProgress(direct, con.live, con.width, started, requests, p)
+	prog.install()
+	in := watchInterrupts(prog)
+	stopTicks := prog.tickEvery(time.Second)
+	ginkgo.RunSpecs(ignoreFail{}, suiteName, sc, rc)
+	stopTicks()
+	in.stop()
+	prog.finish()
+	return in.interrupted()
+}
 
 // goroutineHeaders start the sections of Ginkgo's progress reports (printed
 // when a spec is interrupted by the run's time limit or Ctrl-C) and of a

@@ -3,19 +3,28 @@
 package runner
 
 import (
-	"github.com/onsi/ginkgo/v2/formatter"
+	"io"
+	"os"
 
 	"github.com/conformance-suite/conformance/internal/redact"
 )
 
-// redirectConsole routes Ginkgo's reporter through the redactor where file
-// descriptors cannot be swapped.
-func redirectConsole(red *redact.Redactor) (restore func()) {
-	saved := formatter.ColorableStdOut
-	w := red.Writer(dropGoroutineDumps(saved)) // console.go: no stack trace reaches the user
-	formatter.ColorableStdOut = w
-	return func() {
-		_ = w.Flush()
-		formatter.ColorableStdOut = saved
+// redirectConsole does nothing where file descriptors cannot be swapped:
+// Ginkgo's reporter, the only other writer, is silenced (runSpecs).
+func redirectConsole(_ *redact.Redactor, console io.Writer) (direct io.Writer, restore func()) {
+	return console, func() {}
+}
+
+// terminalWidth reports whether w is a terminal; its width is taken to be
+// 80 columns.
+func terminalWidth(w io.Writer) (width int, ok bool) {
+	if f, isFile := w.(*os.File); isFile && isTerminal(f) {
+		return 80, true
 	}
+	return 0, false
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

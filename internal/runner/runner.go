@@ -197,9 +197,11 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		Concurrency: cfg.Concurrency})
 	suites.Register(target)
 	suiteConfig, reporterConfig := ginkgoConfig(cfg)
-	if problems := checkSelection(suiteConfig, catalogueLabels(target.Catalogue)); len(problems) > 0 {
+	problems, preview := checkSelection(suiteConfig, catalogueLabels(target.Catalogue))
+	if len(problems) > 0 {
 		return Result{Exit: ExitUsage, Problems: problems}
 	}
+	plan := newPlan(preview)
 	framework.Install(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {
@@ -234,9 +236,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 
 	applyClock(&suiteConfig, k)
 	gomega.RegisterFailHandler(ginkgo.Fail)
-	restore := redirectConsole(red)
-	ginkgo.RunSpecs(ignoreFail{}, suiteName, suiteConfig, reporterConfig)
-	restore()
+	_ = out.Flush()
+	con := newConsoleOut(stdout, cfg.NoColor)
+	interrupted := runSpecs(con, red, plan, c.Seq, started, suiteConfig, reporterConfig)
 
 	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
 		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
@@ -244,9 +246,12 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	notes := extras(target)
 	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
 	run := report.Build(target.Report(), target.Catalogue, meta, notes)
+	if interrupted {
+		markInterrupted(run)
+	}
 	healthExit := afterSpecs(run, c, k)
 	reportErr := writeReports(run, cfg, red)
-	run.WriteSummary(out)
+	run.WriteConsole(out, con.options(cfg.Verbose))
 	printPlacementProbes(out, c)
 	if paths := reportPaths(cfg); len(paths) > 0 {
 		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
@@ -279,12 +284,10 @@ func ginkgoConfig(cfg Config) (types.SuiteConfig, types.ReporterConfig) {
 	// clock; a fixed one keeps the spec order, and so the requests, the
 	// read cache's hits and the reports, the same from run to run.
 	sc.RandomSeed = specOrderSeed
-	rc.Verbose = cfg.Verbose
-	rc.NoColor = cfg.NoColor || !isTerminal(os.Stdout)
-	if rc.NoColor {
-		formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
-	}
-	rc.Succinct = !cfg.Verbose
+	// Ginkgo's reporter is silenced (runSpecs); without colour, no code
+	// reaches the texts it formats (failure messages) either.
+	rc.NoColor = true
+	formatter.SingletonFormatter.ColorMode = formatter.ColorModeNone
 	return sc, rc
 }
 
@@ -395,11 +398,6 @@ func applyRerun(cfg Config, stdout io.Writer) (_ Config, exit int, stop bool) {
 	fmt.Fprintf(stdout, "conformance: rerunning the %d rule(s) that failed in %s: %s\n", len(ids), cfg.RerunFailed, strings.Join(ids, ", "))
 	cfg.LabelFilter = filter
 	return cfg, ExitPass, false
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // ignoreFail is the GinkgoTestingT of an in-process run: the verdict comes

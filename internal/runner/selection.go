@@ -24,8 +24,8 @@ const suiteName = "Content Management API conformance"
 // Call it before registering top-level setup nodes (framework.Install):
 // PreviewSpecs puts back a copy of the suite that keeps its containers
 // and suite nodes but not a BeforeEach or AfterEach outside a container
-// (ginkgo v2.34, Suite.Clone).
-func checkSelection(sc types.SuiteConfig, extra []string) []string {
+// (ginkgo v2.34, Suite.Clone). It returns the preview too (newPlan).
+func checkSelection(sc types.SuiteConfig, extra []string) (problems []string, preview types.Report) {
 	rep := ginkgo.PreviewSpecs(suiteName, sc)
 	known := map[string]string{} // lower case -> as the suite spells it
 	for _, l := range extra {
@@ -44,10 +44,10 @@ func checkSelection(sc types.SuiteConfig, extra []string) []string {
 		}
 	}
 	if problems := unknownLabels(sc.LabelFilter, known); len(problems) > 0 {
-		return problems
+		return problems, rep
 	}
 	if selected > 0 {
-		return nil
+		return nil, rep
 	}
 	var what []string
 	if sc.LabelFilter != "" {
@@ -59,7 +59,7 @@ func checkSelection(sc types.SuiteConfig, extra []string) []string {
 	for _, s := range sc.SkipStrings {
 		what = append(what, fmt.Sprintf("--skip %q", s))
 	}
-	return []string{strings.Join(what, " with ") + " selects no spec of the suite: nothing would be checked (conformance rules lists the rule IDs and areas)"}
+	return []string{strings.Join(what, " with ") + " selects no spec of the suite: nothing would be checked (conformance rules lists the rule IDs and areas)"}, rep
 }
 
 // catalogueLabels are the labels of the catalogue's rules (rule:ID,

@@ -19,6 +19,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // placementRules are the rules whose specs may send the tokens in the URL
@@ -74,8 +75,8 @@ func TestHeaderCredentialsRun(t *testing.T) {
 	}
 	tok, auth := reference.NewToken(), reference.NewToken()
 	places := &tokenPlaces{secrets: []string{tok, auth}}
-	_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth,
-		Mutants: []reference.Mutant{reference.BenignNewerRelease}}, places.wrap)
+	base := testkit.ReferenceWith(t, reference.Options{Token: tok, AuthToken: auth,
+		Mutants: []reference.Mutant{reference.BenignNewerRelease}}, places.wrap).URL
 	reportPath := filepath.Join(t.TempDir(), "report.json")
 	res := selftest.Run(t.Context(), selftest.Cmd{
 		Args: []string{"--base-url", base, "--allow-settings-write", "--credentials", "header", "--no-color", "--json-report", reportPath},
@@ -135,7 +136,7 @@ func TestHeaderCredentialsRun(t *testing.T) {
 func TestHeaderCredentialsRefused(t *testing.T) {
 	tok, auth := reference.NewToken(), reference.NewToken()
 	places := &tokenPlaces{secrets: []string{tok, auth}}
-	_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth}, places.wrap)
+	base := testkit.ReferenceWith(t, reference.Options{Token: tok, AuthToken: auth}, places.wrap).URL
 	res := selftest.Run(t.Context(), selftest.Cmd{
 		Args: []string{"--base-url", base, "--credentials", "header", "--no-color"},
 		Env:  []string{"CONFORMANCE_TOKEN=" + tok, "CONFORMANCE_AUTH_TOKEN=" + auth},

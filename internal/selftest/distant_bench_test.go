@@ -2,7 +2,6 @@ package selftest_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // distantRoundTrip is the latency a site across a continent adds to every
@@ -22,21 +22,17 @@ const distantRoundTrip = 50 * time.Millisecond
 // is added per request, not per TCP segment: connections are kept alive,
 // so a request costs one round trip either way.
 func distantServer(tb testing.TB) (url, token, auth string) {
-	token, auth = reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: token, AuthToken: auth})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(distantRoundTrip):
-		case <-r.Context().Done():
-			return
-		}
-		srv.ServeHTTP(w, r)
-	}))
-	tb.Cleanup(ts.Close)
-	return ts.URL, token, auth
+	ref := testkit.ReferenceWith(tb, reference.Options{}, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-time.After(distantRoundTrip):
+			case <-r.Context().Done():
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	return ref.URL, ref.Token, ref.AuthToken
 }
 
 // benchDistant runs the CLI against a distant reference server once per

@@ -24,6 +24,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestFullRunLeavesNoTrace proves principle 3 on the reference server: after
@@ -101,7 +102,8 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 					h.ServeHTTP(w, r)
 				})
 			}
-			srv, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
+			ref := testkit.ReferenceWith(t, reference.Options{Token: tok, AuthToken: auth, Mutants: tc.mutants}, countWrites)
+			srv, base := ref.Server, ref.URL
 			ctx := context.Background()
 			snapClient, err := client.New(client.Config{BaseURL: base, Token: tok, AuthToken: auth})
 			if err != nil {
@@ -218,7 +220,7 @@ func TestLargeSiteReadOnly(t *testing.T) {
 		t.Skip("a full area run")
 	}
 	tok := reference.NewToken()
-	_, base := serveReference(t, reference.Options{Token: tok, AuthToken: reference.NewToken()}, nil)
+	base := testkit.ReferenceWith(t, reference.Options{Token: tok, AuthToken: reference.NewToken()}, nil).URL
 	dir := t.TempDir()
 	reportPath := filepath.Join(dir, "report.json")
 	// 9000 bytes: the seeded listing of every type (about 11 KB) is cut,
@@ -266,8 +268,8 @@ func TestRestrictedOrigins(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			tok, auth := reference.NewToken(), reference.NewToken()
-			_, base := serveReference(t, reference.Options{Token: tok, AuthToken: auth,
-				Mutants: []reference.Mutant{reference.BenignNewerRelease}, AllowedOrigins: []string{c.allowed}}, nil)
+			base := testkit.ReferenceWith(t, reference.Options{Token: tok, AuthToken: auth,
+				Mutants: []reference.Mutant{reference.BenignNewerRelease}, AllowedOrigins: []string{c.allowed}}, nil).URL
 			reportPath := filepath.Join(t.TempDir(), "report.json")
 			res := selftest.Run(t.Context(), selftest.Cmd{
 				Args: []string{"--base-url", base, "--allow-settings-write", "--no-color", "--json-report", reportPath},

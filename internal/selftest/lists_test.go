@@ -46,9 +46,6 @@ var caughtByPreflight = map[reference.Mutant]string{
 // when one passes (remove it then) or fails other rules than listed.
 var awaitingSuiteFix = map[string]suiteFix{}
 
-// rules splits rule IDs separated by spaces.
-func rules(ids string) []string { return strings.Fields(ids) }
-
 // suiteFix is what awaits a suite fix: the rules failed, and why.
 type suiteFix struct {
 	rules []string

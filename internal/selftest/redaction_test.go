@@ -27,6 +27,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // canary returns a token that cannot occur by chance: prefix and 56 random
@@ -142,8 +143,7 @@ func canaryServer(t *testing.T, token, auth string, echo bool, mutants ...refere
 	if echo {
 		wrap = echoTokens
 	}
-	_, base := serveReference(t, reference.Options{Token: token, AuthToken: auth, Mutants: mutants}, wrap)
-	return base
+	return testkit.ReferenceWith(t, reference.Options{Token: token, AuthToken: auth, Mutants: mutants}, wrap).URL
 }
 
 // scanRun checks stdout, stderr and every file under dir for the secrets.

@@ -5,7 +5,7 @@
 // rules the mutant breaks.
 //
 // Ginkgo's RunSpecs runs once per process, so every run is a subprocess:
-// the test binary re-executes itself as the CLI (see MainIfCLI). The
+// the test binary re-executes itself as the CLI (see Main). The
 // helpers here are exported for the CLI's end-to-end tests, which use the
 // same mechanism.
 package selftest
@@ -17,21 +17,24 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/cli"
 )
 
-// EnvAsCLI, set to "1", makes a test binary whose TestMain calls MainIfCLI
+// EnvAsCLI, set to "1", makes a test binary whose TestMain is Main
 // behave as the conformance CLI.
 const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
 
-// MainIfCLI runs the CLI and exits when EnvAsCLI is set; otherwise it
-// returns. Call it first in TestMain, before m.Run parses test flags.
-func MainIfCLI() {
+// Main is the TestMain of a package whose tests run the test binary as the
+// CLI (Run): with EnvAsCLI set it runs the CLI before m.Run parses test
+// flags, otherwise it runs the tests; either way it exits.
+func Main(m *testing.M) {
 	if os.Getenv(EnvAsCLI) == "1" {
 		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	os.Exit(m.Run())
 }
 
 // Cmd is one CLI invocation.
@@ -63,7 +66,7 @@ type Result struct {
 const DefaultTimeout = 2 * time.Minute
 
 // Run executes the current binary (a test binary whose TestMain calls
-// MainIfCLI) as the CLI.
+// Main) as the CLI.
 func Run(ctx context.Context, c Cmd) Result {
 	exe, err := os.Executable()
 	if err != nil {

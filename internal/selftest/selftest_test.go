@@ -16,10 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
-func TestMain(m *testing.M) {
-	selftest.MainIfCLI()
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { selftest.Main(m) }
 
 // TestSelfTest runs the whole suite (the CLI's demo command: reference
 // server, writes and settings writes) against the plain reference server,

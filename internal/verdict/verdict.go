@@ -76,6 +76,14 @@ type Fact struct {
 	// Field is the JSON path of the value judged; "" when the response was
 	// judged as a whole (its status, its schema).
 	Field string `json:"field,omitempty"`
+	// Rendered is the failure message a plain Gomega matcher wrote, with
+	// Go's types in it; the reports show Expected and Got in its place.
+	// Empty for the suite's own matchers, whose messages are words already.
+	Rendered string `json:"rendered,omitempty"`
+	// Want, when set, is the kind of JSON value the spec allows at Field
+	// ("object", "string or false"): the value there was of another kind,
+	// not a value of the right kind that is wrong.
+	Want string `json:"want,omitempty"`
 	// Status is the HTTP status of the response judged; 0 when there was
 	// none (the request failed, or no exchange was judged).
 	Status int `json:"status,omitempty"`
@@ -98,7 +106,9 @@ type Exchange struct {
 	Status int `json:"status"`
 	// Body is the response body, redacted, cut at MaxBody bytes (Cut).
 	Body string `json:"body,omitempty"`
-	Cut  bool   `json:"cut,omitempty"`
+	// Cut: Body is not the whole body (cut at MaxBody, at the run's read
+	// limit, or by the connection closing).
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Uniq returns in without repeats, in the order of first appearance.

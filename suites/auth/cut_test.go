@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestCutRefusals runs the auth specs against a reference server whose
@@ -28,14 +29,8 @@ func TestCutRefusals(t *testing.T) {
 
 // cutRun is the child of TestCutRefusals.
 func cutRun(t *testing.T) {
-	token, authToken := reference.NewToken(), reference.NewToken()
-	ref, err := reference.New(reference.Options{Token: token, AuthToken: authToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(cutUnauthorized(t, ref))
-	defer srv.Close()
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: token, AuthToken: authToken})
+	srv := testkit.ReferenceWith(t, reference.Options{}, func(h http.Handler) http.Handler { return cutUnauthorized(t, h) })
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken})
 	if err != nil {
 		t.Fatal(err)
 	}

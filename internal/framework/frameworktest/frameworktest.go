@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -29,6 +28,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // Fixture returns a fixture for tb, with writes and settings writes allowed
@@ -59,15 +59,8 @@ func FixtureAndSnapshot(tb testing.TB) (*framework.Fixture, func(context.Context
 // with both of its tokens.
 func Reference(tb testing.TB, mutants ...reference.Mutant) client.Config {
 	tb.Helper()
-	cfg := client.Config{Token: reference.NewToken(), AuthToken: reference.NewToken()}
-	srv, err := reference.New(reference.Options{Token: cfg.Token, AuthToken: cfg.AuthToken, Mutants: mutants})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	tb.Cleanup(ts.Close)
-	cfg.BaseURL = ts.URL
-	return cfg
+	ref := testkit.Reference(tb, mutants...)
+	return client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken}
 }
 
 func build(tb testing.TB) (*framework.Fixture, client.Config) {

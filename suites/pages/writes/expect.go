@@ -6,11 +6,9 @@ package writes
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"net/http"
 	"net/url"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -67,13 +65,9 @@ func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
 }
 
 // expectEncodedOnce expects the string at path of ex's body to be sent
-// HTML-encoded exactly once (encodedOnce).
+// HTML-encoded exactly once (framework.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
-	r := ex.Get(path)
-	ExpectWithOffset(1, r.Type == gjson.String && encodedOnce(r.Str, sent)).To(BeTrue(), func() string {
-		return fmt.Sprintf("%s: %s is %s, want %q HTML-encoded exactly once (e.g. %q; any entity form, never encoded twice)\n\n%s",
-			why, path, framework.JSONText(r), sent, encodeOnce(sent), ex.String())
-	})
+	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, framework.BeEncodedOnce(sent)), why)
 }
 
 // expectEncodedOnceIfPresent is expectEncodedOnce for a field a response
@@ -83,36 +77,6 @@ func expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
 	if ex.Get(path).Exists() {
 		expectEncodedOnce(ex, path, sent, why)
 	}
-}
-
-// encodeOnce HTML-encodes s once the common way (&, <, > and " as named
-// entities). It is what failure messages show as the expected form; the
-// checks accept any once-encoding (see encodedOnce).
-func encodeOnce(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
-}
-
-// charRef is one HTML character reference: named, decimal or hex.
-var charRef = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
-
-// encodedOnce reports whether got is sent HTML-encoded exactly once (spec
-// 2.1 title and contentRaw, 1.4). The spec names no encoder, so any form is
-// accepted: named or numeric references (&amp; or &#38;), and > or quotes
-// left as they are. What is required: decoding got once gives back what was
-// sent (so &amp;amp; fails), no raw < remains, and every & starts a
-// character reference (so text sent as is, not encoded, fails).
-func encodedOnce(got, sent string) bool {
-	if html.UnescapeString(got) != sent || strings.Contains(got, "<") {
-		return false
-	}
-	for i := strings.IndexByte(got, '&'); i >= 0; i = strings.IndexByte(got, '&') {
-		ref := charRef.FindString(got[i:])
-		if ref == "" {
-			return false
-		}
-		got = got[i+len(ref):]
-	}
-	return true
 }
 
 // expectTagNames expects the tags object at path to map tag keys (non-empty,

@@ -131,7 +131,7 @@ func registerCreate(t *framework.Fixture, k kit) {
 		}{{"JSON body", false}, {"form body", true}} {
 			t.It("PAGE-TITLE-ENCODED", func(ctx SpecContext) {
 				// Read back as e.g. "Salt &amp; Pepper &lt;b&gt;": any
-				// once-encoding passes (see encodedOnce).
+				// once-encoding passes (see framework.BeEncodedOnce).
 				const title = "Salt & Pepper <b>"
 				slug := t.Marker("title-json")
 				var ex *client.Exchange
