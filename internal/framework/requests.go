@@ -247,7 +247,9 @@ func (t *Fixture) sweep(ctx context.Context) {
 // timed out while the request was in flight) still made its page. It is
 // the backstop that keeps a run from leaving pages behind.
 func (t *Fixture) strays(ctx context.Context) []string {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery()})
+	// Fresh: the backstop lists what the target holds now, never a listing
+	// the read cache kept from before a create whose answer was lost.
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true})
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
 		return nil
 	}
