@@ -55,12 +55,15 @@ func checkListEntries(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 // (full page objects), judged on the terms whose list names pages; not
 // checked when no single view holds a page.
 func checkGetPages(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
-	judged := 0
+	var named []term
 	for _, tm := range ensureTerms(ctx, t, k, true) {
-		if len(tm.list) == 0 {
-			continue
+		if len(tm.list) > 0 {
+			named = append(named, tm)
 		}
-		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
+	}
+	judged := 0
+	for i, ex := range readTerms(ctx, t, k, named) {
+		tm := named[i]
 		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
 		judged += len(ex.Get("data.pages").Array())
@@ -72,8 +75,9 @@ func checkGetPages(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 
 // checkGetShape: TAG-GET-SHAPE / CAT-GET-SHAPE.
 func checkGetShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
-	for _, tm := range ensureTerms(ctx, t, k, false) {
-		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
+	terms := ensureTerms(ctx, t, k, false)
+	for i, ex := range readTerms(ctx, t, k, terms) {
+		tm := terms[i]
 		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
 		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", k.noun)
@@ -85,8 +89,9 @@ func checkGetShape(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 // asserted: see the rule's Reading).
 func checkPagesMatchList(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	compared, named := 0, 0
-	for _, tm := range ensureTerms(ctx, t, k, true) {
-		ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil)
+	terms := ensureTerms(ctx, t, k, true)
+	for i, ex := range readTerms(ctx, t, k, terms) {
+		tm := terms[i]
 		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
 			continue // judged by the GET-SHAPE rule
 		}
@@ -121,9 +126,14 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 	var problems []string
 	var evidence *client.Exchange
 	checked := 0
-	for _, tm := range ensureTerms(ctx, t, k, true) {
-		keys := append([]string(nil), tm.list...)
-		if ex := t.Read(ctx, client.KeyPath(k.endpoint, tm.key), nil); ex.Err == nil && ex.Status == http.StatusOK {
+	// First every term's single view, then every page they name (each
+	// once), each batch side by side; then judged term by term.
+	terms := ensureTerms(ctx, t, k, true)
+	named := make([][]string, len(terms))
+	var toRead []string
+	for i, ex := range readTerms(ctx, t, k, terms) {
+		keys := append([]string(nil), terms[i].list...)
+		if ex.Err == nil && ex.Status == http.StatusOK {
 			keys = append(keys, strs(ex.Get("data.list"))...)
 		}
 		keys = framework.Uniq(keys)
@@ -131,12 +141,16 @@ func checkListConsistent(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 			t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names", k.rule, maxPagesPerTerm, len(keys), k.noun)
 			keys = keys[:maxPagesPerTerm]
 		}
-		for _, key := range keys {
-			ex, ok := pagesRead[key]
-			if !ok {
-				ex = t.Read(ctx, client.KeyPath("pages", key), nil)
-				pagesRead[key] = ex
-			}
+		named[i] = keys
+		toRead = append(toRead, keys...)
+	}
+	toRead = framework.Uniq(toRead)
+	for i, ex := range readAll(ctx, t, "pages", toRead) {
+		pagesRead[toRead[i]] = ex
+	}
+	for i, tm := range terms {
+		for _, key := range named[i] {
+			ex := pagesRead[key]
 			checked++
 			problem := ""
 			if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
@@ -215,6 +229,27 @@ func checkGet404(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 type term struct {
 	key  string
 	list []string // page keys
+}
+
+// readTerms reads the single view of each of terms side by side
+// (Fixture.All) and returns the answers in the order of terms.
+func readTerms(ctx ginkgo.SpecContext, t *framework.Fixture, k kind, terms []term) []*client.Exchange {
+	keys := make([]string, len(terms))
+	for i, tm := range terms {
+		keys[i] = tm.key
+	}
+	return readAll(ctx, t, k.endpoint, keys)
+}
+
+// readAll sends GET /api/<endpoint>/<key> for each of keys side by side
+// (Fixture.All) and returns the answers in the order of keys. The reads are
+// independent; the caller judges each in its own goroutine.
+func readAll(ctx ginkgo.SpecContext, t *framework.Fixture, endpoint string, keys []string) []*client.Exchange {
+	reqs := make([]client.Request, len(keys))
+	for i, key := range keys {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: client.KeyPath(endpoint, key)}
+	}
+	return t.All(ctx, reqs...)
 }
 
 // listTerms reads the list endpoint; a list that cannot be read stops the

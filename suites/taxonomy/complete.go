@@ -59,8 +59,8 @@ func checkListComplete(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
 		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, maxTerms, len(termKeys), k.endpoint)
 		termKeys = termKeys[:maxTerms]
 	}
-	for _, term := range termKeys {
-		ex := t.Read(ctx, client.KeyPath(k.endpoint, term), nil)
+	for i, ex := range readAll(ctx, t, k.endpoint, termKeys) {
+		term := termKeys[i]
 		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data.list").IsArray() {
 			// A term a page carries that cannot be read, or a single view
 			// without list: the GET-SHAPE and 404 rules judge those.

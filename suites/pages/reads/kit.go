@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/gomega"
@@ -47,9 +48,36 @@ func (k kit) lacking(what string) string {
 // list sends GET /api/pages with q and expects 200 with a data array.
 func (k kit) list(ctx context.Context, q url.Values) *client.Exchange {
 	ex := k.t.Read(ctx, framework.PagesPath, q)
-	ExpectWithOffset(1, ex).To(framework.HaveHTTPStatus(http.StatusOK))
-	ExpectWithOffset(1, ex).To(framework.HaveJSON("data", framework.BeJSONArray()))
+	expectList(2, ex)
 	return ex
+}
+
+// lists sends GET /api/pages with each of qs side by side (Fixture.All)
+// and returns the answers in the order of qs, unjudged: the caller judges
+// each with expectList where the one-by-one walk judged it, so that the
+// first failure a spec shows stays the same.
+func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
+	reqs := make([]client.Request, len(qs))
+	for i, q := range qs {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagesPath, Query: q}
+	}
+	return k.t.All(ctx, reqs...)
+}
+
+// expectList expects ex (a GET /api/pages answer) to be 200 with a data
+// array; offset is the caller's depth, as ExpectWithOffset takes it.
+func expectList(offset int, ex *client.Exchange) {
+	ExpectWithOffset(offset, ex).To(framework.HaveHTTPStatus(http.StatusOK))
+	ExpectWithOffset(offset, ex).To(framework.HaveJSON("data", framework.BeJSONArray()))
+}
+
+// pageQueries is q with pageNumber set to each of pns.
+func pageQueries(q url.Values, pns ...int) []url.Values {
+	out := make([]url.Values, len(pns))
+	for i, pn := range pns {
+		out[i] = framework.QueryWith(q, "pageNumber", strconv.Itoa(pn))
+	}
+	return out
 }
 
 // integer reads a member that must be an integer (spec 4.1 list envelope).
