@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -14,11 +15,14 @@ import (
 // the API token answers 400 with a message, one with a wrong API token 401.
 func registerAPIToken(t *framework.Fixture) {
 	Describe("5.6 The API token, on every endpoint", func() {
+		// Each rule's safe probes go out together (batch).
+		missingBatch, invalidBatch := newBatch(t), newBatch(t)
 		for _, ep := range spec.Endpoints() {
 			missing := t.NewProbe(ep, "missing-token-"+framework.EndpointName(ep))
+			sendMissing := missingBatch.slot(missing, func() client.Request { r, _ := missing.WithoutAPIToken(); return r })
 			t.It("AUTH-MISSING-TOKEN-400", func(ctx SpecContext) {
-				r, onlyToken := missing.WithoutAPIToken()
-				ex := missing.Send(ctx, r)
+				_, onlyToken := missing.WithoutAPIToken()
+				ex := sendMissing.send(ctx)
 				if !onlyToken {
 					// Read-only run on a write endpoint: the request lacks
 					// both tokens, and 5.5's 401 describes it as well as
@@ -35,8 +39,9 @@ func registerAPIToken(t *framework.Fixture) {
 			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
 
 			invalid := t.NewProbe(ep, "invalid-token-"+framework.EndpointName(ep))
+			sendInvalid := invalidBatch.slot(invalid, invalid.WithWrongAPIToken)
 			t.It("AUTH-INVALID-TOKEN-401", func(ctx SpecContext) {
-				Expect(invalid.Send(ctx, invalid.WithWrongAPIToken())).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+				Expect(sendInvalid.send(ctx)).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
 			}, append([]any{framework.Case(string(ep))}, invalid.Decorators()...)...)
 		}
 	})

@@ -21,22 +21,30 @@ import (
 // refused write changes nothing.
 func registerAuthToken(t *framework.Fixture) {
 	Describe("5.2, 5.5 The authentication token on write endpoints", func() {
+		// Each rule's safe probes go out together (batch).
+		noneBatch, wrongBatch := newBatch(t), newBatch(t)
 		for _, ep := range spec.Endpoints() {
 			if !ep.Writes() {
 				continue
 			}
 			none := t.NewProbe(ep, "no-auth-"+framework.EndpointName(ep))
-			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
+			sendNone := noneBatch.slot(none, func() client.Request {
 				r := none.Request()
 				r.Credentials = client.APIToken
-				expectRefused(none, none.Send(ctx, r))
+				return r
+			})
+			t.It("AUTH-WRITE-NEEDS-AUTH", func(ctx SpecContext) {
+				expectRefused(none, sendNone.send(ctx))
 			}, append([]any{framework.Case(caseName(none))}, none.Decorators()...)...)
 
 			wrong := t.NewProbe(ep, "bad-auth-"+framework.EndpointName(ep))
-			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
+			sendWrong := wrongBatch.slot(wrong, func() client.Request {
 				r := wrong.Request()
 				r.Credentials, r.AuthValue = client.BothTokens, framework.WrongToken(t.Client.AuthToken())
-				expectRefused(wrong, wrong.Send(ctx, r))
+				return r
+			})
+			t.It("AUTH-WRITE-INVALID-AUTH", func(ctx SpecContext) {
+				expectRefused(wrong, sendWrong.send(ctx))
 			}, append([]any{framework.Case(caseName(wrong))}, wrong.Decorators()...)...)
 		}
 
