@@ -44,6 +44,10 @@ type readCache struct {
 	generation uint64
 	writing    int
 	hits       int
+	// claims are the cacheable reads on their way, by key: an identical
+	// read waits for the first one's answer instead of going out beside it
+	// (prepared fixtures running side by side read the same listing).
+	claims map[string]chan struct{}
 }
 
 // cacheEntry is one kept answer: the exchange that got it, and a copy of
@@ -87,6 +91,37 @@ func (rc *readCache) lookup(key string) *cacheEntry {
 		rc.hits++
 	}
 	return e
+}
+
+// lookupOrClaim returns the kept answer to key; else, when an identical
+// read is on its way, a channel closed once it has settled (then look
+// again); else nil and nil, and the caller's read is the one on its way
+// until unclaim.
+func (rc *readCache) lookupOrClaim(key string) (*cacheEntry, <-chan struct{}) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if e := rc.entries[key]; e != nil {
+		rc.hits++
+		return e, nil
+	}
+	if wait, ok := rc.claims[key]; ok {
+		return nil, wait
+	}
+	if rc.claims == nil {
+		rc.claims = map[string]chan struct{}{}
+	}
+	rc.claims[key] = make(chan struct{})
+	return nil, nil
+}
+
+// unclaim ends the claim of a read on its way (lookupOrClaim).
+func (rc *readCache) unclaim(key string) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if wait, ok := rc.claims[key]; ok {
+		close(wait)
+		delete(rc.claims, key)
+	}
 }
 
 // begin is called before a request is sent. A write empties the cache

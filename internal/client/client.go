@@ -84,6 +84,10 @@ type Config struct {
 	// ReadCacheBytes bounds the bodies the read cache keeps (default
 	// DefaultReadCacheBytes).
 	ReadCacheBytes int64
+	// MaxInFlight bounds the requests of the whole client on their way at
+	// once, whoever sends them (a batch, prepared fixtures running side by
+	// side, a background task): --concurrency. 0 or less: no bound.
+	MaxInFlight int
 }
 
 // Client sends requests to one target.
@@ -97,6 +101,7 @@ type Client struct {
 	limiter  *rate.Limiter // safe for concurrent use
 	log      exchangeLog
 	cache    readCache
+	inFlight chan struct{} // MaxInFlight slots; nil: no bound
 }
 
 // Defaults of Config (and of the CLI's flags).
@@ -157,7 +162,7 @@ func New(cfg Config) (*Client, error) {
 		TLSClientConfig:       tlsConfig,
 		TLSHandshakeTimeout:   cfg.RequestTimeout,
 		ResponseHeaderTimeout: cfg.RequestTimeout,
-		MaxIdleConnsPerHost:   4,
+		MaxIdleConnsPerHost:   max(4, cfg.MaxInFlight),
 		IdleConnTimeout:       30 * time.Second,
 	}
 	secrets := []redact.Secret{{Value: cfg.Token, Placeholder: TokenPlaceholder}, {Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder}}
@@ -170,6 +175,9 @@ func New(cfg Config) (*Client, error) {
 		authOnly: redact.New(redact.Secret{Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder})}
 	c.cache.limit = cfg.ReadCacheBytes
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
+	if cfg.MaxInFlight > 0 {
+		c.inFlight = make(chan struct{}, cfg.MaxInFlight)
+	}
 	if cfg.RPS > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.RPS), 1)
 	}

@@ -23,6 +23,8 @@ type exchangeLog struct {
 	observers []func(*Exchange)
 	scope     string
 	released  int // entries[:released] have released their full bodies
+	// unnumbered are replays of exchanges still held (Hold).
+	unnumbered []*Exchange
 }
 
 // scopeKey carries a scope name through a request's context (WithScope).
@@ -123,26 +125,59 @@ func (c *Client) PlacementProbes() []string {
 
 // record numbers ex, files it under its scope and tells the observers;
 // a replay takes the number of the exchange it repeats, and is not shown
-// to the observers, which saw that one.
+// to the observers, which saw that one. An exchange of a held context
+// (Hold) waits for its Release.
 func (c *Client) record(ctx context.Context, ex *Exchange) {
-	c.log.mu.Lock()
-	ex.Scope = c.log.scope
 	if s, ok := ctx.Value(scopeKey{}).(string); ok {
 		ex.Scope = s
 	}
-	if ex.Replayed {
-		ex.Seq = ex.replayOf.Seq
-		c.log.entries = append(c.log.entries, ex)
-		c.log.mu.Unlock()
+	if h := held(ctx); h != nil && h.keep(ex) {
 		return
 	}
-	c.log.seq++
-	ex.Seq = c.log.seq
-	c.log.sent = append(c.log.sent, len(c.log.entries))
-	c.log.entries = append(c.log.entries, ex)
-	observers := append([]func(*Exchange){}, c.log.observers...)
-	c.log.mu.Unlock()
+	c.log.add(ex)
+}
+
+// add records ex under the scope it names, else the current one (that of
+// the spec a held exchange is released in).
+func (l *exchangeLog) add(ex *Exchange) {
+	l.mu.Lock()
+	if ex.Scope == "" {
+		ex.Scope = l.scope
+	}
+	if ex.Replayed {
+		// The exchange replayed may be held still: its number comes
+		// when it is recorded (fixReplays).
+		ex.Seq = ex.replayOf.Seq
+		if ex.Seq == 0 {
+			l.unnumbered = append(l.unnumbered, ex)
+		}
+		l.entries = append(l.entries, ex)
+		l.mu.Unlock()
+		return
+	}
+	l.seq++
+	ex.Seq = l.seq
+	l.sent = append(l.sent, len(l.entries))
+	l.entries = append(l.entries, ex)
+	l.fixReplays()
+	observers := append([]func(*Exchange){}, l.observers...)
+	l.mu.Unlock()
 	for _, f := range observers {
 		f(ex)
 	}
+}
+
+// fixReplays gives replays recorded before the exchange they repeat (held
+// elsewhere) its number, once it has one. Called with mu held.
+func (l *exchangeLog) fixReplays() {
+	if len(l.unnumbered) == 0 {
+		return
+	}
+	kept := l.unnumbered[:0]
+	for _, r := range l.unnumbered {
+		if r.Seq = r.replayOf.Seq; r.Seq == 0 {
+			kept = append(kept, r)
+		}
+	}
+	l.unnumbered = kept
 }

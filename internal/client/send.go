@@ -36,6 +36,9 @@ type pending struct {
 	// bookkeeping, closed by settle.
 	ticket readTicket
 	began  bool
+	// claimed: this read is the one on its way for its key (unclaimed
+	// when settled).
+	claimed bool
 }
 
 // prepare builds r and its exchange, and decides whether it may be sent
@@ -78,10 +81,19 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 		return
 	}
 	// An interrupted run gets its interruption, never an old answer.
-	if p.key != "" && !p.r.Fresh && ctx.Err() == nil {
-		if e := c.cache.lookup(p.key); e != nil {
+	for p.key != "" && !p.r.Fresh && ctx.Err() == nil {
+		e, wait := c.cache.lookupOrClaim(p.key)
+		if e != nil {
 			replay(p, e)
 			return
+		}
+		if wait == nil {
+			p.claimed = true
+			break
+		}
+		select { // an identical read is on its way: its answer may do
+		case <-wait:
+		case <-ctx.Done():
 		}
 	}
 	if !c.cfg.Deadline.IsZero() {
@@ -94,16 +106,22 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 	}
 	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), p.ex)
 	p.ex.Duration = time.Since(p.ex.Started)
-}
-
-// settle records an executed request and only then closes its place in
-// the read cache: a read is kept, and so can be replayed, only once it has
-// its sequence number, which its replays show.
-func (c *Client) settle(ctx context.Context, p *pending) {
-	c.record(ctx, p.ex)
+	// The answer stands: keep it (a replay recorded before it takes its
+	// number when it is recorded) and let identical reads have it. Done
+	// here, not when it is recorded, since a batch records in order and a
+	// read waiting for another batch's claim must not wait for that.
 	if p.began {
 		c.cache.end(p.ticket, p.ex)
 	}
+	if p.claimed {
+		c.cache.unclaim(p.key)
+	}
+}
+
+// settle records an executed request (batches record in submission
+// order, which may come after the answer is kept: see exec).
+func (c *Client) settle(ctx context.Context, p *pending) {
+	c.record(ctx, p.ex)
 }
 
 // try is what one sending of a request brought back.
@@ -137,8 +155,16 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 			break // the last answer stands
 		}
+		if !c.takeSlot(ctx) {
+			if kept == nil {
+				ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
+				return
+			}
+			break
+		}
 		ex.Sent = true
 		t := c.sendOnce(ctx, req, body)
+		c.giveSlot()
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {
 			kept = t
@@ -207,6 +233,26 @@ func sleep(ctx context.Context, d time.Duration) bool {
 		return false
 	case <-timer.C:
 		return true
+	}
+}
+
+// takeSlot waits for one of the MaxInFlight slots, false when ctx ends
+// first; giveSlot hands it back. Without a bound both do nothing.
+func (c *Client) takeSlot(ctx context.Context) bool {
+	if c.inFlight == nil {
+		return true
+	}
+	select {
+	case c.inFlight <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (c *Client) giveSlot() {
+	if c.inFlight != nil {
+		<-c.inFlight
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -169,14 +168,14 @@ func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
 	var ex *client.Exchange
 	switch p.Endpoint {
 	case spec.CreatePage:
-		t.GuardCreate(p.Slug)
+		t.GuardCreate(ctx, p.Slug)
 		ex = t.Client.Do(ctx, r)
 	case spec.EditSettings:
 		ex = t.GuardSettings(ctx, "a settings PUT without valid credentials (must be refused)").Send(ctx, r)
 	default:
 		ex = t.Client.Do(ctx, r)
 	}
-	p.Settle(ex)
+	p.Settle(ctx, ex)
 	return ex
 }
 
@@ -184,7 +183,7 @@ func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
 // server wrongly accepted it (Send's second half), for a safe probe sent
 // in a batch (Fixture.All): a created page is adopted, an upload listed in
 // the run summary.
-func (p Probe) Settle(ex *client.Exchange) {
+func (p Probe) Settle(ctx context.Context, ex *client.Exchange) {
 	t := p.t
 	// A cut body still tells the status: an upload accepted and then cut
 	// is listed all the same.
@@ -193,18 +192,18 @@ func (p Probe) Settle(ex *client.Exchange) {
 	}
 	switch p.Endpoint {
 	case spec.CreatePage:
-		t.Adopt(ex)
+		t.Adopt(ctx, ex)
 	case spec.UploadImage, spec.UploadFile:
-		t.Ledger.AddUpload(fmt.Sprintf("%s accepted without valid credentials (spec %q): %s",
-			p.Endpoint, ginkgo.CurrentSpecReport().LeafNodeText, ex.BodyExcerpt()))
+		t.Ledger.AddUpload(fmt.Sprintf("%s %s accepted without valid credentials: %s",
+			ex.Method, ex.URL, ex.BodyExcerpt()))
 	}
 }
 
 // GuardCreate makes sure a page that a refused create should not have made
 // is removed if it exists after all: at the end of the spec its slug is
 // read and, when found, deleted with valid credentials.
-func (t *Fixture) GuardCreate(slug string) {
-	ginkgo.DeferCleanup(func(ctx context.Context) {
+func (t *Fixture) GuardCreate(ctx context.Context, slug string) {
+	t.deferCleanup(ctx, func(ctx context.Context) {
 		if t.ReadOnly || !t.Client.HasAuth() {
 			return
 		}
@@ -248,10 +247,20 @@ func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Re
 // list endpoint names (a page the run creates when the target has none and
 // writes are allowed). Without one the spec is not checked.
 func (t *Fixture) Discover(ctx context.Context, ep spec.Endpoint) string {
+	path, reason := t.DiscoverPath(ctx, ep)
+	if reason != "" {
+		NotChecked("%s", reason)
+	}
+	return path
+}
+
+// DiscoverPath is Discover for a prepare function (Prepare), which may not
+// skip a spec: without a path it returns why, for judge to say.
+func (t *Fixture) DiscoverPath(ctx context.Context, ep spec.Endpoint) (path, reason string) {
 	list := map[spec.Endpoint]string{spec.GetPage: "pages", spec.ListFiles: "pages", spec.GetTag: "tags",
 		spec.GetCategory: "categories", spec.GetUser: "users"}[ep]
 	if list == "" {
-		return ep.Path()
+		return ep.Path(), ""
 	}
 	var query url.Values
 	if list == "pages" {
@@ -263,7 +272,7 @@ func (t *Fixture) Discover(ctx context.Context, ep spec.Endpoint) string {
 	}
 	ex := t.Read(ctx, "/api/"+list, query)
 	if ex.Err != nil || ex.Status != http.StatusOK {
-		NotChecked("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
+		return "", fmt.Sprintf("GET /api/%s answered HTTP %d, so no %s key could be found to read", list, ex.Status, list)
 	}
 	key := ""
 	if list == "users" {
@@ -285,11 +294,11 @@ func (t *Fixture) Discover(ctx context.Context, ep spec.Endpoint) string {
 		_, key = t.CreatePage(ctx, nil)
 	}
 	if key == "" {
-		NotChecked("the target has no %s to read (GET /api/%s lists none)", list, list)
+		return "", fmt.Sprintf("the target has no %s to read (GET /api/%s lists none)", list, list)
 	}
 	endpoint := list
 	if ep == spec.ListFiles {
 		endpoint = "files"
 	}
-	return client.KeyPath(endpoint, key)
+	return client.KeyPath(endpoint, key), ""
 }

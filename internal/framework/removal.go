@@ -163,7 +163,7 @@ func (t *Fixture) ChildPagesBlocked(ctx context.Context) string {
 func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
 	ex := t.Write(ctx, http.MethodPost, PagesPath, t.PageFields(map[string]any{
 		"slug": t.Marker("removal-proof"), "title": "Conformance run " + t.RunID + " removal proof"}))
-	parent := t.Adopt(ex)
+	parent := t.Adopt(ctx, ex)
 	if parent == "" {
 		return "the run could not show that this target removes a child page: the top-level page its proof needs " +
 			"was not created (" + Outcome(ex) + ")"

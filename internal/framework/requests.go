@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/onsi/ginkgo/v2"
-
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
@@ -70,7 +68,7 @@ func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ..
 		}
 	}
 	ex := t.Write(ctx, http.MethodPost, PagesPath, body, opts...)
-	key := t.Adopt(ex)
+	key := t.Adopt(ctx, ex)
 	return ex, key
 }
 
@@ -83,7 +81,7 @@ func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ..
 func (t *Fixture) PageFields(fields map[string]any) map[string]any {
 	body := map[string]any{
 		"type":        "draft",
-		"slug":        t.Marker(fmt.Sprintf("p%d", t.Client.Seq()+1)),
+		"slug":        t.Marker(fmt.Sprintf("p%d", t.names.Add(1))),
 		"title":       "Conformance run " + t.RunID,
 		"content":     "This page was made by conformance test run " + t.RunID + ", which deletes it when it ends.",
 		"description": "Conformance test page (run " + t.RunID + ")",
@@ -125,9 +123,11 @@ func (t *Fixture) MustCreatePage(ctx context.Context, fields map[string]any) str
 }
 
 // Adopt takes responsibility for the page a create exchange made (if any):
-// records it in the ledger and registers its deletion. Specs that create
-// pages with unusual bodies (form-encoded, ...) call it themselves.
-func (t *Fixture) Adopt(ex *client.Exchange) string {
+// records it in the ledger and registers its deletion at the end of the
+// spec (of the spec that judges a prepare function, for ctx of one).
+// Specs that create pages with unusual bodies (form-encoded, ...) call it
+// themselves.
+func (t *Fixture) Adopt(ctx context.Context, ex *client.Exchange) string {
 	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
 		return ""
 	}
@@ -135,16 +135,16 @@ func (t *Fixture) Adopt(ex *client.Exchange) string {
 	if key == "" {
 		return ""
 	}
-	t.AdoptKey(key)
+	t.AdoptKey(ctx, key)
 	return key
 }
 
 // AdoptKey takes responsibility for a page the run made that no successful
 // create exchange names: for example a create the server refused with an
 // error status yet carried out, found afterwards by reading its key.
-func (t *Fixture) AdoptKey(key string) {
+func (t *Fixture) AdoptKey(ctx context.Context, key string) {
 	t.Ledger.AddPage(key)
-	ginkgo.DeferCleanup(func(ctx context.Context) { t.removeCreated(ctx, key) })
+	t.deferCleanup(ctx, func(ctx context.Context) { t.removeCreated(ctx, key) })
 }
 
 // removeCreated is the cleanup of the page created at key: it deletes the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/verdict"
@@ -34,66 +35,99 @@ const (
 // checked" too (verdict.NoAssertion), never passed; each spec's count of
 // evaluated assertions goes into the report (assertions.go).
 func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool {
+	d, ok := t.define(id, args)
+	if !ok {
+		return false
+	}
+	return t.register(d, types.NewCodeLocation(1), body)
+}
+
+// specDef is a spec as It and Prepare register it.
+type specDef struct {
+	rule       spec.Rule
+	text       string // the leaf text: "[ID] rule text (case)"
+	decorators []any
+	specCase   Case
+	writes     bool
+	settings   bool // needs --allow-settings-write
+}
+
+// define works out the spec of rule id with It's arguments; false (and a
+// suite bug) when the catalogue has no such rule.
+func (t *Fixture) define(id string, args []any) (specDef, bool) {
 	rule, ok := t.Catalogue.Lookup(id)
 	if !ok {
 		t.recordBug("a spec names rule %q, which the catalogue (internal/spec) does not have", id)
-		return false
+		return specDef{}, false
 	}
 	if !rule.Testable() {
 		t.recordBug("a spec names rule %s, which the catalogue marks not testable (%s)", id, rule.NotTestable)
 	}
-	text := fmt.Sprintf("[%s] %s", rule.ID, rule.Text)
+	d := specDef{rule: rule, text: fmt.Sprintf("[%s] %s", rule.ID, rule.Text), writes: rule.Writes}
 	labels := []string{rule.Label(), "area:" + string(rule.Area)}
-	var decorators []any
-	var specCase Case
-	needsSettings := false
-	writes := rule.Writes
 	for _, a := range args {
 		switch v := a.(type) {
 		case Case:
-			text += " (" + string(v) + ")"
-			specCase = v
+			d.text += " (" + string(v) + ")"
+			d.specCase = v
 		case spec.Endpoint:
 			labels = append(labels, v.Label())
 		case WritesDecorator:
-			writes = true
+			d.writes = true
 			if v == SettingsWrites {
-				needsSettings = true
+				d.settings = true
 			}
 		default:
-			decorators = append(decorators, a)
+			d.decorators = append(d.decorators, a)
 		}
 	}
 	for _, e := range rule.Endpoints {
 		labels = append(labels, e.Label())
 	}
 	if rule.Area == spec.AreaSettings && rule.Writes {
-		needsSettings = true
+		d.settings = true
 	}
-	if writes {
+	if d.writes {
 		labels = append(labels, LabelWrites)
 	}
-	if needsSettings {
+	if d.settings {
 		labels = append(labels, LabelSettingsWrites)
 	}
-	decorators = append(decorators, ginkgo.Label(uniqLabels(labels)...), ginkgo.Offset(1))
-	return ginkgo.It(text, append(decorators, func(ctx ginkgo.SpecContext) {
+	d.decorators = append(d.decorators, ginkgo.Label(uniqLabels(labels)...))
+	return d, true
+}
+
+// gate is why the spec d is not checked before its body runs (a read-only
+// run, no authentication token, settings writes not allowed), "" when it
+// runs.
+func (t *Fixture) gate(d specDef) string {
+	switch {
+	case d.writes && t.ReadOnly:
+		return "read-only run: this rule needs write requests"
+	case d.writes && !t.Client.HasAuth():
+		return "no --auth-token given: this rule needs write requests"
+	case d.settings && !t.SettingsWrites:
+		return "settings writes not allowed (pass --allow-settings-write)"
+	}
+	return ""
+}
+
+// register hands spec d to Ginkgo at loc, with body wrapped in the
+// framework's bookkeeping.
+func (t *Fixture) register(d specDef, loc types.CodeLocation, body func(ginkgo.SpecContext)) bool {
+	args := append(append([]any{}, d.decorators...), loc, func(ctx ginkgo.SpecContext) {
 		t.startCounting()
-		defer t.recordAssertions(rule)
-		if specCase != "" {
-			addEntry(verdict.EntryCase, verdict.Case(specCase))
+		defer t.recordAssertions(d.rule)
+		if d.specCase != "" {
+			addEntry(verdict.EntryCase, verdict.Case(d.specCase))
 		}
-		switch {
-		case writes && t.ReadOnly:
-			notChecked("read-only run: this rule needs write requests", 1)
-		case writes && !t.Client.HasAuth():
-			notChecked("no --auth-token given: this rule needs write requests", 1)
-		case needsSettings && !t.SettingsWrites:
-			notChecked("settings writes not allowed (pass --allow-settings-write)", 1)
+		if reason := t.gate(d); reason != "" {
+			notChecked(reason, 1)
 		}
 		body(ctx)
-		t.requireAssertion(rule)
-	})...)
+		t.requireAssertion(d.rule)
+	})
+	return ginkgo.It(d.text, args...)
 }
 
 // WritesDecorator marks a spec as writing even when its rule is not a

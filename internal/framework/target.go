@@ -19,6 +19,7 @@ package framework
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
@@ -60,6 +61,8 @@ type Fixture struct {
 
 	judged     judgedLog      // what the running spec judges (batch.go)
 	background backgroundWork // tasks running beside the specs (background.go)
+	prep       preparations   // groups of specs prepared together (prepared.go)
+	names      atomic.Int64   // numbers the run's page slugs (PageFields)
 
 	mu           sync.Mutex
 	bugs         []string

@@ -91,7 +91,7 @@ func (c Config) ClientConfig() client.Config {
 	return client.Config{
 		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
 		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
-		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries, ReadCache: c.ReadCache,
+		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries, ReadCache: c.ReadCache, MaxInFlight: c.Concurrency,
 		CredentialsPlacement: c.Credentials,
 	}
 }
@@ -202,6 +202,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		return Result{Exit: ExitUsage, Problems: problems}
 	}
 	plan := newPlan(preview)
+	target.Select(selectedSpecs(preview))
 	framework.Install(target)
 	if bugs := target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {

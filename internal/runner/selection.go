@@ -62,6 +62,18 @@ func checkSelection(sc types.SuiteConfig, extra []string) (problems []string, pr
 	return []string{strings.Join(what, " with ") + " selects no spec of the suite: nothing would be checked (conformance rules lists the rule IDs and areas)"}, rep
 }
 
+// selectedSpecs names (framework.SpecKey) the specs a preview says the
+// run will run: the only ones whose fixtures a framework.Group prepares.
+func selectedSpecs(preview types.Report) []string {
+	var keys []string
+	for _, sr := range preview.SpecReports {
+		if sr.LeafNodeType == types.NodeTypeIt && sr.State == types.SpecStatePassed {
+			keys = append(keys, framework.SpecKey(sr.LeafNodeLocation, sr.LeafNodeText))
+		}
+	}
+	return keys
+}
+
 // catalogueLabels are the labels of the catalogue's rules (rule:ID,
 // area:A, endpoint:...) and the framework's own, whether or not a spec
 // registered so far carries them.

@@ -49,10 +49,10 @@ func registerPlacement(t *framework.Fixture) {
 		}, framework.Case("POST /api/pages, JSON body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {
 			slug := t.Marker("form-tokens")
-			t.GuardCreate(slug)
+			t.GuardCreate(ctx, slug)
 			ex := t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.BothTokens,
 				Placement: client.SpecPlacement, Form: t.PageForm(url.Values{"slug": {slug}})})
-			t.Adopt(ex)
+			t.Adopt(ctx, ex)
 			expectSuccessStatus(ex)
 		}, framework.Case("POST /api/pages, form body"), spec.CreatePage)
 		t.It("AUTH-TOKEN-IN-BODY", func(ctx SpecContext) {

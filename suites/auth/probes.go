@@ -42,7 +42,7 @@ type batch struct {
 	probes map[int]framework.Probe // entries that are probes, to Settle
 	// before runs first when the batch is sent (guards for what a broken
 	// server might make); then the follow-up batch is sent right away.
-	before func()
+	before func(ctx context.Context)
 	then   *batch
 	exs    []*client.Exchange
 }
@@ -78,7 +78,7 @@ func (b *batch) send(ctx context.Context) {
 		return
 	}
 	if b.before != nil {
-		b.before()
+		b.before(ctx)
 	}
 	reqs := make([]client.Request, len(b.builds))
 	for i, build := range b.builds {
@@ -86,7 +86,7 @@ func (b *batch) send(ctx context.Context) {
 	}
 	b.exs = b.t.All(ctx, reqs...)
 	for i, p := range b.probes {
-		p.Settle(b.exs[i])
+		p.Settle(ctx, b.exs[i])
 	}
 	if b.then != nil {
 		b.then.send(ctx)

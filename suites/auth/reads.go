@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -54,9 +55,9 @@ func registerUnknownEndpoints(t *framework.Fixture) {
 		// made).
 		sends, reads := newBatch(t), newBatch(t)
 		var slugs []string
-		sends.before = func() {
+		sends.before = func(ctx context.Context) {
 			for _, slug := range slugs {
-				t.GuardCreate(slug) // a broken server may take the body for a create
+				t.GuardCreate(ctx, slug) // a broken server may take the body for a create
 			}
 		}
 		sends.then = reads

@@ -76,6 +76,7 @@ func build(tb testing.TB) (*framework.Fixture, client.Config) {
 	// As a run of the CLI does by default: suite tests, leave-no-trace
 	// ones included, prove the suite with the read cache and batches on.
 	cfg.ReadCache, opts.Concurrency = true, client.DefaultConcurrency
+	cfg.MaxInFlight = opts.Concurrency
 	c, err := client.New(cfg)
 	if err != nil {
 		tb.Fatal(err)

@@ -172,7 +172,7 @@ func registerEdit(t *framework.Fixture, k kit) {
 
 		t.It("PAGE-EDIT-404", func(ctx SpecContext) {
 			ex := k.edit(ctx, t.Marker("no-such-page"), map[string]any{"description": "Conformance"})
-			t.Adopt(ex) // should the server have made a page, it is removed
+			t.Adopt(ctx, ex) // should the server have made a page, it is removed
 			Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
 		})
 
@@ -242,7 +242,7 @@ func registerHierarchy(t *framework.Fixture, k kit) {
 
 			missing := parent + "/" + t.Marker("no-such-child")
 			ex := k.edit(ctx, missing, map[string]any{"description": "Conformance edit of a child that does not exist"})
-			t.Adopt(ex) // should the server have made a page, it is removed
+			t.Adopt(ctx, ex) // should the server have made a page, it is removed
 			expectUnchanged(before, k.read(ctx, parent, "the parent after PUT "+framework.PagePath(missing)),
 				append([]string{"description"}, stableFields()...),
 				"PUT "+framework.PagePath(missing)+" (no such child page) changed its parent")

@@ -73,7 +73,7 @@ func (k kit) created(ex *client.Exchange, what string) {
 func (k kit) createForm(ctx context.Context, form url.Values) (*client.Exchange, string) {
 	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Form: k.t.PageForm(form),
 		Credentials: client.BothTokens})
-	return ex, k.t.Adopt(ex)
+	return ex, k.t.Adopt(ctx, ex)
 }
 
 // edit sends PUT /api/pages/{key} with a JSON body.

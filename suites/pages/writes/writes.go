@@ -220,7 +220,7 @@ func registerCreate(t *framework.Fixture, k kit) {
 				// A refused create must leave nothing behind; if the page
 				// exists anyway, take it over so that cleanup removes it.
 				if r := t.Read(ctx, framework.PagePath(slug), nil); r.Err == nil && r.Status == http.StatusOK && r.Get("data.key").String() == slug {
-					t.AdoptKey(slug)
+					t.AdoptKey(ctx, slug)
 					t.Observe("PAGE-CREATE-INVALID-TYPE: the create was refused with HTTP %d but page %s exists afterwards", ex.Status, slug)
 				}
 			}

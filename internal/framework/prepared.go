@@ -1,0 +1,252 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// This file prepares the fixtures of several specs side by side. Ginkgo
+// runs one spec after another; a spec that creates a page, edits it,
+// reads it back and deletes it waits for each answer in turn. Prepare
+// splits a spec in two: prepare makes the requests and returns what they
+// brought, judge asserts on it. When the first spec of a Group runs, the
+// prepare functions of every spec of the group that the run selected start
+// together (at most Options.Concurrency at a time, handed out in the order
+// the specs were registered); each spec then waits for its own and judges
+// it. With --concurrency 1 they run one after another, in that order.
+//
+// What stays as before:
+//   - verdicts: judge runs in the spec's goroutine, as an It body would;
+//   - evidence and order: the requests of a prepare are held (client.Hold)
+//     and recorded when its spec judges them, as the spec's own requests:
+//     sequence numbers, reports and the cross-cutting checks see the same
+//     order in every run, whatever answered first;
+//   - no trace: prepares run in the background context, which ends before
+//     the final sweep; what they create goes into the Ledger before the
+//     request that creates it is sent (CreatePage does).
+
+// Group is the specs whose fixtures are prepared together. Its specs must
+// stand in one top-level container (Ginkgo runs those one after another,
+// never interleaved with another's), and what they prepare must not
+// disturb each other: each on its own pages, or all reads.
+type Group struct {
+	t       *Fixture
+	members []*prepared
+	launch  sync.Once
+}
+
+// prepared is one spec of a group: its prepare function, and once it ran,
+// its result.
+type prepared struct {
+	key     string // SpecKey of the spec, matched against the run's selection
+	def     specDef
+	run     func(ctx context.Context) any
+	started bool // set by launch, before the spec runs
+	done    chan struct{}
+	value   any
+	panic   any
+	held    *client.Held
+	// cleanups are what prepare deferred (Adopt, GuardCreate): the spec
+	// that judges it registers them with ginkgo.DeferCleanup.
+	cleanups cleanups
+}
+
+// cleanups collects the cleanups of a prepare function, which runs
+// outside any spec and so cannot register them itself.
+type cleanups struct {
+	mu  sync.Mutex
+	fns []func(context.Context)
+}
+
+// cleanupsKey carries a prepare function's *cleanups in its context.
+type cleanupsKey struct{}
+
+// deferCleanup runs fn when the current spec ends, also when it fails or
+// the run is interrupted (ginkgo.DeferCleanup); in a prepare function (ctx
+// of Prepare) when the spec that judges it ends.
+func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
+	if c, ok := ctx.Value(cleanupsKey{}).(*cleanups); ok {
+		c.mu.Lock()
+		c.fns = append(c.fns, fn)
+		c.mu.Unlock()
+		return
+	}
+	ginkgo.DeferCleanup(fn)
+}
+
+// NewGroup returns an empty group of t.
+func (t *Fixture) NewGroup() *Group {
+	g := &Group{t: t}
+	t.prep.mu.Lock()
+	t.prep.groups = append(t.prep.groups, g)
+	t.prep.mu.Unlock()
+	return g
+}
+
+// Prepare registers a spec of rule id, like Fixture.It with the same
+// arguments, whose requests prepare makes (when the group's first spec
+// runs, beside the others') and whose verdict judge gives from what prepare
+// returned.
+//
+// prepare runs in a goroutine of its own, outside any spec: it must not
+// assert, fail, skip or call NotChecked. It returns what it got (exchanges,
+// keys, a reason it stopped early) and judge decides. It may use All. A
+// spec the run does not check before its body (read-only run, no
+// authentication token, settings writes not allowed) prepares nothing.
+func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, judge func(ctx ginkgo.SpecContext, v T), args ...any) bool {
+	d, ok := g.t.define(id, args)
+	if !ok {
+		return false
+	}
+	loc := types.NewCodeLocation(1)
+	m := &prepared{key: SpecKey(loc, d.text), def: d, done: make(chan struct{}),
+		run: func(ctx context.Context) any { return prepare(ctx) }}
+	g.members = append(g.members, m)
+	return g.t.register(d, loc, func(ctx ginkgo.SpecContext) {
+		g.start()
+		if !m.started {
+			// Not foreseen by the selection: prepared here, alone.
+			m.exec(g.t.Client, ctx)
+		}
+		select {
+		case <-m.done:
+		case <-ctx.Done():
+			ginkgo.Fail("interrupted while its requests were on their way")
+		}
+		g.t.Client.Release(m.held)
+		m.cleanups.mu.Lock()
+		for _, fn := range m.cleanups.fns {
+			ginkgo.DeferCleanup(fn)
+		}
+		m.cleanups.fns = nil
+		m.cleanups.mu.Unlock()
+		if m.panic != nil {
+			panic(m.panic)
+		}
+		judge(ctx, m.value.(T))
+	})
+}
+
+// SpecKey names a spec by where it was registered and its leaf text, as
+// the run's selection (Fixture.Select) lists them: specs registered in a
+// loop share a location but not a text.
+func SpecKey(loc types.CodeLocation, leafText string) string {
+	return fmt.Sprintf("%s:%d %s", loc.FileName, loc.LineNumber, leafText)
+}
+
+// Select tells t which specs the run will run (SpecKey of each), from a
+// preview of the suite: a group prepares only those. Without it every
+// spec of a group counts as selected.
+func (t *Fixture) Select(keys []string) {
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	t.prep.mu.Lock()
+	t.prep.selected = set
+	t.prep.mu.Unlock()
+}
+
+// selects reports whether the run will run the spec named key.
+func (t *Fixture) selects(key string) bool {
+	t.prep.mu.Lock()
+	defer t.prep.mu.Unlock()
+	return t.prep.selected == nil || t.prep.selected[key]
+}
+
+// preparations is the fixture's record of its groups and the run's
+// selection.
+type preparations struct {
+	mu       sync.Mutex
+	groups   []*Group
+	selected map[string]bool // nil: every spec
+}
+
+// start launches, once, the prepare function of every member the run
+// selected and checks: at most Concurrency at a time, started in the order
+// registered.
+func (g *Group) start() {
+	g.launch.Do(func() {
+		var todo []*prepared
+		for _, m := range g.members {
+			if g.t.selects(m.key) && g.t.gate(m.def) == "" {
+				m.started = true
+				todo = append(todo, m)
+			}
+		}
+		ctx := g.t.backgroundContext()
+		slots := make(chan struct{}, max(g.t.Concurrency, 1))
+		g.t.background.wg.Go(func() {
+			for _, m := range todo {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					m.exec(g.t.Client, ctx) // ends at once, its context done
+					continue
+				}
+				g.t.background.wg.Go(func() {
+					defer func() { <-slots }()
+					m.exec(g.t.Client, ctx)
+				})
+			}
+		})
+	})
+}
+
+// exec runs m's prepare function with its requests held, and keeps what it
+// returned or the panic it raised.
+func (m *prepared) exec(c *client.Client, ctx context.Context) {
+	hctx, h := client.Hold(context.WithValue(ctx, cleanupsKey{}, &m.cleanups))
+	m.held = h
+	defer close(m.done)
+	defer func() { m.panic = recover() }()
+	m.value = m.run(hctx)
+}
+
+// releasePrepared records what prepares held but no spec judged (a spec
+// skipped by --fail-fast or an interrupt), once every prepare has
+// returned: the run's request count and exchanges include them.
+func (t *Fixture) releasePrepared() {
+	t.prep.mu.Lock()
+	groups := t.prep.groups
+	t.prep.mu.Unlock()
+	for _, g := range groups {
+		for _, m := range g.members {
+			if m.started {
+				<-m.done
+				t.Client.Release(m.held)
+			}
+		}
+	}
+}
+
+// Got is what a prepare function returns for a spec that judges one
+// exchange: the exchange, or why the spec is not checked (a prepare
+// function may not say so itself). Judge calls Exchange.
+type Got struct {
+	ex         *client.Exchange
+	notChecked string
+}
+
+// GotExchange is a Got holding ex.
+func GotExchange(ex *client.Exchange) Got { return Got{ex: ex} }
+
+// GotNothing is a Got whose spec is not checked, for the reason given.
+func GotNothing(format string, args ...any) Got {
+	return Got{notChecked: fmt.Sprintf(format, args...)}
+}
+
+// Exchange returns the exchange, or makes the running spec not checked
+// with the reason the prepare function gave.
+func (g Got) Exchange() *client.Exchange {
+	if g.notChecked != "" {
+		notChecked(g.notChecked, 1)
+	}
+	return g.ex
+}
