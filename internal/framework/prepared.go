@@ -39,6 +39,11 @@ type Group struct {
 	t       *Fixture
 	members []*prepared
 	launch  sync.Once
+	// last is the last member launch started: its spec registers the
+	// cleanups of what the group shares (Share), once every member has
+	// been judged.
+	last   *prepared
+	shared cleanups
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -62,6 +67,17 @@ type prepared struct {
 type cleanups struct {
 	mu  sync.Mutex
 	fns []func(context.Context)
+}
+
+// register hands the cleanups collected so far to ginkgo.DeferCleanup, in
+// the running spec.
+func (c *cleanups) register() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, fn := range c.fns {
+		ginkgo.DeferCleanup(fn)
+	}
+	c.fns = nil
 }
 
 // cleanupsKey carries a prepare function's *cleanups in its context.
@@ -120,17 +136,45 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 			ginkgo.Fail("interrupted while its requests were on their way")
 		}
 		g.t.Client.Release(m.held)
-		m.cleanups.mu.Lock()
-		for _, fn := range m.cleanups.fns {
-			ginkgo.DeferCleanup(fn)
+		m.cleanups.register()
+		if m == g.last {
+			g.shared.register()
 		}
-		m.cleanups.fns = nil
-		m.cleanups.mu.Unlock()
 		if m.panic != nil {
 			panic(m.panic)
 		}
 		judge(ctx, m.value.(T))
 	})
+}
+
+// Share returns a function that gives every prepare function of g the same
+// fixture: the first call runs fn (with the caller's context, so its
+// requests show as that spec's), later and concurrent ones wait for its
+// value. What fn creates is removed when the group's last spec ends, not
+// with the spec whose prepare happened to make it, since other prepares
+// may still be using it. fn follows the rules of a prepare function.
+func Share[T any](g *Group, fn func(ctx context.Context) T) func(ctx context.Context) T {
+	var once sync.Once
+	done := make(chan struct{})
+	var value T
+	var panicked any
+	return func(ctx context.Context) T {
+		once.Do(func() {
+			defer close(done)
+			defer func() { panicked = recover() }()
+			value = fn(context.WithValue(ctx, cleanupsKey{}, &g.shared))
+		})
+		select {
+		case <-done:
+		case <-ctx.Done():
+			var zero T
+			return zero
+		}
+		if panicked != nil {
+			panic(panicked)
+		}
+		return value
+	}
 }
 
 // SpecKey names a spec by where it was registered and its leaf text, as
@@ -178,6 +222,7 @@ func (g *Group) start() {
 			if g.t.selects(m.key) && g.t.gate(m.def) == "" {
 				m.started = true
 				todo = append(todo, m)
+				g.last = m
 			}
 		}
 		ctx := g.t.backgroundContext()
@@ -250,3 +295,16 @@ func (g Got) Exchange() *client.Exchange {
 	}
 	return g.ex
 }
+
+// Phases order the run's top-level containers (Ginkgo runs higher
+// priorities first; the cross-cutting checks come last of all). Reads come
+// first, while the read cache holds (any other request empties it); then
+// the probes that carry no valid authentication (refused writes); then
+// page and file writes; settings writes last, so no other spec sees the
+// site with a setting changed. Put one on each top-level Describe.
+const (
+	PhaseReads          = ginkgo.SpecPriority(400)
+	PhaseProbes         = ginkgo.SpecPriority(300)
+	PhaseWrites         = ginkgo.SpecPriority(200)
+	PhaseSettingsWrites = ginkgo.SpecPriority(100)
+)
