@@ -96,9 +96,12 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 	if t.removal.legacy != nil {
 		return t.removal.legacy, nil
 	}
-	missing := t.Read(ctx, PagePath(t.Marker("no-such-page-legacy-probe")), nil)
-	list := t.Read(ctx, PagesPath, url.Values{"numberOfItems": {"2"}})
-	for _, ex := range []*client.Exchange{missing, list} {
+	// Side by side: neither read depends on the other.
+	exs := t.All(ctx,
+		client.Request{Method: http.MethodGet, Path: PagePath(t.Marker("no-such-page-legacy-probe"))},
+		client.Request{Method: http.MethodGet, Path: PagesPath, Query: url.Values{"numberOfItems": {"2"}}})
+	missing, list := exs[0], exs[1]
+	for _, ex := range exs {
 		if ex.Err != nil || ex.Status >= 500 || !ex.IsJSON() {
 			return nil, fmt.Errorf("%s could not be judged: %s", ex.RequestLine(), Outcome(ex))
 		}
@@ -132,6 +135,21 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 // previous release, by a proof that leaves nothing behind: a run-made
 // top-level page must survive DELETE of <it>/<a child that does not exist>.
 func (t *Fixture) ChildPagesBlocked(ctx context.Context) string {
+	return t.childPagesBlocked(ctx, t.childDeleteHitsParent)
+}
+
+// ChildPagesBlockedAfter is ChildPagesBlocked for a caller that has just
+// made the proof itself: sent DELETE of <parent>/<a child that does not
+// exist> (del), parent being a top-level page the run created, and then read
+// parent back (after). When the run has not decided yet, those two answers
+// are the proof, and no page of its own is created for it.
+func (t *Fixture) ChildPagesBlockedAfter(ctx context.Context, parent string, del, after *client.Exchange) string {
+	return t.childPagesBlocked(ctx, func(context.Context) string { return childProofOutcome(parent, del, after) })
+}
+
+// childPagesBlocked decides ChildPagesBlocked once, with prove giving the
+// outcome of the write proof when the reads do not decide.
+func (t *Fixture) childPagesBlocked(ctx context.Context, prove func(context.Context) string) string {
 	if !t.CanWrite() {
 		return "" // nothing is created anyway
 	}
@@ -149,7 +167,7 @@ func (t *Fixture) ChildPagesBlocked(ctx context.Context) string {
 		t.removal.childBlocked = "the target behaves like the previous release, whose DELETE of parent/child deletes " +
 			"the parent: a child page could not be removed (it shows: " + strings.Join(traits, "; ") + ")"
 	default:
-		t.removal.childBlocked = t.childDeleteHitsParent(ctx)
+		t.removal.childBlocked = prove(ctx)
 	}
 	t.removal.childDecided = true
 	return t.removal.childBlocked
@@ -169,17 +187,27 @@ func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
 			"was not created (" + Outcome(ex) + ")"
 	}
 	defer func() { _ = t.DeletePage(ctx, parent) }()
-	child := parent + "/" + t.Marker("no-such-child")
-	del := t.Write(ctx, http.MethodDelete, PagePath(child), nil)
-	after := t.Read(ctx, PagePath(parent), nil)
+	del := t.Write(ctx, http.MethodDelete, PagePath(parent+"/"+t.Marker("no-such-child")), nil)
+	return childProofOutcome(parent, del, t.Read(ctx, PagePath(parent), nil))
+}
+
+// childProofOutcome judges the proof of ChildPagesBlocked: DELETE of a
+// child key under parent that no page has answered del, and reading parent
+// afterwards answered after. It returns why child pages are blocked, or ""
+// when the parent survived.
+func childProofOutcome(parent string, del, after *client.Exchange) string {
+	sent := del.Method
+	if u, err := url.Parse(del.URL); err == nil {
+		sent += " " + u.Path // the run's own URL, its tokens left out
+	}
 	switch {
 	case after.Err != nil || after.Status >= 500:
-		return "the run could not show that this target removes a child page: reading " + parent + " after DELETE " +
-			PagePath(child) + " failed (" + Outcome(after) + ")"
+		return "the run could not show that this target removes a child page: reading " + parent + " after " +
+			sent + " failed (" + Outcome(after) + ")"
 	case after.Status != http.StatusOK || after.Get("data.key").String() != parent:
-		return fmt.Sprintf("DELETE %s, a child page that does not exist, removed its parent %s (the DELETE answered %s; "+
+		return fmt.Sprintf("%s, a child page that does not exist, removed its parent %s (the DELETE answered %s; "+
 			"the parent then %s): this target's DELETE of parent/child acts on the parent, so a child page could not be removed",
-			PagePath(child), parent, Outcome(del), Outcome(after))
+			sent, parent, Outcome(del), Outcome(after))
 	}
 	return ""
 }

@@ -105,3 +105,60 @@ func TestCleanupFollowsRename(t *testing.T) {
 		t.Errorf("the ledger still holds %v", pages)
 	}
 }
+
+// TestChildPagesBlocked: child pages may be made on the reference server,
+// not on the previous release (its reads show it) nor on a server whose
+// DELETE of parent/child deletes the parent (the write proof shows it),
+// whether the framework makes the proof with a page of its own or takes a
+// caller's (ChildPagesBlockedAfter, which then creates nothing); either
+// way the answer is decided once and the proof leaves no page behind.
+func TestChildPagesBlocked(t *testing.T) {
+	// As in a prepare function: cleanups are collected, not handed to Ginkgo.
+	ctx := context.WithValue(context.Background(), cleanupsKey{}, &cleanups{})
+	for _, c := range []struct {
+		mutant reference.Mutant
+		want   string // in the reason; "" when child pages may be made
+	}{
+		{"", ""},
+		{reference.ChildWritesHitParent, "removed its parent"},
+		{reference.Legacy321, "behaves like the previous release"},
+	} {
+		var mutants []reference.Mutant
+		if c.mutant != "" {
+			mutants = append(mutants, c.mutant)
+		}
+		check := func(how, got string) {
+			t.Helper()
+			if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+				t.Errorf("%q, %s: blocked %q, want %q", c.mutant, how, got, c.want)
+			}
+		}
+
+		own := referenceTarget(t, mutants...)
+		check("own proof", own.ChildPagesBlocked(ctx))
+		if pages := own.Ledger.Pages(); len(pages) > 0 {
+			t.Errorf("%q: the proof left %v in the ledger", c.mutant, pages)
+		}
+		seq := own.Client.Seq()
+		check("asked again", own.ChildPagesBlocked(ctx))
+		if own.Client.Seq() != seq {
+			t.Errorf("%q: asking again sent %d request(s), want the answer kept", c.mutant, own.Client.Seq()-seq)
+		}
+
+		caller := referenceTarget(t, mutants...)
+		parent := caller.Marker("caller-parent")
+		if ex := caller.Write(ctx, http.MethodPost, PagesPath, caller.PageFields(map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
+			t.Fatalf("%q: create: %s", c.mutant, Outcome(ex))
+		}
+		del := caller.Write(ctx, http.MethodDelete, PagePath(parent+"/"+caller.Marker("no-such-child")), nil)
+		after := caller.Read(ctx, PagePath(parent), nil)
+		seq = caller.Client.Seq()
+		check("caller's proof", caller.ChildPagesBlockedAfter(ctx, parent, del, after))
+		for _, ex := range caller.Client.Since(seq) {
+			if ex.Method != http.MethodGet {
+				t.Errorf("%q: with the caller's proof, the framework sent %s", c.mutant, ex.RequestLine())
+			}
+		}
+		_ = caller.Write(ctx, http.MethodDelete, PagePath(parent), nil)
+	}
+}

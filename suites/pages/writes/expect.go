@@ -6,6 +6,7 @@ package writes
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -35,6 +36,26 @@ func createdAndRead(created, read *client.Exchange) []answer {
 	return []answer{{created, "the create response"}, {read, "the page read back"}}
 }
 
+// expectRead expects the read of a page back (GET /api/pages/{key}) to be
+// a 200 success envelope, and returns it.
+func expectRead(ex *client.Exchange, why string) *client.Exchange {
+	return expectReadOffset(2, ex, why)
+}
+
+func expectReadOffset(offset int, ex *client.Exchange, why string) *client.Exchange {
+	ExpectWithOffset(offset, ex).To(framework.BeSuccess(http.StatusOK), "reading the page back (%s)", why)
+	return ex
+}
+
+// needPage makes the running spec not checked when the page its rule needs
+// was not created (the create answered ex, or was not sent): PAGE-CREATE-201
+// alone judges a refused create.
+func needPage(ex *client.Exchange, key string) {
+	if key == "" {
+		framework.NotChecked("could not create the page this rule needs: %s", framework.CreateOutcome(ex))
+	}
+}
+
 // expectWritten expects a create or edit to have succeeded: HTTP 200 or
 // 201 with status "0" (the exact code of a create is PAGE-CREATE-201's).
 func expectWritten(ex *client.Exchange, what string) { expectWrittenOffset(2, ex, what) }
@@ -51,9 +72,8 @@ func expectWrittenOffset(offset int, ex *client.Exchange, what string) {
 // expectString expects the string at path of ex's body to equal want.
 func expectString(ex *client.Exchange, path, want, why string) {
 	r := ex.Get(path)
-	ExpectWithOffset(1, r.Type == gjson.String && r.Str == want).To(BeTrue(), func() string {
-		return fmt.Sprintf("%s: %s is %s, want %q\n\n%s", why, path, framework.JSONText(r), want, ex.String())
-	})
+	ExpectWithOffset(1, r.Type == gjson.String && r.Str == want).To(BeTrue(),
+		framework.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
 }
 
 // expectStringIfPresent is expectString for a field a response may lack
@@ -68,6 +88,20 @@ func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
 // HTML-encoded exactly once (framework.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
 	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, framework.BeEncodedOnce(sent)), why)
+}
+
+// expectArrived expects the string at path of ex's body to be sent once
+// every HTML encoding in it is undone: the value arrived, however encoded
+// (how it must be encoded is PAGE-TITLE-ENCODED's and
+// GEN-FORM-SANITISED-ONCE's to judge).
+func expectArrived(ex *client.Exchange, path, sent, why string) {
+	r := ex.Get(path)
+	got := r.String()
+	for range 4 { // a few layers at most: more say nothing new
+		got = html.UnescapeString(got)
+	}
+	ExpectWithOffset(1, r.Type == gjson.String && got == sent).To(BeTrue(),
+		framework.Evidence(ex, "%s: %s is %s, want %q (in any HTML encoding)", why, path, framework.JSONText(r), sent))
 }
 
 // expectEncodedOnceIfPresent is expectEncodedOnce for a field a response
@@ -107,9 +141,14 @@ func expectTagNames(ex *client.Exchange, path string, names []string, why string
 	if problem == "" && !reflect.DeepEqual(got, want) {
 		problem = fmt.Sprintf("its names are %q, want %q", got, want)
 	}
-	ExpectWithOffset(1, problem).To(BeEmpty(), func() string {
-		return fmt.Sprintf("%s: %s is %s: %s\n\n%s", why, path, framework.JSONText(r), problem, ex.String())
-	})
+	ExpectWithOffset(1, problem).To(BeEmpty(), framework.Evidence(ex, "%s: %s is %s: %s", why, path, framework.JSONText(r), problem))
+}
+
+// stableFields are the page object fields compared before and after an edit
+// that must not change them (description is compared apart).
+func stableFields() []string {
+	return []string{"key", "uuid", "title", "content", "contentRaw", "type", "slug", "date", "dateRaw",
+		"dateUTC", "tags", "username", "category", "permalink", "coverImage", "coverImageFilename"}
 }
 
 // expectUnchanged expects the page objects of two reads of one page to
@@ -126,9 +165,8 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, framework.JSONText(a)))
 		}
 	}
-	ExpectWithOffset(1, diffs).To(BeEmpty(), func() string {
-		return fmt.Sprintf("%s:\n  %s\n\nbefore:\n%s\nafter:\n%s", why, strings.Join(diffs, "\n  "), before.String(), after.String())
-	})
+	ExpectWithOffset(1, diffs).To(BeEmpty(),
+		framework.Evidence(after, "%s:\n  %s\n\nbefore:\n%s\nafter:", why, strings.Join(diffs, "\n  "), before.String()))
 }
 
 // beAbsoluteURL expects a decoded JSON string that is an absolute http or
@@ -181,10 +219,9 @@ func expectValidType(ex *client.Exchange, why string, ifPresent bool) {
 	if ifPresent && !r.Exists() {
 		return
 	}
-	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(framework.PageTypes(), r.Str)).To(BeTrue(), func() string {
-		return fmt.Sprintf("%s: data.type is %s, want one of %q (a page's type is one of these five)\n\n%s",
-			why, framework.JSONText(r), framework.PageTypes(), ex.String())
-	})
+	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(framework.PageTypes(), r.Str)).To(BeTrue(),
+		framework.Evidence(ex, "%s: data.type is %s, want one of %q (a page's type is one of these five)",
+			why, framework.JSONText(r), framework.PageTypes()))
 }
 
 // keepsTitleWord reports whether slug keeps a word of title, whatever the

@@ -8,9 +8,6 @@ import (
 	"net/url"
 	"time"
 
-	. "github.com/onsi/gomega"
-	"github.com/tidwall/gjson"
-
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
@@ -42,13 +39,6 @@ func coverImageFile(t *framework.Fixture) string { return t.Marker("cover") + ".
 // carries the run marker and `conformance cleanup` can find it.
 func (k kit) title(words string) string {
 	return "Conformance " + k.t.RunID + " " + words
-}
-
-// mustCreate creates a page (JSON body) that a spec of another rule needs
-// and returns its key. When the create fails the spec's rule cannot be
-// checked: it is reported not checked (PAGE-CREATE-201 judges the create).
-func (k kit) mustCreate(ctx context.Context, fields map[string]any) string {
-	return k.t.MustCreatePage(ctx, fields)
 }
 
 // created expects a create whose page a spec judges to have succeeded:
@@ -134,24 +124,18 @@ func (k kit) follow(ctx context.Context, old string, ex *client.Exchange, candid
 	return old
 }
 
-// read reads the page back with GET and expects a 200 success envelope.
-func (k kit) read(ctx context.Context, key, why string) *client.Exchange {
-	ex := k.t.Read(ctx, framework.PagePath(key), nil)
-	ExpectWithOffset(1, ex).To(framework.BeSuccess(http.StatusOK), "reading page %s back (%s)", key, why)
-	return ex
+// read reads the page at key (GET /api/pages/{key}).
+func (k kit) read(ctx context.Context, key string) *client.Exchange {
+	return k.t.Read(ctx, framework.PagePath(key), nil)
 }
 
-// category returns the key of a category the target has (the first one
-// GET /api/categories lists), or "" when there is none or the list fails.
-func (k kit) category(ctx context.Context) string {
-	ex := k.t.Read(ctx, "/api/categories", nil)
-	if ex.Err != nil || ex.Status != http.StatusOK {
-		return ""
+// remove deletes a page the run created, where its edits took it, when a
+// fixture is done with it: in the fixture's prepare function, beside the
+// other fixtures' work, rather than in a cleanup after the spec, one at a
+// time. What it cannot delete stays in the ledger for the cleanup
+// registered at create time and the final sweep.
+func (k kit) remove(ctx context.Context, key string) {
+	if key != "" {
+		_ = k.t.DeletePage(ctx, k.t.Ledger.CurrentKey(key))
 	}
-	for _, c := range ex.Get("data").Array() {
-		if key := c.Get("key"); key.Type == gjson.String && key.Str != "" {
-			return key.Str
-		}
-	}
-	return ""
 }

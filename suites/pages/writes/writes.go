@@ -1,230 +1,156 @@
 // Package writes checks the page lifecycle of the spec: create (4.3), the
-// page types (3), edit (4.4) and delete (4.5), and the request-body rules of
-// section 1 that page writes check. Every page it creates carries the run
-// marker and is deleted again, also when a spec fails.
+// page types (3), edit (4.4), delete (4.5), writes to hierarchical keys
+// (2.1), and the request-body rules of section 1 that page writes check.
+// Every page it creates carries the run marker and is deleted again, also
+// when a spec fails.
 package writes
 
 import (
-	"errors"
-	"net/http"
-	"net/url"
-	"strings"
-
 	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-	"github.com/tidwall/gjson"
 
-	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
-// Register adds the specs of the page lifecycle for target t: create (4.3,
-// this file), types (3), edit (4.4) and delete (4.5) (edit.go), writes to
-// hierarchical keys (hierarchy.go), and the request-body rules of section 1
-// that page writes check (protocol.go).
-// Every page is created through t.CreatePage or t.Adopt, which register its
-// deletion; pages are drafts unless the rule needs another type, and the
-// published, static and sticky pages carry a date far in the past and live
-// only for their own spec.
-func Register(t *framework.Fixture) {
-	k := kit{t}
-	registerCreate(t, k)
-	registerTypes(t, k)
-	registerEdit(t, k)
-	registerDelete(t, k)
-	registerHierarchy(t, k)
-	registerProtocol(t, k)
+// suite is the run's fixture and the fixtures of the page write specs: a
+// few pages, each created, edited, read back and deleted by one chain of
+// requests, whose answers carry the checks of many rules. The chains run
+// side by side (one group); each spec judges its share of one chain.
+type suite struct {
+	t *framework.Fixture
+	k kit
+	g *framework.Group
+
+	hierarchy *fixture[*hierarchy] // hierarchy.go
+	full      *fixture[*fullPage]  // fullpage.go
+	form      *fixture[*formPage]  // protocol.go
+	// Pages created with one type and edited to others (types.go).
+	published, static, sticky, scheduled *fixture[*typedPage]
+	// Refused writes (refusals.go).
+	invalidCreate              *fixture[*invalidCreate]
+	editMissing, deleteMissing *fixture[*missingKey]
 }
 
-// invalidType is a page type outside the five values of section 3.
-const invalidType = "conformance-invalid-type"
+// Register adds the specs of the page lifecycle for target t, in one
+// top-level container: its specs' fixtures are made together (see
+// fixture). Pages are drafts unless the rule needs another type; the
+// published, static and sticky pages carry a date far in the past.
+//
+// Each fixture is made by the first spec registered on it (its lead), whose
+// requests are its evidence: the lead is the spec of the rule a chain's
+// distinctive answer belongs to (PAGE-CREATE-201 for the 201 of a create,
+// PAGE-EDIT-INVALID-400 for the 400 of an edit, PAGE-DELETE-OK for the 200
+// of a delete, ...), which orders the sections. Ginkgo runs the specs of a
+// section in the order of their code location, so leads (one line of
+// judgeOn) before the others (another line); when the first lead runs, the
+// group starts every selected lead's fixture, in the order registered.
+func Register(t *framework.Fixture) {
+	Describe("Page writes", framework.PhaseWrites, func() {
+		s := &suite{t: t, k: kit{t}, g: t.NewGroup()}
+		s.hierarchy = newFixture(s.makeHierarchy)
+		s.full = newFixture(s.makeFullPage)
+		s.form = newFixture(s.makeFormPage)
+		s.published = newFixture(s.makePublished)
+		s.static = newFixture(s.makeStatic)
+		s.sticky = newFixture(s.makeSticky)
+		s.scheduled = newFixture(s.makeScheduled)
+		s.invalidCreate = newFixture(s.makeInvalidCreate)
+		s.editMissing = newFixture(s.makeEditMissing)
+		s.deleteMissing = newFixture(s.makeDeleteMissing)
 
-func registerCreate(t *framework.Fixture, k kit) {
-	Describe("4.3 POST /api/pages", Label(spec.CreatePage.Label()), func() {
-		t.It("PAGE-CREATE-201", func(ctx SpecContext) {
-			ex, _ := t.CreatePage(ctx, map[string]any{"title": k.title("Create")})
-			Expect(ex).To(framework.BeSuccess(http.StatusCreated))
-			Expect(ex).To(framework.MatchSchema("page-response.json"))
-		})
-
-		t.It("PAGE-CREATE-FIELDS", func(ctx SpecContext) {
-			cat := k.category(ctx)
-			if cat == "" {
-				t.Observe("PAGE-CREATE-FIELDS: GET /api/categories names no category, so category was not sent on create")
-			}
-			title := k.title("Fields & <more>")
-			description := "Conformance fields description " + t.RunID
-			content := "Conformance fields content " + t.RunID
-			tags := []string{"Conformance " + t.RunID + " Fields One", "Conformance " + t.RunID + " Fields Two"}
-			slug := t.Marker("fields")
-			sent := map[string]any{
-				"title": title, "description": description, "content": content, "type": "draft",
-				"tags": strings.Join(tags, ","), "date": pastDate, "slug": slug,
-			}
-			if cat != "" {
-				sent["category"] = cat
-			}
-			created, key := t.CreatePage(ctx, sent)
-			k.created(created, "the create")
-			got := k.read(ctx, key, "the fields sent on create")
-			for _, c := range createdAndRead(created, got) {
-				expectEncodedOnce(c.ex, "data.title", title, c.why+": title, HTML-encoded once")
-				expectString(c.ex, "data.description", description, c.why+": description")
-				expectEncodedOnce(c.ex, "data.contentRaw", content, c.why+": contentRaw, the source HTML-encoded once")
-				Expect(c.ex.Get("data.content").String()).To(ContainSubstring(content), "%s: content holds the text sent\n\n%s", c.why, c.ex.String())
-				expectString(c.ex, "data.type", "draft", c.why+": type")
-				expectTagNames(c.ex, "data.tags", tags, c.why+": tags")
-				if cat != "" {
-					expectString(c.ex, "data.category", cat, c.why+": category (a key GET /api/categories listed)")
-				}
-				expectString(c.ex, "data.dateRaw", pastDate, c.why+": dateRaw, the publish date as sent")
-				// date is the display form: only its form is fixed (2.1).
-				Expect(c.ex).To(framework.HaveJSON("data.date", MatchRegexp(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`)),
-					c.why+": date, the display form YYYY-MM-DD HH:MM:SS")
-				expectString(c.ex, "data.slug", slug, c.why+": slug")
-			}
-		})
-
-		t.It("PAGE-CREATE-SLUG-FROM-TITLE", func(ctx SpecContext) {
-			// The spec says only that the slug is "derived from the title"
-			// (4.3), not how: case, separators, stop words, length and
-			// suffixes are the server's. So the slug must be non-empty, be
-			// the page's key, and keep some word of the title; the usual
-			// derivation ("conformance-<run>-slug-from-title", which also
-			// carries the run marker) is only recorded.
-			title := k.title("Slug From Title")
-			ex, key := t.CreatePage(ctx, map[string]any{"title": title, "slug": nil})
-			k.created(ex, "the create without slug")
-			got := k.read(ctx, key, "the page created without slug")
-			slug := got.Get("data.slug")
-			Expect(slug.Type == gjson.String && slug.Str != "").To(BeTrue(),
-				"the page created without slug has a slug (a non-empty string); it is %s\n\n%s", framework.JSONText(slug), got.String())
-			expectString(got, "data.key", slug.Str, "the key of a top-level page created without slug is its slug")
-			Expect(keepsTitleWord(slug.Str, title)).To(BeTrue(),
-				"the slug %q is derived from the title %q: it keeps at least one of the title's words\n\n%s", slug.Str, title, got.String())
-			if usual := t.Marker("slug-from-title"); slug.Str != usual {
-				t.Observe("PAGE-CREATE-SLUG-FROM-TITLE: the title %q gave the slug %q (lowercase words joined by '-' would be %q; the spec does not say how slugs are derived)",
-					title, slug.Str, usual)
-			}
-		})
-
-		t.It("PAGE-CREATE-PARENT", func(ctx SpecContext) {
-			// The parent is created first, so its deferred deletion runs
-			// after the child's (DeferCleanup is last-in, first-out).
-			parent := k.mustCreate(ctx, map[string]any{"title": k.title("Parent"), "slug": t.Marker("parent")})
-			childSlug := t.Marker("child")
-			ex, key := t.CreatePage(ctx, map[string]any{"title": k.title("Child"), "slug": childSlug, "parent": parent})
-			if nc := (*framework.NotCreated)(nil); errors.As(ex.Err, &nc) {
-				framework.NotChecked("the child page was not created: %s", nc.Reason)
-			}
-			expectWritten(ex, "the create of a child page")
-			want := parent + "/" + childSlug
-			expectString(ex, "data.key", want, "the key of a page created with parent "+parent)
-			got := k.read(ctx, key, "the child page")
-			expectString(got, "data.key", want, "the child page read back under its hierarchical key")
-		})
-
-		for _, c := range []struct {
-			name string
-			form bool
-		}{{"JSON body", false}, {"form body", true}} {
-			t.It("PAGE-TITLE-ENCODED", func(ctx SpecContext) {
-				// Read back as e.g. "Salt &amp; Pepper &lt;b&gt;": any
-				// once-encoding passes (see framework.BeEncodedOnce).
-				const title = "Salt & Pepper <b>"
-				slug := t.Marker("title-json")
-				var ex *client.Exchange
-				var key string
-				if c.form {
-					slug = t.Marker("title-form")
-					ex, key = k.createForm(ctx, url.Values{"title": {title}, "slug": {slug}})
-				} else {
-					ex, key = t.CreatePage(ctx, map[string]any{"title": title, "slug": slug})
-				}
-				if c.form && key == "" {
-					framework.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", ex.Status)
-				}
-				k.created(ex, "the create")
-				why := "title " + title + " sent in a " + c.name + " (encoded once; never &amp;amp;)"
-				expectEncodedOnceIfPresent(ex, "data.title", title, "the create response: "+why)
-				expectEncodedOnce(k.read(ctx, key, "its title"), "data.title", title, "the page read back: "+why)
-			}, framework.Case(c.name))
-		}
-
-		t.It("PAGE-CONTENT-MARKDOWN", func(ctx SpecContext) {
-			const content = "Conformance **bold** text"
-			ex, key := t.CreatePage(ctx, map[string]any{"content": content})
-			k.created(ex, "the create")
-			got := k.read(ctx, key, "its content")
-			for _, c := range createdAndRead(ex, got) {
-				if c.ex == ex && !ex.Get("data.content").Exists() {
-					continue // the create response's shape is PAGE-CREATE-201's
-				}
-				html := c.ex.Get("data.content").String()
-				Expect(strings.Contains(html, "<strong>bold</strong>") || strings.Contains(html, "<b>bold</b>")).To(BeTrue(),
-					"%s: content %q renders **bold** as <strong>bold</strong> or <b>bold</b>\n\n%s", c.why, html, c.ex.String())
-				Expect(c.ex.Get("data.contentRaw").String()).To(ContainSubstring("**bold**"),
-					"%s: contentRaw holds the Markdown source %q\n\n%s", c.why, content, c.ex.String())
-			}
-		})
-
-		t.It("PAGE-TAGS-MAP", func(ctx SpecContext) {
-			names := []string{"Conformance " + t.RunID + " Tag One", "Conformance " + t.RunID + " Tag Two"}
-			ex, key := t.CreatePage(ctx, map[string]any{"tags": names[0] + ", " + names[1]})
-			k.created(ex, "the create")
-			if ex.Get("data.tags").Exists() {
-				expectTagNames(ex, "data.tags", names, "the create response")
-			}
-			expectTagNames(k.read(ctx, key, "its tags"), "data.tags", names, "the page read back")
-		})
-
-		t.It("PAGE-COVER-IMAGE-ABSOLUTE", func(ctx SpecContext) {
-			// A filename, not a URL: the server must make the URL itself.
-			file := coverImageFile(t)
-			ex, key := t.CreatePage(ctx, map[string]any{"coverImage": file})
-			k.created(ex, "the create with a cover image")
-			got := k.read(ctx, key, "its cover image")
-			for _, c := range createdAndRead(ex, got) {
-				cover := c.ex.Get("data.coverImage")
-				if c.ex == ex && !cover.Exists() {
-					continue // the create response's shape is PAGE-CREATE-201's
-				}
-				if cover.Type != gjson.String {
-					framework.NotChecked("the page created with coverImage %q has coverImage %s in %s: no cover image to judge",
-						file, framework.Show(cover), c.why)
-				}
-				Expect(c.ex).To(framework.HaveJSON("data.coverImage", beAbsoluteURL()),
-					"%s: coverImage of a page created with the cover image filename %q", c.why, file)
-			}
-		}, framework.Case("a page created with a cover image filename"), framework.Writes)
-
-		t.It("PAGE-CREATE-INVALID-TYPE", func(ctx SpecContext) {
-			slug := t.Marker("invalid-type")
-			// A past date: a server that accepts the create may give the
-			// page its default type, perhaps published, and the page then
-			// sorts last in a live site's lists for the moment it exists.
-			ex, key := t.CreatePage(ctx, map[string]any{"slug": slug, "type": invalidType, "date": pastDate})
-			if key != "" {
-				// Accepted: the spec does not list which values a create
-				// validates, so a server may ignore or replace the value;
-				// it may not store it (a page's type is one of five, 2.1).
-				expectValidType(ex, "the create response to a create with type "+invalidType, true)
-				got := k.read(ctx, key, "its type")
-				expectValidType(got, "the page created with type "+invalidType, false)
-				t.Observe("PAGE-CREATE-INVALID-TYPE: a create with type %q was accepted (HTTP %d) and the page's type is %s",
-					invalidType, ex.Status, got.Get("data.type").Raw)
-				return
-			}
-			if ex.Status >= 400 {
-				// A refused create must leave nothing behind; if the page
-				// exists anyway, take it over so that cleanup removes it.
-				if r := t.Read(ctx, framework.PagePath(slug), nil); r.Err == nil && r.Status == http.StatusOK && r.Get("data.key").String() == slug {
-					t.AdoptKey(ctx, slug)
-					t.Observe("PAGE-CREATE-INVALID-TYPE: the create was refused with HTTP %d but page %s exists afterwards", ex.Status, slug)
-				}
-			}
-			Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "a create with type %q", invalidType)
-		})
+		Describe("4.3 POST /api/pages", Label(spec.CreatePage.Label()), s.registerCreate)
+		Describe("4.5 DELETE /api/pages/{key}", Label(spec.DeletePage.Label()), s.registerDelete)
+		Describe("4.4 PUT /api/pages/{key}", Label(spec.EditPage.Label()), s.registerEdit)
+		Describe("3 Page types", s.registerTypes)
+		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
+		Describe("1 Request bodies on page writes", s.registerProtocol)
 	})
+}
+
+func (s *suite) registerCreate() {
+	judgeOn(s, s.hierarchy, "PAGE-CREATE-201", judgeCreate201)
+	judgeOn(s, s.full, "PAGE-CREATE-FIELDS", s.judgeCreateFields)
+	judgeOn(s, s.sticky, "PAGE-CREATE-SLUG-FROM-TITLE", s.judgeSlugFromTitle)
+	judgeOn(s, s.form, "PAGE-TITLE-ENCODED", s.judgeTitleForm, framework.Case("form body"))
+	judgeOn(s, s.invalidCreate, "PAGE-CREATE-INVALID-TYPE", s.judgeCreateInvalidType)
+	judgeOn(s, s.hierarchy, "PAGE-CREATE-PARENT", judgeCreateParent)
+	judgeOn(s, s.full, "PAGE-TITLE-ENCODED", s.judgeTitleJSON, framework.Case("JSON body"))
+	judgeOn(s, s.full, "PAGE-CONTENT-MARKDOWN", s.judgeMarkdown)
+	judgeOn(s, s.full, "PAGE-TAGS-MAP", s.judgeTagsMap)
+	judgeOn(s, s.full, "PAGE-COVER-IMAGE-ABSOLUTE", s.judgeCoverImage,
+		framework.Case("a page created with a cover image filename"), framework.Writes)
+}
+
+func (s *suite) registerDelete() {
+	judgeOn(s, s.static, "PAGE-DELETE-OK", judgeDeleteOK)
+	judgeOn(s, s.static, "PAGE-DELETE-GONE", judgeDeleteGone)
+	judgeOn(s, s.deleteMissing, "PAGE-DELETE-404", judgeMissing404)
+}
+
+func (s *suite) registerEdit() {
+	judgeOn(s, s.scheduled, "PAGE-EDIT-OK", judgeEditOK)
+	judgeOn(s, s.published, "PAGE-EDIT-INVALID-400", s.judgeEditInvalid)
+	judgeOn(s, s.editMissing, "PAGE-EDIT-404", judgeMissing404)
+	judgeOn(s, s.full, "PAGE-EDIT-PARTIAL", s.judgePartial)
+	judgeOn(s, s.published, "PAGE-EDIT-KEY-CHANGE", func(_ SpecContext, p *typedPage) {
+		s.judgeKeyChange(p, "title changed")
+	}, framework.Case("title changed"))
+	// slug is not listed for edit (4.4): a server may ignore it, or refuse
+	// it with 400 (then this case is not checked).
+	judgeOn(s, s.static, "PAGE-EDIT-KEY-CHANGE", func(_ SpecContext, p *typedPage) {
+		s.judgeKeyChange(p, "title and slug changed")
+	}, framework.Case("title and slug changed"))
+	judgeOn(s, s.static, "PAGE-UUID-STABLE", s.judgeUUIDStable)
+}
+
+// registerTypes checks PAGE-TYPE-ROUNDTRIP for each type, on create and on
+// edit. Published, static and sticky pages get a past date (a future one
+// may legitimately make them scheduled); scheduled gets a future date. On
+// edit each type is reached from another: draft from scheduled, published
+// from draft, static from published, sticky from static, scheduled from
+// sticky.
+func (s *suite) registerTypes() {
+	for _, c := range []struct {
+		typ  string
+		page *fixture[*typedPage]
+	}{{"published", s.published}, {"static", s.static}, {"sticky", s.sticky}, {"scheduled", s.scheduled}} {
+		judgeOn(s, c.page, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *typedPage) {
+			s.judgeTypeCreate(c.typ, p.created, p.read)
+		}, framework.Case("create with type "+c.typ), spec.CreatePage)
+	}
+	judgeOn(s, s.full, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *fullPage) {
+		s.judgeTypeCreate("draft", p.created, p.read)
+	}, framework.Case("create with type draft"), spec.CreatePage)
+
+	for _, c := range []struct {
+		from, typ string
+		page      *fixture[*typedPage]
+		edit      int // which edit of the page
+	}{
+		{"scheduled", "draft", s.scheduled, 0},
+		{"draft", "published", s.scheduled, 1},
+		{"published", "static", s.published, 0},
+		{"static", "sticky", s.static, 0},
+		{"sticky", "scheduled", s.sticky, 0},
+	} {
+		judgeOn(s, c.page, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *typedPage) {
+			judgeTypeEdit(p, c.edit, c.from, c.typ)
+		}, framework.Case("edit to type "+c.typ), spec.EditPage)
+	}
+}
+
+func (s *suite) registerHierarchy() {
+	judgeOn(s, s.hierarchy, "PAGE-EDIT-HIERARCHICAL", judgeEditHierarchical, spec.EditPage)
+	judgeOn(s, s.hierarchy, "PAGE-DELETE-HIERARCHICAL", judgeDeleteHierarchical, spec.DeletePage, spec.GetPage)
+}
+
+// registerProtocol: GEN-JSON-BODY, GEN-FORM-BODY and GEN-FORM-SANITISED-ONCE
+// on a create and an edit each.
+func (s *suite) registerProtocol() {
+	judgeOn(s, s.full, "GEN-JSON-BODY", s.judgeJSONCreate, framework.Case("POST /api/pages"), spec.CreatePage)
+	judgeOn(s, s.full, "GEN-JSON-BODY", s.judgeJSONEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
+	judgeOn(s, s.form, "GEN-FORM-BODY", s.judgeFormCreate, framework.Case("POST /api/pages"), spec.CreatePage)
+	judgeOn(s, s.form, "GEN-FORM-BODY", s.judgeFormEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
+	judgeOn(s, s.form, "GEN-FORM-SANITISED-ONCE", judgeSanitisedCreate, framework.Case("POST /api/pages"))
+	judgeOn(s, s.form, "GEN-FORM-SANITISED-ONCE", judgeSanitisedEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 }

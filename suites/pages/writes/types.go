@@ -1,0 +1,279 @@
+package writes
+
+// The pages created with one type and edited to another (3), whose edits
+// also carry the checks of edit (4.4) and whose last one, deleted, those of
+// delete (4.5).
+
+import (
+	"context"
+	"maps"
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// typedPage is a page created with one type, read back, then edited to
+// other types, each edit read back.
+type typedPage struct {
+	trail
+	typ     string // the type sent on create
+	created *client.Exchange
+	key     string // the page created ("" when the create made none)
+	read    *client.Exchange
+	edits   []*editStep
+	invalid *editStep // an edit with a type outside the five (published page)
+	deleted *deletion // the page deleted by the spec's DELETE (static page)
+}
+
+// editStep is one edit of a page and what followed it.
+type editStep struct {
+	sent map[string]any
+	// refused is the first answer when it refused the slug sent (400; slug
+	// is not listed for edit, 4.4): the edit went again without it.
+	refused  *client.Exchange
+	ex       *client.Exchange // the answer to the edit
+	from, at string           // the page's key before and after the edit
+	read     *client.Exchange // GET of at (nil when not read)
+}
+
+// deletion is DELETE of a page, reading its key afterwards and deleting it
+// again.
+type deletion struct{ del, read, again *client.Exchange }
+
+// createTyped creates a page of type typ with fields and reads it back.
+func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]any) *typedPage {
+	p := &typedPage{typ: typ}
+	body := map[string]any{"type": typ, "date": pastDate}
+	if typ == "scheduled" {
+		body["date"] = futureDate() // a past date may legitimately publish it
+	}
+	maps.Copy(body, fields)
+	p.created, p.key = s.t.CreatePage(ctx, body)
+	p.add(p.created)
+	if p.key != "" {
+		p.read = p.add(s.k.read(ctx, p.key))
+	}
+	return p
+}
+
+// edit sends body to the page at key, follows the page where the edit took
+// it (candidate: the run-marked key a new title or slug may give it) and,
+// when readBack says so, reads it there.
+func (p *typedPage) edit(ctx context.Context, k kit, key string, body map[string]any, candidate string, readBack func(*client.Exchange) bool) *editStep {
+	e := &editStep{sent: body, from: key}
+	e.ex = p.add(k.edit(ctx, key, body))
+	if _, slug := body["slug"]; slug && e.ex.Err == nil && e.ex.Status == http.StatusBadRequest {
+		e.refused = e.ex
+		retry := maps.Clone(body)
+		delete(retry, "slug")
+		e.ex = p.add(k.edit(ctx, key, retry))
+	}
+	var candidates []string
+	if candidate != "" {
+		candidates = append(candidates, candidate)
+	}
+	e.at = k.follow(ctx, key, e.ex, candidates...)
+	if readBack(e.ex) {
+		e.read = p.add(k.read(ctx, e.at))
+	}
+	return e
+}
+
+// always reads a page back after every edit; succeeded only after one that
+// succeeded.
+func always(*client.Exchange) bool { return true }
+
+func succeeded(ex *client.Exchange) bool { return ex.Err == nil && ex.Status >= 200 && ex.Status < 300 }
+
+// toType is an edit to type typ, with other fields.
+func (p *typedPage) toType(ctx context.Context, k kit, key, typ string, fields map[string]any, candidate string) string {
+	body := map[string]any{"type": typ}
+	maps.Copy(body, fields)
+	e := p.edit(ctx, k, key, body, candidate, always)
+	p.edits = append(p.edits, e)
+	return e.at
+}
+
+// makePublished: published, then static with a new title (PAGE-EDIT-KEY-
+// CHANGE, title only), then an edit with a type outside the five.
+func (s *suite) makePublished(ctx context.Context) *typedPage {
+	p := s.createTyped(ctx, "published", map[string]any{"slug": s.t.Marker("type-published")})
+	if p.key == "" {
+		return p
+	}
+	at := p.toType(ctx, s.k, p.key, "static", map[string]any{"title": s.k.title("Retitled")}, s.t.Marker("retitled"))
+	p.invalid = p.edit(ctx, s.k, at, map[string]any{"type": invalidType, "description": "Conformance edit with an invalid type"},
+		"", succeeded)
+	s.k.remove(ctx, p.invalid.at)
+	return p
+}
+
+// makeStatic: static, then sticky with a new title and slug (PAGE-EDIT-KEY-
+// CHANGE with slug, PAGE-UUID-STABLE); then deleted, read and deleted again
+// (PAGE-DELETE-OK, PAGE-DELETE-GONE).
+func (s *suite) makeStatic(ctx context.Context) *typedPage {
+	p := s.createTyped(ctx, "static", map[string]any{"slug": s.t.Marker("type-static")})
+	if p.key == "" {
+		return p
+	}
+	at := p.toType(ctx, s.k, p.key, "sticky", map[string]any{"title": s.k.title("Renamed"), "slug": s.t.Marker("renamed")},
+		s.t.Marker("renamed"))
+	path := framework.PagePath(at)
+	d := &deletion{del: p.add(s.t.Write(ctx, http.MethodDelete, path, nil))}
+	d.read = p.add(s.t.Read(ctx, path, nil))
+	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
+	if d.read.Err == nil && d.read.Status == http.StatusNotFound {
+		s.t.Ledger.RemovePage(at) // gone: its cleanup has nothing to send
+	}
+	p.deleted = d
+	return p
+}
+
+// makeSticky: sticky and created without slug (PAGE-CREATE-SLUG-FROM-TITLE),
+// then scheduled.
+func (s *suite) makeSticky(ctx context.Context) *typedPage {
+	p := s.createTyped(ctx, "sticky", map[string]any{"slug": nil, "title": s.k.title("Slug From Title")})
+	if p.key == "" {
+		return p
+	}
+	at := p.toType(ctx, s.k, p.key, "scheduled", map[string]any{"date": futureDate()}, "")
+	s.k.remove(ctx, at)
+	return p
+}
+
+// makeScheduled: scheduled, then draft with a new description (PAGE-EDIT-OK),
+// then published with a date in the past.
+func (s *suite) makeScheduled(ctx context.Context) *typedPage {
+	p := s.createTyped(ctx, "scheduled", map[string]any{"slug": s.t.Marker("type-scheduled")})
+	if p.key == "" {
+		return p
+	}
+	at := p.toType(ctx, s.k, p.key, "draft", map[string]any{"description": "Conformance edited " + s.t.RunID}, "")
+	at = p.toType(ctx, s.k, at, "published", map[string]any{"date": pastDate}, "")
+	s.k.remove(ctx, at)
+	return p
+}
+
+// judgeTypeCreate: PAGE-TYPE-ROUNDTRIP on a create with type typ.
+func (s *suite) judgeTypeCreate(typ string, created, read *client.Exchange) {
+	s.k.created(created, "the create with type "+typ)
+	expectStringIfPresent(created, "data.type", typ, "the create response")
+	expectString(expectRead(read, "its type"), "data.type", typ, "the page read back")
+}
+
+// judgeTypeEdit: PAGE-TYPE-ROUNDTRIP on edit number i of page p, to type
+// typ from type from.
+func judgeTypeEdit(p *typedPage, i int, from, typ string) {
+	needPage(p.created, p.key)
+	e := p.edits[i]
+	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "the edit from type %s to %s", from, typ)
+	expectStringIfPresent(e.ex, "data.type", typ, "the edit response")
+	expectString(expectRead(e.read, "its type"), "data.type", typ, "the page read back after the edit from "+from)
+}
+
+// judgeKeyChange: PAGE-EDIT-KEY-CHANGE on the first edit of p, which sent
+// a new title (and a slug, in the case named so).
+func (s *suite) judgeKeyChange(p *typedPage, name string) {
+	needPage(p.created, p.key)
+	e := p.edits[0]
+	if _, slug := e.sent["slug"]; slug && e.refused != nil {
+		framework.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
+	}
+	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "an edit with the %s", name)
+	newKey := e.ex.Get("data.key").String()
+	Expect(newKey).NotTo(BeEmpty(), framework.Evidence(e.ex, "data.key of the edit response"))
+	Expect(newKey).To(Equal(e.at), framework.Evidence(e.ex, "data.key names where the page now is"))
+	got := expectRead(e.read, "under the key the edit returned")
+	expectString(got, "data.key", newKey, "the page read under the key the edit returned")
+	expectEncodedOnce(got, "data.title", e.sent["title"].(string), "the page read under the key the edit returned is the edited page")
+	if newKey == e.from {
+		s.t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", name)
+	}
+}
+
+// judgeUUIDStable: the page is renamed by an edit with a new title and slug
+// (by the title alone when the server refuses slug on edit).
+func (s *suite) judgeUUIDStable(_ SpecContext, p *typedPage) {
+	needPage(p.created, p.key)
+	uuid := expectRead(p.read, "its uuid").Get("data.uuid").String()
+	e := p.edits[0]
+	if e.refused != nil {
+		s.t.Observe("PAGE-UUID-STABLE: an edit sending slug was refused with HTTP 400; the page is renamed by its title alone")
+	}
+	Expect(e.ex).To(framework.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
+	expectString(expectRead(e.read, "after the rename"), "data.uuid", uuid, "the uuid after the edit")
+	if e.at == e.from {
+		framework.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
+	}
+}
+
+func judgeEditOK(_ SpecContext, p *typedPage) {
+	needPage(p.created, p.key)
+	e := p.edits[0]
+	Expect(e.ex).To(framework.BeSuccess(http.StatusOK))
+	Expect(e.ex).To(framework.MatchSchema("page-response.json"))
+	expectString(e.ex, "data.description", e.sent["description"].(string), "the updated page object")
+}
+
+func (s *suite) judgeEditInvalid(_ SpecContext, p *typedPage) {
+	needPage(p.created, p.key)
+	ex := p.invalid.ex
+	if succeeded(ex) {
+		// Accepted: the spec does not list which values an edit validates,
+		// so a server may ignore or replace the value; it may not store it
+		// (a page's type is one of five, 2.1).
+		Expect(ex).To(framework.BeSuccess(http.StatusOK), "an accepted edit with type %q", invalidType)
+		expectValidType(ex, "the edit response to an edit with type "+invalidType, true)
+		after := expectRead(p.invalid.read, "after the accepted edit")
+		expectValidType(after, "the page edited with type "+invalidType, false)
+		s.t.Observe("PAGE-EDIT-INVALID-400: an edit with type %q was accepted and the page's type is %s",
+			invalidType, after.Get("data.type").Raw)
+		return
+	}
+	// Refused: the spec says only that the edit failed (4.4), not that
+	// nothing of it applied, so the page is not compared.
+	Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "an edit with type %q", invalidType)
+}
+
+// judgeSlugFromTitle: the spec says only that the slug is "derived from the
+// title" (4.3), not how: case, separators, stop words, length and suffixes
+// are the server's. So the slug must be non-empty, be the page's key, and
+// keep some word of the title; the usual derivation
+// ("conformance-<run>-slug-from-title", which also carries the run marker)
+// is only recorded.
+func (s *suite) judgeSlugFromTitle(_ SpecContext, p *typedPage) {
+	s.k.created(p.created, "the create without slug")
+	title := s.k.title("Slug From Title")
+	got := expectRead(p.read, "the page created without slug")
+	slug := got.Get("data.slug")
+	Expect(slug.Type == gjson.String && slug.Str != "").To(BeTrue(),
+		framework.Evidence(got, "the page created without slug has a slug (a non-empty string); it is %s", framework.JSONText(slug)))
+	expectString(got, "data.key", slug.Str, "the key of a top-level page created without slug is its slug")
+	Expect(keepsTitleWord(slug.Str, title)).To(BeTrue(),
+		framework.Evidence(got, "the slug %q is derived from the title %q: it keeps at least one of the title's words", slug.Str, title))
+	if usual := s.t.Marker("slug-from-title"); slug.Str != usual {
+		s.t.Observe("PAGE-CREATE-SLUG-FROM-TITLE: the title %q gave the slug %q (lowercase words joined by '-' would be %q; the spec does not say how slugs are derived)",
+			title, slug.Str, usual)
+	}
+}
+
+// A deleted page stays in the ledger until it reads as gone: its cleanup
+// then sends one more DELETE (404 counts as gone).
+
+func judgeDeleteOK(_ SpecContext, p *typedPage) {
+	needPage(p.created, p.key)
+	Expect(p.deleted.del).To(framework.BeSuccess(http.StatusOK))
+	Expect(p.deleted.del).To(framework.MatchSchema("delete-response.json"))
+}
+
+func judgeDeleteGone(_ SpecContext, p *typedPage) {
+	needPage(p.created, p.key)
+	Expect(p.deleted.del).To(framework.HaveHTTPStatus(http.StatusOK), "the first delete")
+	Expect(p.deleted.read).To(framework.BeHandlerError(http.StatusNotFound), "reading the deleted page")
+	Expect(p.deleted.again).To(framework.BeHandlerError(http.StatusNotFound), "deleting it again")
+}
