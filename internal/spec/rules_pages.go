@@ -114,7 +114,7 @@ var pagesRules = []Rule{
 		Text: "The fields sent on create come back in the page object: title, description, content, type, tags, category, date, slug.",
 		Reading: "Checked in the create response and in the page read back with GET. title and contentRaw must be the sent " +
 			"text HTML-encoded once, in any entity form (see PAGE-TITLE-ENCODED); content is compared as rendered HTML " +
-			"containing the text; tags as the set of names, without surrounding spaces; dateRaw must equal the date " +
+			"containing the plain words sent (the content sent also carries Markdown, for PAGE-CONTENT-MARKDOWN); tags as the set of names, without surrounding spaces; dateRaw must equal the date " +
 			"sent, and date (the display form) must have the form YYYY-MM-DD HH:MM:SS, its value being the server's (e.g. " +
 			"in the reader's timezone); dateUTC is not compared, the site timezone being unknown; slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
@@ -137,10 +137,11 @@ var pagesRules = []Rule{
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
 		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
 			"except for scheduled. The type is read back with GET (and compared in the write response when it carries " +
-			"one). On edit each type is reached from another one: draft from scheduled, the others from draft."},
+			"one). On edit each type is reached from another one: draft from scheduled, published from draft, static from " +
+			"published, sticky from static, scheduled from sticky."},
 	{ID: "PAGE-TITLE-ENCODED", Section: "2.1, 1.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body.",
-		Reading: "Salt & Pepper <b> must read back encoded exactly once, e.g. Salt &amp; Pepper &lt;b&gt; (never " +
+		Reading: "A title ending in Salt & Pepper <b> must read back encoded exactly once, e.g. Salt &amp; Pepper &lt;b&gt; (never " +
 			"&amp;amp;): in the page read back with GET, and in the create response when it carries title. The spec names " +
 			"no encoder, so any form passes whose single decoding gives the text sent, with no raw < and every & starting " +
 			"a character reference: named or numeric references (&amp; or &#38;), and > left as it is. The text holds no " +
@@ -184,7 +185,8 @@ var pagesRules = []Rule{
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
-			"(GET data.key answers the edited page). Checked with a title-only edit and with a title and slug edit; slug " +
+			"(GET data.key answers the edited page). Checked with an edit of the title and with one of the title and slug " +
+			"(each also sets another type, for PAGE-TYPE-ROUNDTRIP); slug " +
 			"is not listed for edit, so a server may ignore it, or refuse it with 400 (that case is then not checked)."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "uuid does not change when the page is renamed.",

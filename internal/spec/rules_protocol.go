@@ -56,11 +56,15 @@ var protocolRules = []Rule{
 	{ID: "GEN-JSON-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a JSON body (Content-Type: application/json).",
-		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
+		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET: " +
+			"on create the title, in any HTML encoding (how it is encoded is PAGE-TITLE-ENCODED's and " +
+			"GEN-FORM-SANITISED-ONCE's), on edit the description, as sent."},
 	{ID: "GEN-FORM-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a form-encoded body (application/x-www-form-urlencoded).",
-		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
+		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET: " +
+			"on create the title, in any HTML encoding (how it is encoded is PAGE-TITLE-ENCODED's and " +
+			"GEN-FORM-SANITISED-ONCE's), on edit the description, as sent."},
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",
