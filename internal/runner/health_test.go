@@ -40,6 +40,14 @@ func TestAssessHealth(t *testing.T) {
 		}
 		return out
 	}
+	// started gives exs start times one millisecond apart from the at-th.
+	epoch := time.Now()
+	started := func(exs []*client.Exchange, at int) []*client.Exchange {
+		for i, ex := range exs {
+			ex.Started = epoch.Add(time.Duration(at+i) * time.Millisecond)
+		}
+		return exs
+	}
 	live := newClock(time.Now(), time.Hour)
 	spent := newClock(time.Now().Add(-time.Hour), 10*time.Second)
 	cut := &client.Exchange{Method: http.MethodGet, Sent: true, Duration: 3 * time.Second,
@@ -80,6 +88,10 @@ func TestAssessHealth(t *testing.T) {
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},
 		{"read-only refusals are not the target's doing", join(answered(10), failed(3, client.ErrReadOnly)), live, false, 0, ""},
+		// Requests sent side by side are recorded when their spec judges
+		// them: one answered before the outage may be recorded after it.
+		{"an answer recorded after the outage it preceded", join(started(answered(4), 0), started(failed(10, refused()), 10),
+			started(answered(1), 5)), live, false, ExitUnusable, "stopped answering after 5 requests: the last 10 got no answer"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
