@@ -85,6 +85,13 @@ func (f *fixture[T]) get(ctx context.Context) T {
 // judgeOn registers the spec of rule id (It's arguments in args) that judges
 // fixture f: f's lead when it is the first spec registered on f, otherwise a
 // spec that judges what the lead's fixture brought.
+//
+// Ginkgo runs the specs of a container in the order of their code location:
+// all specs registered here share this function's two lines, so in each
+// container the leads (Prepare, the line above) run before the others (It,
+// the line below), and a lead's container comes no later than those of the
+// specs registered on its fixture after it. So the lead is judged, its
+// fixture made, before any other spec of the fixture runs.
 func judgeOn[T trailer](s *suite, f *fixture[T], id string, judge func(ctx SpecContext, v T), args ...any) {
 	if !f.lead {
 		f.lead = true

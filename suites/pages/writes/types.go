@@ -1,8 +1,8 @@
 package writes
 
-// The pages created with one type and edited to another (3), whose edits
-// also carry the checks of edit (4.4) and whose last one, deleted, those of
-// delete (4.5).
+// The pages created with one type and edited to another (3): their edits
+// also carry the checks of edit (4.4), and one of them, deleted by the
+// spec's DELETE, those of delete (4.5).
 
 import (
 	"context"
@@ -21,7 +21,6 @@ import (
 // other types, each edit read back.
 type typedPage struct {
 	trail
-	typ     string // the type sent on create
 	created *client.Exchange
 	key     string // the page created ("" when the create made none)
 	read    *client.Exchange
@@ -47,7 +46,7 @@ type deletion struct{ del, read, again *client.Exchange }
 
 // createTyped creates a page of type typ with fields and reads it back.
 func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]any) *typedPage {
-	p := &typedPage{typ: typ}
+	p := &typedPage{}
 	body := map[string]any{"type": typ, "date": pastDate}
 	if typ == "scheduled" {
 		body["date"] = futureDate() // a past date may legitimately publish it
@@ -84,8 +83,9 @@ func (p *typedPage) edit(ctx context.Context, k kit, key string, body map[string
 	return e
 }
 
-// always reads a page back after every edit; succeeded only after one that
-// succeeded.
+// always and succeeded tell edit when to read the page back: after any
+// answer, or after a success only (a refused edit leaves nothing to judge
+// in the page).
 func always(*client.Exchange) bool { return true }
 
 func succeeded(ex *client.Exchange) bool { return ex.Err == nil && ex.Status >= 200 && ex.Status < 300 }
@@ -100,7 +100,8 @@ func (p *typedPage) toType(ctx context.Context, k kit, key, typ string, fields m
 }
 
 // makePublished: published, then static with a new title (PAGE-EDIT-KEY-
-// CHANGE, title only), then an edit with a type outside the five.
+// CHANGE, title changed), then an edit with a type outside the five
+// (PAGE-EDIT-INVALID-400).
 func (s *suite) makePublished(ctx context.Context) *typedPage {
 	p := s.createTyped(ctx, "published", map[string]any{"slug": s.t.Marker("type-published")})
 	if p.key == "" {
