@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,11 +43,19 @@ const (
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
 func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
+	// In the order their answers came (or failed to): requests that went
+	// side by side are recorded in the order their specs judged them, and
+	// an answer recorded after a request that got none would hide the
+	// outage or shift where it began.
+	exs = slices.SortedStableFunc(slices.Values(exs), func(a, b *client.Exchange) int {
+		return a.Started.Add(a.Duration).Compare(b.Started.Add(b.Duration))
+	})
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
 	var sent int
 	first := -1 // index among sent exchanges of the first failure of the final streak
+	before := 0 // sent exchanges up to the last one answered
 	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
@@ -54,7 +63,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		switch classify(ex, deadlineHit) {
 		case answered:
-			streak, first = 0, -1
+			streak, first, before = 0, -1, sent+1
 			telling = append(telling, ex)
 		case notServing:
 			if streak == 0 {
@@ -87,7 +96,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
 			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
-			verb, first, streak, what, c.Passed, c.Failed, c.NotChecked)}
+			verb, before, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(
