@@ -42,7 +42,7 @@ var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "t
 // and a username that does not exist. Specs reading the same URL share one
 // request (the client's read cache, and identical reads on their way).
 func Register(t *framework.Fixture) {
-	Describe("2.4 and 4.8 User profiles", framework.PhaseReads, func() {
+	Describe("User profiles", framework.PhaseReads, func() {
 		reads := t.NewGroup()
 		list := func(ctx context.Context) framework.Got { return framework.GotExchange(t.Read(ctx, "/api/users", nil)) }
 		// The single profiles are read once, by USER-GET-SHAPE's prepare
