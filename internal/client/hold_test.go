@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-		"slices"
+	"slices"
 	"sync"
 	"testing"
 )
