@@ -2,8 +2,11 @@ package client
 
 import (
 	"context"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -121,34 +124,59 @@ func TestReleaseTwice(t *testing.T) {
 	}
 }
 
-// TestHeldReplayNumbering: a read answered from the cache by a held
-// exchange (the request another holder sent) is a replay of it; when its
-// holder is released first it waits for its number until the original is
-// recorded, and it is never counted as a request.
+// TestHeldReplayNumbering: of two holders reading the same path, one
+// sends the read and the other replays its answer from the cache. The
+// record must not depend on which: the one released first stands as the
+// request (numbered at once, shown to the observers, counted), the other
+// as its replay with the same number, as if they had been made one after
+// another in the order released.
 func TestHeldReplayNumbering(t *testing.T) {
-	for _, originalFirst := range []bool{true, false} {
-		rec := newRecorder(t, countingBody())
-		cl := cached(t, rec, nil)
+	for _, senderFirst := range []bool{true, false} {
+		// The first try is answered 503: the request that stands was
+		// retried once, and the record says so once.
+		var tries atomic.Int64
+		answer := countingBody()
+		rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+			if tries.Add(1) == 1 {
+				w.Header().Set("Retry-After", "0")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				return
+			}
+			answer(w, r)
+		})
+		cl := cached(t, rec, func(c *Config) { c.Retries = 1 })
+		var observed []*Exchange
+		cl.OnExchange(func(ex *Exchange) { observed = append(observed, ex) })
 		ctxA, sender := Hold(context.Background())
 		ctxB, replayer := Hold(context.Background())
-		original := cl.Do(ctxA, Request{Path: "/api/pages"})
-		replay := cl.Do(ctxB, Request{Path: "/api/pages"})
-		if !replay.Replayed || original.Replayed || reads(rec, "/api/pages") != 1 {
-			t.Fatalf("replayed: original %v, second %v; %d reads sent", original.Replayed, replay.Replayed, reads(rec, "/api/pages"))
+		sent := cl.Do(ctxA, Request{Path: "/api/pages"})
+		replayed := cl.Do(ctxB, Request{Path: "/api/pages"})
+		if !replayed.Replayed || sent.Replayed || reads(rec, "/api/pages") != 2 {
+			t.Fatalf("replayed: first %v, second %v; %d reads sent", sent.Replayed, replayed.Replayed, reads(rec, "/api/pages"))
 		}
-		if originalFirst {
-			cl.Release(sender)
-			cl.Release(replayer)
-		} else {
-			cl.Release(replayer)
-			if replay.Seq != 0 {
-				t.Errorf("a replay recorded before its original is #%d, want no number yet", replay.Seq)
-			}
-			cl.Release(sender)
+		first, then := sent, replayed
+		if !senderFirst {
+			first, then = replayed, sent
 		}
-		if original.Seq != 1 || replay.Seq != 1 || cl.Seq() != 1 || len(cl.Exchanges()) != 1 || len(cl.Since(0)) != 2 {
-			t.Errorf("original first %v: original #%d, replay #%d, Seq %d, %d requests, %d recorded; want both #1, one request, two recorded",
-				originalFirst, original.Seq, replay.Seq, cl.Seq(), len(cl.Exchanges()), len(cl.Since(0)))
+		order := map[*Exchange]*Held{sent: sender, replayed: replayer}
+		cl.Release(order[first])
+		if first.Seq != 1 || first.Replayed || len(observed) != 1 || observed[0] != first {
+			t.Errorf("sender released first %v: the first released is #%d, replayed %v, %d observed; want #1 at once, the request",
+				senderFirst, first.Seq, first.Replayed, len(observed))
+		}
+		cl.Release(order[then])
+		all := cl.Exchanges()
+		if then.Seq != 1 || !then.Replayed || cl.Seq() != 1 || len(all) != 1 || all[0] != first || len(cl.Since(0)) != 2 || len(observed) != 1 {
+			t.Errorf("sender released first %v: the second released is #%d, replayed %v; Seq %d, %d requests, %d recorded, %d observed; "+
+				"want a replay of #1, one request, two recorded, one observed", senderFirst, then.Seq, then.Replayed, cl.Seq(), len(all),
+				len(cl.Since(0)), len(observed))
+		}
+		if len(first.Retries) != 1 || len(then.Retries) != 0 || cl.Retries() != 1 {
+			t.Errorf("sender released first %v: retries %v on the request, %v on its replay, %d in all; want the one retry on the request",
+				senderFirst, first.Retries, then.Retries, cl.Retries())
+		}
+		if !strings.Contains(then.String(), "the answer to #1") || strings.Contains(first.String(), "replayed") {
+			t.Errorf("sender released first %v: the request reads\n%s\nits replay\n%s", senderFirst, first, then)
 		}
 	}
 }

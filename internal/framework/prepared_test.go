@@ -33,6 +33,8 @@ var preparedCases = []struct {
 }{
 	{"order at concurrency 8", func(t *testing.T) { preparedOrder(t, 8) }},
 	{"order at concurrency 1", func(t *testing.T) { preparedOrder(t, 1) }},
+	{"shared read at concurrency 8", func(t *testing.T) { preparedSharedRead(t, 8) }},
+	{"shared read at concurrency 1", func(t *testing.T) { preparedSharedRead(t, 1) }},
 	{"selection and gates", preparedSelection},
 	{"cleanups", preparedCleanups},
 	{"share", preparedShare},
@@ -128,6 +130,51 @@ func preparedOrder(t *testing.T, concurrency int) {
 	} else if slices.Equal(answered, want) || peak < 2 {
 		t.Errorf("at concurrency %d: answered %v, peak in flight %d: the prepares did not run side by side, this proves nothing",
 			concurrency, answered, peak)
+	}
+}
+
+// preparedSharedRead: two prepares read the same path, the first only
+// after a slow request. Side by side the second sends the read and the
+// first replays it; one after another the first sends it. The record, as
+// the specs judge it and as reports show it, is the same both ways: the
+// spec judged first has the request, the other its replay.
+func preparedSharedRead(t *testing.T, concurrency int) {
+	w := newWorld(t, setup{concurrency: concurrency})
+	read := func(ctx context.Context, path string, ms int) *client.Exchange {
+		return w.target.Read(ctx, path, url.Values{"ms": {strconv.Itoa(ms)}})
+	}
+	judge := func(_ ginkgo.SpecContext, exs []*client.Exchange) {
+		for _, ex := range exs {
+			w.event(fmt.Sprintf("%s #%d replayed %v", ex.URL[strings.Index(ex.URL, "/t/"):strings.Index(ex.URL, "?")], ex.Seq, ex.Replayed))
+			gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		}
+	}
+	ginkgo.Describe("shared read", func() {
+		g := w.target.NewGroup()
+		framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
+			return []*client.Exchange{read(ctx, "/t/slow", 80), read(ctx, "/t/shared", 20)}
+		}, judge, framework.Case("first"))
+		framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
+			return []*client.Exchange{read(ctx, "/t/shared", 20)}
+		}, judge, framework.Case("second"))
+	})
+	specs := w.run(t, "")
+	for _, c := range []verdict.Case{"first", "second"} {
+		if s := specs[c]; s.Status != report.Passed {
+			t.Errorf("%s: %s (%s)", c, s.Status, s.Message)
+		}
+	}
+	want := []string{"/t/slow #1 replayed false", "/t/shared #2 replayed false", "/t/shared #2 replayed true"}
+	if got := w.eventLog(); !slices.Equal(got, want) {
+		t.Errorf("at concurrency %d the specs judged %v, want %v", concurrency, got, want)
+	}
+	answered := w.server.answers()
+	sentFirst := []string{"/t/slow", "/t/shared"}
+	if concurrency > 1 {
+		sentFirst = []string{"/t/shared", "/t/slow"} // the second spec's read went out first
+	}
+	if !slices.Equal(answered, sentFirst) {
+		t.Errorf("at concurrency %d the server answered %v, want %v: this proves nothing", concurrency, answered, sentFirst)
 	}
 }
 
