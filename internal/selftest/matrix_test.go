@@ -129,7 +129,7 @@ func (o outcome) describe() string {
 	if o.filter != "" {
 		filter = fmt.Sprintf("%q", o.filter)
 	}
-	fmt.Fprintf(&b, "exit %d in %s, label filter %s", o.res.Exit, o.res.Elapsed.Round(time.Millisecond), filter)
+	fmt.Fprintf(&b, "exit %d in %s at --concurrency %d, label filter %s", o.res.Exit, o.res.Elapsed.Round(time.Millisecond), o.concurrency, filter)
 	if o.res.TimedOut {
 		fmt.Fprintf(&b, ", TIMED OUT after %s", runTimeout)
 	}
