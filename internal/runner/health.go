@@ -55,7 +55,10 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 	var telling []*client.Exchange
 	var sent int
 	first := -1 // index among sent exchanges of the first failure of the final streak
-	before := 0 // sent exchanges up to the last one answered
+	// before is how many requests the target answered before the final
+	// streak: answers, not requests sent, since a refused connection may
+	// fail before the last answer arrives.
+	before := 0
 	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
@@ -63,7 +66,8 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		switch classify(ex, deadlineHit) {
 		case answered:
-			streak, first, before = 0, -1, sent+1
+			streak, first = 0, -1
+			before++
 			telling = append(telling, ex)
 		case notServing:
 			if streak == 0 {

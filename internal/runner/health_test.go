@@ -85,6 +85,10 @@ func TestAssessHealth(t *testing.T) {
 		// never answered still came before the outage.
 		{"an answer recorded after the first request left unanswered", judgedLate(), spent, true, ExitUnusable,
 			"stopped answering after 20 requests: the last 4 got no answer (the run was interrupted before the target answered)"},
+		// A server going down refuses a connection while its last answer is
+		// still on its way: that refusal is no request it answered.
+		{"a refusal before the last answer arrived", refusedBeforeLastAnswer(), live, false, ExitUnusable,
+			"stopped answering after 5 requests: the last 10 got no answer (the connection was refused)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,6 +125,29 @@ func judgedLate() []*client.Exchange {
 	exs = append(exs, at(19, 5*time.Second, cut), at(20, time.Millisecond, nil))
 	for i := 21; i < 24; i++ {
 		exs = append(exs, at(i, 5*time.Second, cut))
+	}
+	return exs
+}
+
+// refusedBeforeLastAnswer is a target that answered 5 requests and then
+// refused every connection, the first refusal failing before the fifth
+// answer arrived.
+func refusedBeforeLastAnswer() []*client.Exchange {
+	start := time.Now().Add(-time.Hour)
+	at := func(us int, d time.Duration, err error) *client.Exchange {
+		ex := &client.Exchange{Method: http.MethodGet, Sent: true, Started: start.Add(time.Duration(us) * time.Microsecond), Duration: d, Err: err}
+		if err == nil {
+			ex.Status = http.StatusOK
+		}
+		return ex
+	}
+	var exs []*client.Exchange
+	for i := range 4 {
+		exs = append(exs, at(1000*i, time.Millisecond, nil))
+	}
+	exs = append(exs, at(4000, 100*time.Microsecond, refused()), at(3500, time.Millisecond, nil))
+	for i := range 10 {
+		exs = append(exs, at(5000+1000*i, 100*time.Microsecond, refused()))
 	}
 	return exs
 }
