@@ -2,6 +2,8 @@ package writes
 
 import (
 	"context"
+	"fmt"
+	"runtime/debug"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -66,7 +68,13 @@ func (f *fixture[T]) get(ctx context.Context) T {
 	if first {
 		func() {
 			defer close(f.done)
-			defer func() { f.panicked = recover() }()
+			defer func() {
+				if r := recover(); r != nil {
+					// With the stack it was raised on: the spec that raises
+					// it again is not where it came from.
+					f.panicked = fmt.Sprintf("%v\n\nraised while making the fixture, at:\n%s", r, debug.Stack())
+				}
+			}()
 			f.value = f.fn(ctx)
 		}()
 	}
