@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,11 +43,18 @@ const (
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
 func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
+	// Specs prepared together (framework.Group) record their requests when
+	// each is judged, not when its answer came: look at the exchanges in
+	// the order their answers stood (or they gave up), the target's order.
+	exs = slices.Clone(exs)
+	slices.SortStableFunc(exs, func(a, b *client.Exchange) int {
+		return a.Started.Add(a.Duration).Compare(b.Started.Add(b.Duration))
+	})
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
-	var sent int
-	first := -1 // index among sent exchanges of the first failure of the final streak
+	var served int
+	first := -1 // requests answered before the first failure of the final streak
 	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
@@ -56,14 +64,14 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		case answered:
 			streak, first = 0, -1
 			telling = append(telling, ex)
+			served++
 		case notServing:
 			if streak == 0 {
-				first = sent
+				first = served
 			}
 			streak++
 			telling = append(telling, ex)
 		}
-		sent++
 	}
 	window := telling[max(0, len(telling)-healthWindow):]
 	failures := 0

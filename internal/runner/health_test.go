@@ -76,6 +76,11 @@ func TestAssessHealth(t *testing.T) {
 		{"writes answered 503 are no outage", join(answered(30), []*client.Exchange{writeRefused, writeRefused, writeRefused}), live, false, 0, ""},
 		{"hangs until the time limit", join(answered(20), []*client.Exchange{cut, quickCut, notSent}), spent, true, ExitUnusable,
 			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
+		// Specs prepared together record their requests when judged: a
+		// request the target never answered may be recorded before
+		// answers that came earlier.
+		{"hangs, recorded out of order", join(answered(18), []*client.Exchange{cut}, answered(2)), spent, true, ExitUnusable,
+			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
 		{"time limit while the target answers", join(answered(20), []*client.Exchange{quickCut, notSent}), spent, true, ExitFail,
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},
