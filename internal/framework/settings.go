@@ -70,7 +70,7 @@ func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard
 // change the settings; the first Begin reads them. So the settings are
 // read before the first change, restored once at the end and verified
 // once, not around every spec; in between, each spec sees what the
-// earlier ones left (Latest, Current). what names the specs, for the run
+// earlier ones left (Current). what names the specs, for the run
 // summary, which also lists each request sent.
 //
 // Ginkgo skips the cleanup of an Ordered container whose later specs it
@@ -122,11 +122,7 @@ func (g *SettingsGuard) Original() map[string]any { return g.original }
 // between, sorted.
 func (g *SettingsGuard) Volatile() []string { return g.volatile }
 
-// Latest is the settings map the guard read last, and its exchange; nil
-// when a request that may change them was sent since.
-func (g *SettingsGuard) Latest() (map[string]any, *client.Exchange) { return g.latest, g.latestEx }
-
-// Read reads the whole settings map now (the guard keeps it as Latest);
+// Read reads the whole settings map now (the guard keeps it for Current);
 // the string is what went wrong, "" when it was read.
 func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]any, string) {
 	ex, m, problem := g.t.ReadSettings(ctx)
@@ -136,8 +132,8 @@ func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]
 	return ex, m, problem
 }
 
-// Current is the settings as they are now: Latest, or a new Read when a
-// request that may change them was sent since.
+// Current is the settings as they are now: those the guard read last, or
+// a new Read when a request that may change them was sent since.
 func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[string]any, string) {
 	if g.latest != nil {
 		return g.latestEx, g.latest, ""
