@@ -165,7 +165,7 @@ func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exch
 }
 
 // sending notes a request that may change the settings: what it sends,
-// and that the guard's Latest is out of date.
+// and that what the guard read last is out of date.
 func (g *SettingsGuard) sending(what string) {
 	g.sent = true
 	g.latest, g.latestEx = nil, nil
