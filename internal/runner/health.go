@@ -43,18 +43,19 @@ const (
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
 func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
-	// Specs prepared together (framework.Group) record their requests when
-	// each is judged, not when its answer came: look at the exchanges in
-	// the order their answers stood (or they gave up), the target's order.
-	exs = slices.Clone(exs)
-	slices.SortStableFunc(exs, func(a, b *client.Exchange) int {
+	// In the order their answers came (or failed to): requests that went
+	// side by side are recorded in the order their specs judged them, and
+	// an answer recorded after a request that got none would hide the
+	// outage or shift where it began.
+	exs = slices.SortedStableFunc(slices.Values(exs), func(a, b *client.Exchange) int {
 		return a.Started.Add(a.Duration).Compare(b.Started.Add(b.Duration))
 	})
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
-	var served int
-	first := -1 // requests answered before the first failure of the final streak
+	var sent int
+	first := -1 // index among sent exchanges of the first failure of the final streak
+	before := 0 // sent exchanges up to the last one answered
 	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
@@ -62,16 +63,16 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		switch classify(ex, deadlineHit) {
 		case answered:
-			streak, first = 0, -1
+			streak, first, before = 0, -1, sent+1
 			telling = append(telling, ex)
-			served++
 		case notServing:
 			if streak == 0 {
-				first = served
+				first = sent
 			}
 			streak++
 			telling = append(telling, ex)
 		}
+		sent++
 	}
 	window := telling[max(0, len(telling)-healthWindow):]
 	failures := 0
@@ -95,7 +96,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
 			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
-			verb, first, streak, what, c.Passed, c.Failed, c.NotChecked)}
+			verb, before, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(

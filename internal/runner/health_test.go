@@ -76,15 +76,15 @@ func TestAssessHealth(t *testing.T) {
 		{"writes answered 503 are no outage", join(answered(30), []*client.Exchange{writeRefused, writeRefused, writeRefused}), live, false, 0, ""},
 		{"hangs until the time limit", join(answered(20), []*client.Exchange{cut, quickCut, notSent}), spent, true, ExitUnusable,
 			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
-		// Specs prepared together record their requests when judged: a
-		// request the target never answered may be recorded before
-		// answers that came earlier.
-		{"hangs, recorded out of order", join(answered(18), []*client.Exchange{cut}, answered(2)), spent, true, ExitUnusable,
-			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
 		{"time limit while the target answers", join(answered(20), []*client.Exchange{quickCut, notSent}), spent, true, ExitFail,
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},
 		{"read-only refusals are not the target's doing", join(answered(10), failed(3, client.ErrReadOnly)), live, false, 0, ""},
+		// Requests that went side by side are recorded in the order their
+		// specs judged them: an answer recorded after a request the target
+		// never answered still came before the outage.
+		{"an answer recorded after the first request left unanswered", judgedLate(), spent, true, ExitUnusable,
+			"stopped answering after 20 requests: the last 4 got no answer (the run was interrupted before the target answered)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,6 +99,30 @@ func TestAssessHealth(t *testing.T) {
 			}
 		})
 	}
+}
+
+// judgedLate is a run whose target answered 20 requests and then none,
+// recorded out of that order: the 20th answer after the first request that
+// got none (prepared fixtures are recorded when their spec judges them).
+func judgedLate() []*client.Exchange {
+	start := time.Now().Add(-time.Hour)
+	var exs []*client.Exchange
+	at := func(i int, d time.Duration, err error) *client.Exchange {
+		ex := &client.Exchange{Method: http.MethodGet, Sent: true, Started: start.Add(time.Duration(i) * time.Millisecond), Duration: d, Err: err}
+		if err == nil {
+			ex.Status = http.StatusOK
+		}
+		return ex
+	}
+	cut := &client.TransportError{Kind: client.KindCancelled, Cause: "the run was interrupted before the target answered"}
+	for i := range 19 {
+		exs = append(exs, at(i, time.Millisecond, nil))
+	}
+	exs = append(exs, at(19, 5*time.Second, cut), at(20, time.Millisecond, nil))
+	for i := 21; i < 24; i++ {
+		exs = append(exs, at(i, 5*time.Second, cut))
+	}
+	return exs
 }
 
 // TestTransportNotes: retries, requests sent again after a cut connection
