@@ -51,6 +51,7 @@ func Install(t *Fixture) {
 		t.Client.SetScope("cleanup")
 		t.stopBackground()
 		t.releasePrepared()
+		t.restoreSettingsLeft(ctx)
 		t.sweep(ctx)
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })
