@@ -55,6 +55,11 @@ type Exchange struct {
 	// request carried them as the spec's parameters because it asked to
 	// (Request.Placement).
 	PlacementProbe bool
+	// APIToken and AuthToken say what the request carried of each token:
+	// the configured value (TokenValid, the zero value), none, or a wrong
+	// one; for checks of the answers to requests without valid
+	// credentials.
+	APIToken, AuthToken TokenUse
 	// Sent is false when the request never left the client (read-only
 	// refusal, the run's time limit had passed, a body that could not be
 	// built).

@@ -60,6 +60,7 @@ func (c *Client) prepare(ctx context.Context, r Request) *pending {
 		p.ex.RequestBody = excerpt(c.redactor.Bytes(p.b.body), requestExcerpt)
 		p.ex.curl = c.curl(p.b, r)
 		p.ex.PlacementProbe = p.b.placementProbe
+		p.ex.APIToken, p.ex.AuthToken = c.tokenUse(r, p.b)
 		if c.cfg.ReadCache {
 			p.key = cacheKey(p.b)
 		}
