@@ -39,11 +39,15 @@ type Group struct {
 	t       *Fixture
 	members []*prepared
 	launch  sync.Once
-	// last is the last member launch started: its spec registers the
-	// cleanups of what the group shares (Share), once every member has
-	// been judged.
-	last   *prepared
-	shared cleanups
+	// started counts the members launch started, judged those whose spec
+	// has taken its result: the spec that judges the last of them
+	// registers the cleanups of what the group shares (Share). Ginkgo
+	// runs a container's specs sorted by source location, not in the
+	// order they were registered, so the last to run is only known then.
+	mu      sync.Mutex
+	started int
+	judged  int
+	shared  cleanups
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -137,7 +141,7 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 		}
 		g.t.Client.Release(m.held)
 		m.cleanups.register()
-		if m == g.last {
+		if g.lastJudged(m) {
 			g.shared.register()
 		}
 		if m.panic != nil {
@@ -222,9 +226,11 @@ func (g *Group) start() {
 			if g.t.selects(m.key) && g.t.gate(m.def) == "" {
 				m.started = true
 				todo = append(todo, m)
-				g.last = m
 			}
 		}
+		g.mu.Lock()
+		g.started = len(todo)
+		g.mu.Unlock()
 		ctx := g.t.backgroundContext()
 		slots := make(chan struct{}, max(g.t.Concurrency, 1))
 		g.t.background.wg.Go(func() {
@@ -242,6 +248,18 @@ func (g *Group) start() {
 			}
 		})
 	})
+}
+
+// lastJudged counts m's spec as judged and reports whether every member
+// launch started has been judged now (or before: a member the selection
+// did not foresee, prepared alone, may come after them all).
+func (g *Group) lastJudged(m *prepared) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if m.started {
+		g.judged++
+	}
+	return g.judged >= g.started
 }
 
 // exec runs m's prepare function with its requests held, and keeps what it
