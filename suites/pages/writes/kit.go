@@ -81,11 +81,6 @@ func (k kit) edit(ctx context.Context, key string, body map[string]any) *client.
 	return k.t.Write(ctx, http.MethodPut, framework.PagePath(key), body)
 }
 
-// editForm sends PUT /api/pages/{key} with a form-encoded body.
-func (k kit) editForm(ctx context.Context, key string, form url.Values) *client.Exchange {
-	return k.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: framework.PagePath(key), Form: form, Credentials: client.BothTokens})
-}
-
 // follow keeps the ledger on the page after an edit answered ex and returns
 // the key the page now has.
 //

@@ -1,7 +1,7 @@
 // Package writes checks the page lifecycle of the spec: create (4.3), the
-// page types (3), edit (4.4) and delete (4.5), and the request-body rules of
-// section 1 that page writes check. Every page it creates carries the run
-// marker and is deleted again, also when a spec fails.
+// page types (3), edit (4.4) and delete (4.5). Every page it creates
+// carries the run marker and is deleted again, also when a spec fails.
+// (The request-body rules of section 1 are suites/protocol's.)
 package writes
 
 import (
@@ -21,8 +21,7 @@ import (
 
 // Register adds the specs of the page lifecycle for target t: create (4.3,
 // this file), types (3), edit (4.4) and delete (4.5) (edit.go), writes to
-// hierarchical keys (hierarchy.go), and the request-body rules of section 1
-// that page writes check (protocol.go).
+// hierarchical keys (hierarchy.go).
 // Every page is created through t.CreatePage or t.Adopt, which register its
 // deletion; pages are drafts unless the rule needs another type, and the
 // published, static and sticky pages carry a date far in the past and live
@@ -34,7 +33,6 @@ func Register(t *framework.Fixture) {
 	registerEdit(t, k)
 	registerDelete(t, k)
 	registerHierarchy(t, k)
-	registerProtocol(t, k)
 }
 
 // invalidType is a page type outside the five values of section 3.
