@@ -2,9 +2,11 @@
 // rules of every response (Content-Type, JSON body, CORS, no-cache, the
 // status and message fields: crosscutting.go, judged on every exchange of
 // the run), the response envelope of successes, handler errors and early
-// errors (spec sections 1 and 7) and the URL shape (sections 1 and 9.1).
-// The envelope specs also send the responses the cross-cutting checks need
-// to see: successes, 404s and early errors of each kind.
+// errors (spec sections 1 and 7; the error bodies on every such error the
+// run provoked: provoked.go), the URL shape (sections 1 and 9.1) and the
+// request bodies of section 1 on page writes (bodies.go). The envelope
+// specs also send the responses the cross-cutting checks need to see:
+// successes, 404s and early errors of each kind, when no other spec did.
 package protocol
 
 import (
