@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 
@@ -122,47 +121,8 @@ func (k pageKit) readEdited(ctx context.Context, run *pageRun, candidates ...str
 	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
 		return
 	}
-	run.key = k.follow(ctx, run.key, ex, candidates...)
+	run.key = k.t.FollowEdit(ctx, run.key, ex, candidates...)
 	run.editRead = k.t.Read(ctx, framework.PagePath(run.key), nil)
-}
-
-// follow keeps the ledger on a page after an edit answered ex, and
-// returns the key the page now has. A new data.key that carries the run
-// marker is trusted; one without it is followed only when the old key no
-// longer reads and the new one does, else reported and left alone (it
-// could be someone else's page). When data.key is the old key or absent,
-// a page gone from it is looked for under candidates, so that a server
-// that misreports the new key does not leave the page behind unnoticed.
-func (k pageKit) follow(ctx context.Context, old string, ex *client.Exchange, candidates ...string) string {
-	reads := func(key string) bool {
-		r := k.t.Read(ctx, framework.PagePath(key), nil)
-		return r.Err == nil && r.Status == http.StatusOK && r.Get("data.key").String() == key
-	}
-	if nk := ex.Get("data.key").String(); nk != "" && nk != old {
-		switch {
-		case framework.IsRunMarked(nk):
-		case !reads(old) && reads(nk):
-			k.t.Observe("an edit moved run page %s to %s, a key without the run marker", old, nk)
-		default:
-			k.t.Ledger.AddProblem(fmt.Sprintf("an edit of page %s answered data.key %s, which carries no run marker "+
-				"and could not be confirmed as the page's new key; not deleted automatically", old, nk))
-			return nk
-		}
-		k.t.Renamed(old, nk)
-		return nk
-	}
-	if len(candidates) == 0 || reads(old) {
-		return old
-	}
-	for _, c := range candidates {
-		if c != old && framework.IsRunMarked(c) && reads(c) {
-			k.t.Renamed(old, c)
-			return c
-		}
-	}
-	k.t.Ledger.AddProblem(fmt.Sprintf("page %s no longer reads after an edit, and it was not found where the edit "+
-		"could have moved it; it may be left on the target", old))
-	return old
 }
 
 // remove deletes the page of run now, beside the other pages' requests
