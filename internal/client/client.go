@@ -113,8 +113,8 @@ const (
 	DefaultMaxBody = 4 << 20
 	// DefaultRequestTimeout bounds one request.
 	DefaultRequestTimeout = 10 * time.Second
-	// DefaultConcurrency is how many requests of one batch (DoAll) a run
-	// has in flight at once (--concurrency).
+	// DefaultConcurrency is how many requests a run has in flight at
+	// once (--concurrency).
 	DefaultConcurrency = 8
 )
 

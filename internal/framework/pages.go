@@ -160,31 +160,74 @@ const (
 
 // walkAllPages gathers every page matching q by walking the list a page at
 // a time, for sites whose numberOfItems=-1 answer is larger than the read
-// limit (big is the -1 exchange that was cut).
+// limit (big is the -1 exchange that was cut). It tries smaller pages while
+// one page is still cut.
 func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Exchange) ([]gjson.Result, *client.Exchange, string) {
 	last := big
 	for size := pageWalkSize; size >= 4; size /= 4 {
-		var items []gjson.Result
-		cut := false
-		for p := 1; p <= pageWalkRequests; p++ {
-			last = t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", strconv.Itoa(size), "pageNumber", strconv.Itoa(p)))
-			if last.Truncated {
-				cut = true // try smaller pages
-				break
-			}
-			if last.Err != nil || last.Status != http.StatusOK || !last.Get("data").IsArray() {
-				return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), and walking the list "+
-					"instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), AnswerStatus(last))
-			}
-			page := PageItems(last)
-			items = append(items, page...)
-			if len(page) < size || !last.Get("meta.hasMore").Bool() {
-				return items, last, ""
-			}
-		}
-		if !cut {
+		w := t.walkAtSize(ctx, q, size)
+		last = w.last
+		switch {
+		case w.cut:
+			continue // try smaller pages
+		case w.failed:
+			return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), and walking the list "+
+				"instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), AnswerStatus(last))
+		case !w.done:
 			return nil, last, fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*pageWalkRequests, q.Encode())
 		}
+		return w.items, last, ""
 	}
 	return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())
+}
+
+// sizedWalk is how a walk over the list at one page size ended.
+type sizedWalk struct {
+	items  []gjson.Result
+	last   *client.Exchange // the last page read
+	done   bool             // every page gathered
+	cut    bool             // a page was larger than the read limit
+	failed bool             // a page was not a list answer
+}
+
+// walkAtSize walks the pages of q at size items a page, at most
+// pageWalkRequests of them. The pages after the first go side by side, as
+// many as the first one's meta.total says there are; beyond them (a total
+// that is missing or too small) one at a time, until a page is short or
+// says no more follow.
+func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w sizedWalk) {
+	read := func(from, to int) []*client.Exchange {
+		reqs := make([]client.Request, 0, to-from+1)
+		for p := from; p <= to; p++ {
+			reqs = append(reqs, client.Request{Method: http.MethodGet, Path: PagesPath,
+				Query: QueryWith(q, "numberOfItems", strconv.Itoa(size), "pageNumber", strconv.Itoa(p))})
+		}
+		return t.All(ctx, reqs...)
+	}
+	expected := 1
+	for p := 1; p <= pageWalkRequests; {
+		to := max(p, min(expected, pageWalkRequests))
+		for _, ex := range read(p, to) {
+			w.last = ex
+			if ex.Truncated {
+				w.cut = true
+				return w
+			}
+			if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
+				w.failed = true
+				return w
+			}
+			page := PageItems(ex)
+			w.items = append(w.items, page...)
+			if len(page) < size || !ex.Get("meta.hasMore").Bool() {
+				w.done = true
+				return w
+			}
+		}
+		if total := w.last.Get("meta.total"); p == 1 && total.Type == gjson.Number {
+			expected = (int(total.Num) + size - 1) / size
+		}
+		p = to + 1
+	}
+	return w
 }

@@ -10,7 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
 )
@@ -129,5 +131,67 @@ func TestFirstChildPage(t *testing.T) {
 	ex = fixtureFor(t, srv.URL, 0).Read(context.Background(), PagesPath, nil)
 	if child, ok := FirstChildPage(PageItems(ex)); !ok || child.Get("key").String() != "a/b" {
 		t.Errorf("FirstChildPage = %s, %v; want a/b", child.Raw, ok)
+	}
+}
+
+// TestWalkFetchesLaterPagesSideBySide: on a site too large for one
+// numberOfItems=-1 answer, the pages after the first go out together (as
+// many as its meta.total says), and the walk still ends where the list
+// does when meta.total says too few or too many.
+func TestWalkFetchesLaterPagesSideBySide(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		reportedTotal int // meta.total the server sends; the site has 30 pages
+		wantRequests  int // -1 (cut), then pages of 100 (cut), 25 (cut), 6
+	}{
+		{"meta.total right", 30, 3 + 5},
+		// Told 13: pages 2 and 3 together, then 4 and 5 one at a time.
+		{"meta.total too small", 13, 3 + 5},
+		// Told 60: ten pages of 6 asked at once; the walk ends with the
+		// fifth, the last one (hasMore false), and drops the rest.
+		{"meta.total too large", 60, 3 + 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var inFlight, most atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := inFlight.Add(1)
+				defer inFlight.Add(-1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(20 * time.Millisecond)
+				size, _ := strconv.Atoi(r.URL.Query().Get("numberOfItems"))
+				num, _ := strconv.Atoi(r.URL.Query().Get("pageNumber"))
+				from, to := 0, 30
+				if size > 0 {
+					from, to = min(30, (max(num, 1)-1)*size), min(30, max(num, 1)*size)
+				}
+				data := []map[string]any{}
+				for i := from; i < to; i++ {
+					data = append(data, map[string]any{"key": fmt.Sprintf("p%d", i), "description": strings.Repeat("x", 1000)})
+				}
+				w.Header().Set("Content-Type", "application/json")
+				_ = json.NewEncoder(w).Encode(map[string]any{"status": "0", "data": data,
+					"meta": map[string]any{"total": c.reportedTotal, "hasMore": to < 30}})
+			}))
+			t.Cleanup(srv.Close)
+			cl, err := client.New(client.Config{BaseURL: srv.URL, Token: "tok-en-value", MaxBody: 8 << 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := New(cl, Options{Concurrency: 8})
+			items, _, problem := f.ListAllPages(context.Background(), url.Values{})
+			if problem != "" {
+				t.Fatal(problem)
+			}
+			if got := PageKeys(items); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
+				t.Errorf("keys %v, want p0 to p29 once each", got)
+			}
+			if n := len(f.Client.Exchanges()); n != c.wantRequests {
+				t.Errorf("%d requests, want %d", n, c.wantRequests)
+			}
+			if most.Load() < 2 {
+				t.Errorf("at most %d request in flight: the later pages went one by one", most.Load())
+			}
+		})
 	}
 }

@@ -37,8 +37,9 @@ type Options struct {
 	SettingsWrites bool
 	// RunID distinguishes this run's resources; generated when empty.
 	RunID string
-	// Concurrency is how many requests of one batch (All) are in flight
-	// at once; 0 or 1 sends them one by one.
+	// Concurrency is how many requests of one batch (All), and how many
+	// prepare functions of a group (Prepare), are under way at once; 0 or
+	// 1 runs them one by one.
 	Concurrency int
 }
 

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,32 +38,41 @@ const (
 // the run ends with the target no longer serving (the last exchanges, the
 // very last included, fail at the transport level or are answered 429/503
 // even after retries, and they are most of the last few), the verdict says
-// so, with the number of requests it answered, and the exit code is
+// so, with the number of requests made before, and the exit code is
 // ExitUnusable: rule failures after that point say nothing about the spec.
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
 func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
+	// In the order their answers came (or failed to): requests that went
+	// side by side are recorded in the order their specs judged them, and
+	// an answer recorded after a request that got none would hide the
+	// outage or shift where it began.
+	exs = slices.SortedStableFunc(slices.Values(exs), func(a, b *client.Exchange) int {
+		return a.Started.Add(a.Duration).Compare(b.Started.Add(b.Duration))
+	})
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
-	// served counts the requests the target answered: it "stopped after"
-	// them. Requests sent side by side are recorded in an order that is
-	// not the order they were answered in, so the answers recorded after
-	// the first failure count too.
-	served, streak := 0, 0
+	var sent int
+	first := -1 // index among sent exchanges of the first failure of the final streak
+	before := 0 // sent exchanges up to the last one answered
+	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
 			continue
 		}
 		switch classify(ex, deadlineHit) {
 		case answered:
-			streak = 0
-			served++
+			streak, first, before = 0, -1, sent+1
 			telling = append(telling, ex)
 		case notServing:
+			if streak == 0 {
+				first = sent
+			}
 			streak++
 			telling = append(telling, ex)
 		}
+		sent++
 	}
 	window := telling[max(0, len(telling)-healthWindow):]
 	failures := 0
@@ -71,7 +81,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 			failures++
 		}
 	}
-	stopped := served > 0 && streak > 0 &&
+	stopped := first > 0 && streak > 0 &&
 		((streak >= minStreak && 2*failures >= len(window)) || deadlineHit)
 	c := run.Counts
 	if stopped {
@@ -86,7 +96,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
 			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
-			verb, served, streak, what, c.Passed, c.Failed, c.NotChecked)}
+			verb, before, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(

@@ -66,8 +66,8 @@ type Config struct {
 	CACert         string
 	Insecure       bool
 
-	// Concurrency is how many requests of one batch are in flight at
-	// once (--concurrency; 1 sends them one by one; --rps still caps).
+	// Concurrency is how many requests are in flight at once
+	// (--concurrency; 1 sends them one by one; --rps still caps).
 	Concurrency int
 	// ReadCache answers a read repeated before any write from the run's
 	// first answer (--read-cache; see client.Config.ReadCache).

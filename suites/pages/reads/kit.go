@@ -17,17 +17,46 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
-// kit carries the target and what the container's setup could not prepare
-// (reasons shown when a spec cannot check its rule). The read specs and their
+// kit carries what the specs of one container share: the target, the
+// group their requests are prepared in (framework.Prepare), the listing of
+// every type that most of them compare with, fetched once for the group,
+// and what the container's setup supplied. The read specs and their
 // helpers hang off it.
 type kit struct {
 	t     *framework.Fixture
-	notes *[]string
+	g     *framework.Group
+	every func(ctx context.Context) listing
+	made  *supplies
+}
+
+// supplies is what a container's setup created for the checks, or why it
+// could not (reasons shown when a spec cannot check its rule).
+type supplies struct {
+	notes []string
+	// typed holds, for each page type the listing of every type lacked, the
+	// page the setup created of that type (confirmed by a read) or why
+	// there is none.
+	typed map[string]typedPage
+}
+
+// typedPage is a page the setup created of a type the listing of every type
+// lacked: its key, and problem when it cannot serve (not created, or not
+// read back with that type).
+type typedPage struct{ key, problem string }
+
+// newKit starts the group of one top-level container of t's specs; made is
+// what its setup supplies (filled before the first spec runs).
+func newKit(t *framework.Fixture, made *supplies) kit {
+	k := kit{t: t, g: t.NewGroup(), made: made}
+	k.every = framework.Share(k.g, func(ctx context.Context) listing {
+		return k.listAll(ctx, framework.EveryTypeQuery())
+	})
+	return k
 }
 
 // note records a setup problem.
 func (k kit) note(format string, args ...any) {
-	*k.notes = append(*k.notes, fmt.Sprintf(format, args...))
+	k.made.notes = append(k.made.notes, fmt.Sprintf(format, args...))
 }
 
 // lacking is the reason for a rule left unchecked because the target has no
@@ -37,23 +66,107 @@ func (k kit) lacking(what string) string {
 	switch {
 	case !k.t.CanWrite():
 		reason += ", and this run may not create pages (read-only run or no --auth-token)"
-	case len(*k.notes) > 0:
-		reason += ", and preparing it failed: " + strings.Join(*k.notes, "; ")
+	case len(k.made.notes) > 0:
+		reason += ", and preparing it failed: " + strings.Join(k.made.notes, "; ")
 	default:
 		reason += ", even after this run created pages for the check"
 	}
 	return reason
 }
 
-// list sends GET /api/pages with q and expects 200 with a data array.
-func (k kit) list(ctx context.Context, q url.Values) *client.Exchange {
-	ex := k.t.Read(ctx, framework.PagesPath, q)
-	expectList(2, ex)
-	return ex
+// listing is what Fixture.ListAllPages brought for a prepare function:
+// every page matching a query and the exchange that gave them, or why no
+// consistent listing could be had.
+type listing struct {
+	items   []gjson.Result
+	ex      *client.Exchange
+	problem string
+}
+
+// listAll is Fixture.ListAllPages for a prepare function.
+func (k kit) listAll(ctx context.Context, q url.Values) listing {
+	items, ex, problem := k.t.ListAllPages(ctx, q)
+	return listing{items: items, ex: ex, problem: problem}
+}
+
+// pages returns a listing's pages to a judge, and names its exchange as
+// evidence (the group's shared listing is another spec's request); the
+// rule is not checked when the listing could not be had.
+func (k kit) pages(l listing) ([]gjson.Result, *client.Exchange) {
+	k.t.Judged(l.ex)
+	if l.problem != "" {
+		framework.NotChecked("%s", l.problem)
+	}
+	return l.items, l.ex
+}
+
+// everyPage is pages for the listing of every type; a target with no page
+// at all leaves the rule not checked.
+func (k kit) everyPage(l listing) ([]gjson.Result, *client.Exchange) {
+	items, ex := k.pages(l)
+	if len(items) == 0 {
+		framework.NotChecked("the target has no page at all")
+	}
+	return items, ex
+}
+
+// childPage is the first child page (key parent/child) the listing of
+// every type holds; without one the rule is not checked.
+func (k kit) childPage(l listing) gjson.Result {
+	items, _ := k.pages(l)
+	child, ok := framework.FirstChildPage(items)
+	if !ok {
+		framework.NotChecked("%s", k.lacking("no child page (key parent/child)"))
+	}
+	return child
+}
+
+// counted is what the number of pages of every type rests on: the first
+// list page, and when its meta.total is not an integer (PAGE-LIST-SHAPE's
+// concern) the listing of every type.
+type counted struct {
+	first *client.Exchange
+	all   *listing
+}
+
+// countEvery reads what total needs, for a prepare function.
+func (k kit) countEvery(ctx context.Context) counted {
+	c := counted{first: k.t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())}
+	if isList(c.first) && !isInteger(c.first.Get("meta.total")) {
+		l := k.every(ctx)
+		c.all = &l
+	}
+	return c
+}
+
+// value is the number of pages of every type, for a prepare function: ok
+// is false where total would stop the spec.
+func (c counted) value() (n int, ok bool) {
+	switch {
+	case !isList(c.first):
+		return 0, false
+	case c.all == nil:
+		return int(c.first.Get("meta.total").Num), true
+	case c.all.problem != "":
+		return 0, false
+	}
+	return len(c.all.items), true
+}
+
+// total is the number of pages of every type, for a judge: the first
+// page's meta.total when it is an integer, otherwise the number of pages
+// the listing of every type holds. It expects the first page to be a list.
+func (k kit) total(c counted) int {
+	expectList(2, c.first)
+	if c.all == nil {
+		return int(c.first.Get("meta.total").Num)
+	}
+	items, _ := k.pages(*c.all)
+	return len(items)
 }
 
 // lists sends GET /api/pages with each of qs side by side (Fixture.All)
-// and returns the answers in the order of qs, unjudged: the caller judges
+// and returns the answers in the order of qs, unjudged: the judge judges
 // each with expectList where the one-by-one walk judged it, so that the
 // first failure a spec shows stays the same.
 func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
@@ -62,6 +175,12 @@ func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
 		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagesPath, Query: q}
 	}
 	return k.t.All(ctx, reqs...)
+}
+
+// isList reports whether ex (a GET /api/pages answer) is what expectList
+// expects, for a prepare function deciding whether to go on.
+func isList(ex *client.Exchange) bool {
+	return ex.StatusErr() == nil && ex.Status == http.StatusOK && ex.IsJSON() && ex.Get("data").IsArray()
 }
 
 // expectList expects ex (a GET /api/pages answer) to be 200 with a data
@@ -81,7 +200,7 @@ func pageQueries(q url.Values, pns ...int) []url.Values {
 }
 
 // integer reads a member that must be an integer (spec 4.1 list envelope).
-func (k kit) integer(ex *client.Exchange, path string) int {
+func integer(ex *client.Exchange, path string) int {
 	ExpectWithOffset(1, ex).To(framework.Hold(path+" is an integer", func(ex *client.Exchange) []string {
 		if !isInteger(ex.Get(path)) {
 			return []string{path + " is " + framework.Show(ex.Get(path))}
@@ -91,8 +210,15 @@ func (k kit) integer(ex *client.Exchange, path string) int {
 	return int(ex.Get(path).Num)
 }
 
+// intOf is integer for a prepare function: ok is false where integer
+// would fail the spec.
+func intOf(ex *client.Exchange, path string) (n int, ok bool) {
+	r := ex.Get(path)
+	return int(r.Num), isInteger(r)
+}
+
 // boolean reads a member that must be a boolean.
-func (k kit) boolean(ex *client.Exchange, path string) bool {
+func boolean(ex *client.Exchange, path string) bool {
 	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, BeAssignableToTypeOf(true)))
 	return ex.Get(path).Bool()
 }
@@ -115,47 +241,4 @@ func eachPage(expect string, items []gjson.Result, problem func(it gjson.Result)
 		}
 		return out
 	})
-}
-
-// total is the number of pages matching the type filters of q: the list's
-// meta.total when it is an integer, otherwise (PAGE-LIST-SHAPE's concern)
-// the number of pages a full listing holds.
-func (k kit) total(ctx context.Context, q url.Values) int {
-	ex := k.list(ctx, q)
-	if r := ex.Get("meta.total"); isInteger(r) {
-		return int(r.Num)
-	}
-	items, _ := k.everything(ctx, q)
-	return len(items)
-}
-
-// everything is Fixture.ListAllPages for a spec: it reports the rule not
-// checked when the reference listing cannot be had.
-func (k kit) everything(ctx context.Context, q url.Values) ([]gjson.Result, *client.Exchange) {
-	items, ex, problem := k.t.ListAllPages(ctx, q)
-	if problem != "" {
-		framework.NotChecked("%s", problem)
-	}
-	return items, ex
-}
-
-// everyPage is the listing of every type for a spec; a target with no page
-// at all leaves the rule not checked.
-func (k kit) everyPage(ctx context.Context) ([]gjson.Result, *client.Exchange) {
-	items, ex := k.everything(ctx, framework.EveryTypeQuery())
-	if len(items) == 0 {
-		framework.NotChecked("the target has no page at all")
-	}
-	return items, ex
-}
-
-// childPage is the first child page (key parent/child) the target lists;
-// without one the rule is not checked.
-func (k kit) childPage(ctx context.Context) gjson.Result {
-	items, _ := k.everything(ctx, framework.EveryTypeQuery())
-	child, ok := framework.FirstChildPage(items)
-	if !ok {
-		framework.NotChecked("%s", k.lacking("no child page (key parent/child)"))
-	}
-	return child
 }

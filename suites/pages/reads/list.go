@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -29,27 +28,45 @@ func (k kit) listShapeSpecs() {
 		{"every type, numberOfItems=-1", framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "-1")},
 	}
 	for _, c := range cases {
-		k.t.It("PAGE-LIST-SHAPE", func(ctx SpecContext) {
-			ex := k.t.Read(ctx, framework.PagesPath, c.q)
+		framework.Prepare(k.g, "PAGE-LIST-SHAPE", func(ctx context.Context) framework.Got {
+			return framework.GotExchange(k.t.Read(ctx, framework.PagesPath, c.q))
+		}, func(_ SpecContext, got framework.Got) {
+			ex := got.Exchange()
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(framework.MatchSchema("page-list.json"))
 		}, framework.Case(c.name))
 	}
 }
 
+// defaultFiltered is what PAGE-LIST-DEFAULT-FILTER judges: the listing of
+// every type, and without type filters the first page and every page.
+type defaultFiltered struct {
+	inv   listing
+	first *client.Exchange
+	all   listing
+}
+
 func (k kit) defaultFilterSpec() {
-	t := k.t
-	t.It("PAGE-LIST-DEFAULT-FILTER", func(ctx SpecContext) {
-		inv, invEx := k.everything(ctx, framework.EveryTypeQuery())
+	framework.Prepare(k.g, "PAGE-LIST-DEFAULT-FILTER", func(ctx context.Context) (d defaultFiltered) {
+		d.inv = k.every(ctx)
+		if d.inv.problem != "" || len(framework.PagesOfType(d.inv.items, "published")) == len(d.inv.items) {
+			return d
+		}
+		// The first page as a client sees it without any parameter, then
+		// every page of the default listing.
+		if d.first = k.t.Read(ctx, framework.PagesPath, url.Values{}); isList(d.first) {
+			d.all = k.listAll(ctx, url.Values{})
+		}
+		return d
+	}, func(_ SpecContext, d defaultFiltered) {
+		inv, invEx := k.pages(d.inv)
 		published := framework.PagesOfType(inv, "published")
 		if len(published) == len(inv) {
 			framework.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
 		}
-		// The first page as a client sees it without any parameter.
-		first := k.list(ctx, url.Values{})
-		Expect(first).To(eachPage("without type filters every page listed is published", framework.PageItems(first), notOfType("published")))
-		// Every page of the default listing.
-		all, allEx := k.everything(ctx, url.Values{})
+		expectList(1, d.first)
+		Expect(d.first).To(eachPage("without type filters every page listed is published", framework.PageItems(d.first), notOfType("published")))
+		all, allEx := k.pages(d.all)
 		Expect(allEx).To(eachPage("without type filters every page of the whole listing is published", all, notOfType("published")))
 		missing, _ := keyDiff(framework.PageKeys(published), framework.PageKeys(all))
 		Expect(missing).To(BeEmpty(), framework.Evidence(allEx,
@@ -57,24 +74,34 @@ func (k kit) defaultFilterSpec() {
 	})
 }
 
+// typeFiltered is what PAGE-LIST-TYPE-FILTERS judges for one type: the
+// listing of every type and that of the type alone.
+type typeFiltered struct{ inv, got listing }
+
 func (k kit) typeFilterSpecs() {
-	t := k.t
 	for _, ty := range framework.PageTypes() {
-		t.It("PAGE-LIST-TYPE-FILTERS", func(ctx SpecContext) {
-			inv, invEx := k.everything(ctx, framework.EveryTypeQuery())
+		framework.Prepare(k.g, "PAGE-LIST-TYPE-FILTERS", func(ctx context.Context) typeFiltered {
+			// The type's listing first: it needs nothing from the other.
+			got := k.listAll(ctx, framework.PageTypeQuery(ty))
+			return typeFiltered{inv: k.every(ctx), got: got}
+		}, func(_ SpecContext, f typeFiltered) {
+			inv, invEx := k.pages(f.inv)
 			want := framework.PageKeys(framework.PagesOfType(inv, ty))
-			if len(want) == 0 {
-				// The list of every type shows none: create one, whose type
-				// the create answer and a read confirm, so that a filter
-				// that drops the type from every listing still shows.
-				key := k.createOfType(ctx, ty)
-				inv, invEx = k.everything(ctx, framework.EveryTypeQuery())
-				want = framework.PageKeys(framework.PagesOfType(inv, ty))
-				if missing, _ := keyDiff([]string{key}, want); len(missing) > 0 {
-					want = append(want, key)
+			// Where the list of every type showed none, the setup created
+			// one, whose type the create answer and a read confirm, so that
+			// a filter that drops the type from every listing still shows.
+			made, created := k.made.typed[ty]
+			switch {
+			case created && made.problem != "":
+				framework.NotChecked("%s", made.problem)
+			case created:
+				if missing, _ := keyDiff([]string{made.key}, want); len(missing) > 0 {
+					want = append(want, made.key)
 				}
+			case len(want) == 0:
+				framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
 			}
-			got, ex := k.everything(ctx, framework.PageTypeQuery(ty))
+			got, ex := k.pages(f.got)
 			Expect(ex).To(eachPage("with only "+ty+"=true every page listed is "+ty, got, notOfType(ty)))
 			missing, extra := keyDiff(want, framework.PageKeys(got))
 			Expect(missing).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list holds every %s page of the every-type "+
@@ -83,31 +110,6 @@ func (k kit) typeFilterSpecs() {
 				"does not show as %s; these are extra", ty, invEx.RequestLine(), ty))
 		}, framework.Case(ty))
 	}
-}
-
-// createOfType creates a page of type ty for the current spec (deleted after
-// it) and returns its key once a read confirms its type, or reports the rule
-// not checked.
-func (k kit) createOfType(ctx context.Context, ty string) string {
-	if !k.t.CanWrite() {
-		framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
-	}
-	// A past date, except for scheduled: a published page with a future date
-	// may legitimately become scheduled.
-	date := "2001-01-04 10:00:00"
-	if ty == "scheduled" {
-		date = time.Now().AddDate(10, 0, 0).Format("2006-01-02 15:04:05")
-	}
-	ex, key := k.createPage(ctx, map[string]any{"type": ty, "date": date, "slug": k.t.Marker(ty)})
-	if key == "" {
-		framework.NotChecked("the list of every type shows no %s page and creating one failed (%s)", ty, framework.Outcome(ex))
-	}
-	read := k.t.Read(ctx, framework.PagePath(key), nil)
-	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
-		framework.NotChecked("the list of every type shows no %s page, and the %s page created for the check (%s) "+
-			"reads back with type %s (%s)", ty, ty, key, framework.Show(read.Get("data.type")), framework.Outcome(read))
-	}
-	return key
 }
 
 func (k kit) sizeSpecs() {
@@ -119,9 +121,12 @@ func (k kit) sizeSpecs() {
 		name, pages string
 		q           url.Values
 	}{{"no parameters", "published page", url.Values{}}, {"every type", "page", framework.EveryTypeQuery()}} {
-		t.It("PAGE-LIST-DEFAULT-SIZE", func(ctx SpecContext) {
-			ex := k.list(ctx, c.q)
-			n, size, total := k.integer(ex, "numberOfItems"), k.integer(ex, "meta.pageSize"), k.integer(ex, "meta.total")
+		framework.Prepare(k.g, "PAGE-LIST-DEFAULT-SIZE", func(ctx context.Context) framework.Got {
+			return framework.GotExchange(t.Read(ctx, framework.PagesPath, c.q))
+		}, func(_ SpecContext, got framework.Got) {
+			ex := got.Exchange()
+			expectList(1, ex)
+			n, size, total := integer(ex, "numberOfItems"), integer(ex, "meta.pageSize"), integer(ex, "meta.total")
 			Expect(n).To(Equal(size), framework.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
 			Expect(size).To(BeNumerically(">", 0), framework.Evidence(ex, "the default page size is positive"))
 			Expect(framework.PageItems(ex)).To(HaveLen(min(size, total)),
@@ -140,11 +145,14 @@ func (k kit) sizeSpecs() {
 		name, pages string
 		q           url.Values
 	}{{"every type", "page", framework.EveryTypeQuery()}, {"no type parameter", "published page", url.Values{}}} {
-		t.It("PAGE-LIST-ALL", func(ctx SpecContext) {
-			ref := k.list(ctx, c.q)
-			refTotal := k.integer(ref, "meta.total")
-			ex := k.list(ctx, framework.QueryWith(c.q, "numberOfItems", "-1"))
-			total := k.integer(ex, "meta.total")
+		framework.Prepare(k.g, "PAGE-LIST-ALL", func(ctx context.Context) []*client.Exchange {
+			return k.lists(ctx, c.q, framework.QueryWith(c.q, "numberOfItems", "-1"))
+		}, func(_ SpecContext, exs []*client.Exchange) {
+			ref, ex := exs[0], exs[1]
+			expectList(1, ref)
+			refTotal := integer(ref, "meta.total")
+			expectList(1, ex)
+			total := integer(ex, "meta.total")
 			Expect(total).To(Equal(refTotal), framework.Evidence(ex,
 				"meta.total is the same with numberOfItems=-1 as with the default page size (%s)", ref.RequestLine()))
 			items := framework.PageItems(ex)
@@ -152,7 +160,7 @@ func (k kit) sizeSpecs() {
 			Expect(repeatedKeys(framework.PageKeys(items))).To(BeEmpty(), framework.Evidence(ex, "numberOfItems=-1 lists each page once"))
 			Expect(ex).To(framework.HaveJSON("meta.hasMore", Equal(false)), "meta.hasMore is false when every page is returned")
 			for _, path := range []string{"numberOfItems", "meta.pageSize"} {
-				Expect(k.integer(ex, path)).To(Or(Equal(-1), Equal(total)),
+				Expect(integer(ex, path)).To(Or(Equal(-1), Equal(total)),
 					framework.Evidence(ex, "%s is -1 or the number of matching pages (%d)", path, total))
 			}
 			if refTotal == 0 {
@@ -162,35 +170,37 @@ func (k kit) sizeSpecs() {
 	}
 
 	for _, v := range []string{"0", "-5"} {
-		t.It("PAGE-LIST-NONPOSITIVE-SIZE", func(ctx SpecContext) {
-			k.expectReadAs(ctx, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", v), framework.EveryTypeQuery(),
-				"numberOfItems="+v, "the default page size", "no more pages than one list page at the default size holds, "+
-					"so falling back to the default size cannot be told from listing all pages")
+		framework.Prepare(k.g, "PAGE-LIST-NONPOSITIVE-SIZE", func(ctx context.Context) []*client.Exchange {
+			return k.lists(ctx, framework.EveryTypeQuery(), framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", v))
+		}, func(_ SpecContext, exs []*client.Exchange) {
+			k.expectReadAs(exs[0], exs[1], "numberOfItems="+v, "the default page size", "no more pages than one list page "+
+				"at the default size holds, so falling back to the default size cannot be told from listing all pages")
 		}, framework.Case("numberOfItems="+v))
 	}
 
 	for _, v := range []string{"0", "-1"} {
-		t.It("PAGE-LIST-PAGENUMBER-BELOW-1", func(ctx SpecContext) {
-			q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2")
-			k.expectReadAs(ctx, framework.QueryWith(q, "pageNumber", v), framework.QueryWith(q, "pageNumber", "1"),
-				"pageNumber="+v, "page 1", "no more than 2 pages, one list page at numberOfItems=2, so page 1 cannot be "+
-					"told from any other reading of pageNumber="+v)
+		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2")
+		framework.Prepare(k.g, "PAGE-LIST-PAGENUMBER-BELOW-1", func(ctx context.Context) []*client.Exchange {
+			return k.lists(ctx, framework.QueryWith(q, "pageNumber", "1"), framework.QueryWith(q, "pageNumber", v))
+		}, func(_ SpecContext, exs []*client.Exchange) {
+			k.expectReadAs(exs[0], exs[1], "pageNumber="+v, "page 1", "no more than 2 pages, one list page at numberOfItems=2, "+
+				"so page 1 cannot be told from any other reading of pageNumber="+v)
 		}, framework.Case("pageNumber="+v))
 	}
 }
 
-// expectReadAs checks that the list answer to q, which sends an odd paging
-// value (what), is the answer to ref, which sends what the value must be
-// read as (readAs): the same numberOfItems and meta, and the same pages in
-// any order (none is stated for the list). When ref's first page holds
-// every page, other readings give the same answer: the rule is then not
-// checked, for the reason unseen.
-func (k kit) expectReadAs(ctx context.Context, q, ref url.Values, what, readAs, unseen string) {
-	refEx := k.list(ctx, ref)
+// expectReadAs checks that the list answer ex to a query that sends an odd
+// paging value (what) is the answer refEx to one that sends what the value
+// must be read as (readAs): the same numberOfItems and meta, and the same
+// pages in any order (none is stated for the list). When refEx's first page
+// holds every page, other readings give the same answer: the rule is then
+// not checked, for the reason unseen.
+func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen string) {
+	expectList(2, refEx)
 	if len(framework.PageItems(refEx)) == 0 {
 		framework.NotChecked("%s", k.lacking("no page at all"))
 	}
-	ex := k.list(ctx, q)
+	expectList(2, ex)
 	Expect(paging(ex)).To(Equal(paging(refEx)), framework.Evidence(ex,
 		"%s is read as %s: numberOfItems and meta are those of %s", what, readAs, refEx.RequestLine()))
 	Expect(keysOf(ex)).To(ConsistOf(keysOf(refEx)), framework.Evidence(ex,
@@ -234,16 +244,29 @@ func paging(ex *client.Exchange) map[string]any {
 	return out
 }
 
+// pastTheEnd is what PAGE-LIST-PAST-END judges: what the number of pages
+// rests on, and the page it asked for past the last one.
+type pastTheEnd struct {
+	count counted
+	ex    *client.Exchange
+}
+
 func (k kit) pastEndSpecs() {
-	t := k.t
 	for _, c := range []struct {
 		name  string
 		ahead int
 	}{{"the page after the last", 1}, {"far past the last page", 1000}} {
-		t.It("PAGE-LIST-PAST-END", func(ctx SpecContext) {
-			total := k.total(ctx, framework.EveryTypeQuery())
-			pn := max(pageCount(total, 2), 1) + c.ahead
-			ex := k.t.Read(ctx, framework.PagesPath, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", strconv.Itoa(pn)))
+		pageNumber := func(total int) int { return max(pageCount(total, 2), 1) + c.ahead }
+		framework.Prepare(k.g, "PAGE-LIST-PAST-END", func(ctx context.Context) (p pastTheEnd) {
+			p.count = k.countEvery(ctx)
+			if total, ok := p.count.value(); ok {
+				p.ex = k.t.Read(ctx, framework.PagesPath, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2",
+					"pageNumber", strconv.Itoa(pageNumber(total))))
+			}
+			return p
+		}, func(_ SpecContext, p pastTheEnd) {
+			total := k.total(p.count)
+			pn, ex := pageNumber(total), p.ex
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray(), BeEmpty()),
 				"pageNumber=%d, past the last page (%s at 2 a page), gives an empty data array", pn, count(total, "page"))
@@ -259,10 +282,12 @@ func (k kit) badPagingSpecs() {
 			if v == "" {
 				name = param + " empty"
 			}
-			k.t.It("PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx SpecContext) {
+			framework.Prepare(k.g, "PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx context.Context) framework.Got {
+				return framework.GotExchange(k.t.Read(ctx, framework.PagesPath, url.Values{param: {v}}))
+			}, func(_ SpecContext, got framework.Got) {
 				// What such a value gives is not specified: any answer but a
 				// crash (5xx, a body that is not JSON) will do.
-				ex := k.t.Read(ctx, framework.PagesPath, url.Values{param: {v}})
+				ex := got.Exchange()
 				Expect(ex).To(framework.Hold("an answer below 500 with a JSON body", func(ex *client.Exchange) []string {
 					var crash []string
 					if ex.Status >= http.StatusInternalServerError {

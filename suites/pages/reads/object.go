@@ -21,14 +21,14 @@ import (
 
 func (k kit) objectSpecs() {
 	t := k.t
-	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
-		items, ex := k.everyPage(ctx)
+	framework.Prepare(k.g, "PAGE-OBJECT-SHAPE", k.every, func(_ SpecContext, l listing) {
+		items, ex := k.everyPage(l)
 		Expect(ex).To(eachPage("every list item matches schema page.json (the 17 fields of section 2.1)", items,
 			func(it gjson.Result) string { return strings.Join(pageSchemaProblems(it), "; ") }))
 	}, framework.Case("list items, every type"))
 
-	t.It("PAGE-OBJECT-SHAPE", func(ctx SpecContext) {
-		k.readEachSampled(ctx, func(_ string, ex *client.Exchange) {
+	framework.Prepare(k.g, "PAGE-OBJECT-SHAPE", k.readSampled, func(_ SpecContext, s sampled) {
+		k.eachSampled(s, func(_ string, ex *client.Exchange) {
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(framework.Hold("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
 				return pageSchemaProblems(ex.Get("data"))
@@ -36,22 +36,26 @@ func (k kit) objectSpecs() {
 		})
 	}, framework.Case("single reads, a page of each type found"))
 
-	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
-		items, ex := k.everyPage(ctx)
+	framework.Prepare(k.g, "PAGE-PERMALINK-ABSOLUTE", k.every, func(_ SpecContext, l listing) {
+		items, ex := k.everyPage(l)
 		Expect(ex).To(eachPage("every page's permalink is an absolute http(s) URL", items, func(it gjson.Result) string {
 			return absoluteURLProblem(it.Get("permalink"))
 		}))
 	}, framework.Case("list items, every type"))
 
-	t.It("PAGE-PERMALINK-ABSOLUTE", func(ctx SpecContext) {
-		first := k.list(ctx, framework.EveryTypeQuery())
-		items := framework.PageItems(first)
-		if len(items) == 0 {
+	framework.Prepare(k.g, "PAGE-PERMALINK-ABSOLUTE", func(ctx context.Context) (r firstRead) {
+		r.first = t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
+		if items := framework.PageItems(r.first); isList(r.first) && len(items) > 0 {
+			r.ex = t.Read(ctx, framework.PagePath(items[0].Get("key").String()), nil)
+		}
+		return r
+	}, func(_ SpecContext, r firstRead) {
+		expectList(1, r.first)
+		if len(framework.PageItems(r.first)) == 0 {
 			framework.NotChecked("the target has no page at all")
 		}
-		ex := t.Read(ctx, framework.PagePath(items[0].Get("key").String()), nil)
-		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		Expect(ex).To(framework.Hold("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
+		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		Expect(r.ex).To(framework.Hold("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
 			if p := absoluteURLProblem(ex.Get("data.permalink")); p != "" {
 				return []string{"data.permalink: " + p}
 			}
@@ -59,8 +63,8 @@ func (k kit) objectSpecs() {
 		}))
 	}, framework.Case("single read"))
 
-	t.It("PAGE-UUID-UNIQUE", func(ctx SpecContext) {
-		items, ex := k.everyPage(ctx)
+	framework.Prepare(k.g, "PAGE-UUID-UNIQUE", k.every, func(_ SpecContext, l listing) {
+		items, ex := k.everyPage(l)
 		byUUID := map[string][]string{}
 		var uuids []string
 		for _, it := range items {
@@ -84,8 +88,8 @@ func (k kit) objectSpecs() {
 		}))
 	}, framework.Case("every type, children included"))
 
-	t.It("PAGE-COVER-IMAGE-ABSOLUTE", func(ctx SpecContext) {
-		items, ex := k.everyPage(ctx)
+	framework.Prepare(k.g, "PAGE-COVER-IMAGE-ABSOLUTE", k.every, func(_ SpecContext, l listing) {
+		items, ex := k.everyPage(l)
 		var covered []gjson.Result
 		for _, it := range items {
 			// false means no cover image; any other kind is PAGE-OBJECT-SHAPE's concern.
@@ -103,18 +107,36 @@ func (k kit) objectSpecs() {
 	}, framework.Case("list items with a cover image, every type"))
 }
 
+// firstRead is a first list page of every type and the single read of a
+// page it names (nil when it names none).
+type firstRead struct{ first, ex *client.Exchange }
+
+// childRead is the listing of every type and the single read of the first
+// child page it holds (nil when it holds none).
+type childRead struct {
+	inv listing
+	ex  *client.Exchange
+}
+
+// readChild reads the first child page of the listing of every type.
+func (k kit) readChild(ctx context.Context) (r childRead) {
+	r.inv = k.every(ctx)
+	if child, ok := framework.FirstChildPage(r.inv.items); ok && r.inv.problem == "" {
+		r.ex = k.t.Read(ctx, framework.PagePath(child.Get("key").String()), nil)
+	}
+	return r
+}
+
 func (k kit) slugSpecs() {
-	t := k.t
-	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
-		items, ex := k.everyPage(ctx)
+	framework.Prepare(k.g, "PAGE-SLUG-LAST-SEGMENT", k.every, func(_ SpecContext, l listing) {
+		items, ex := k.everyPage(l)
 		Expect(ex).To(eachPage("every page's slug is the last segment of its key", items, slugProblem))
 	}, framework.Case("list items, every type"))
 
-	t.It("PAGE-SLUG-LAST-SEGMENT", func(ctx SpecContext) {
-		child := k.childPage(ctx)
-		ex := t.Read(ctx, framework.PagePath(child.Get("key").String()), nil)
-		Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		Expect(ex).To(framework.Hold("data.slug is the last segment of data.key", func(ex *client.Exchange) []string {
+	framework.Prepare(k.g, "PAGE-SLUG-LAST-SEGMENT", k.readChild, func(_ SpecContext, r childRead) {
+		k.childPage(r.inv)
+		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
+		Expect(r.ex).To(framework.Hold("data.slug is the last segment of data.key", func(ex *client.Exchange) []string {
 			if p := slugProblem(ex.Get("data")); p != "" {
 				return []string{p}
 			}
@@ -125,63 +147,88 @@ func (k kit) slugSpecs() {
 
 func (k kit) getSpecs() {
 	t := k.t
-	t.It("PAGE-GET-OK", func(ctx SpecContext) {
-		k.readEachSampled(ctx, func(key string, ex *client.Exchange) {
+	framework.Prepare(k.g, "PAGE-GET-OK", k.readSampled, func(_ SpecContext, s sampled) {
+		k.eachSampled(s, func(key string, ex *client.Exchange) {
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data is a page object")
 			Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
-	t.It("PAGE-GET-404", func(ctx SpecContext) {
-		ex := t.Read(ctx, framework.PagePath(t.Marker("no-such-page")), nil)
-		Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
+	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) framework.Got {
+		return framework.GotExchange(t.Read(ctx, framework.PagePath(t.Marker("no-such-page")), nil))
+	}, func(_ SpecContext, got framework.Got) {
+		Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("top-level key"))
 
-	t.It("PAGE-GET-404", func(ctx SpecContext) {
-		items := framework.PageItems(k.list(ctx, framework.EveryTypeQuery()))
-		parent := ""
-		for _, it := range items {
-			if key := it.Get("key").String(); key != "" && !strings.Contains(key, "/") {
-				parent = key
-				break
-			}
+	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
+		r.first = t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
+		if parent := topLevelKey(framework.PageItems(r.first)); isList(r.first) && parent != "" {
+			r.ex = t.Read(ctx, framework.PagePath(parent+"/"+t.Marker("no-such-child")), nil)
 		}
-		if parent == "" {
+		return r
+	}, func(_ SpecContext, r firstRead) {
+		expectList(1, r.first)
+		if topLevelKey(framework.PageItems(r.first)) == "" {
 			framework.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
-		ex := t.Read(ctx, framework.PagePath(parent+"/"+t.Marker("no-such-child")), nil)
-		Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
+		Expect(r.ex).To(framework.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("missing child key under an existing page"))
 }
 
+// topLevelKey is the key of the first page of items that is not a child
+// page ("" when there is none).
+func topLevelKey(items []gjson.Result) string {
+	for _, it := range items {
+		if key := it.Get("key").String(); key != "" && !strings.Contains(key, "/") {
+			return key
+		}
+	}
+	return ""
+}
+
 func (k kit) hierarchicalSpec() {
-	t := k.t
-	t.It("PAGE-GET-HIERARCHICAL", func(ctx SpecContext) {
-		child := k.childPage(ctx)
+	framework.Prepare(k.g, "PAGE-GET-HIERARCHICAL", k.readChild, func(_ SpecContext, r childRead) {
+		child := k.childPage(r.inv)
 		key := child.Get("key").String()
-		ex := t.Read(ctx, framework.PagePath(key), nil)
-		Expect(ex).To(framework.BeSuccess(http.StatusOK))
-		Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
+		Expect(r.ex).To(framework.BeSuccess(http.StatusOK))
+		Expect(r.ex).To(framework.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
 		if uuid := child.Get("uuid"); uuid.Type == gjson.String && uuid.Str != "" {
-			Expect(ex).To(framework.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
+			Expect(r.ex).To(framework.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
 		}
 	})
 }
 
-// readEachSampled reads the pages both single-read rules look
-// at (one per type, a child and a non-ASCII key where the target has them)
-// and hands each answer to check.
-func (k kit) readEachSampled(ctx context.Context, check func(key string, ex *client.Exchange)) {
-	items, _ := k.everyPage(ctx)
-	picked := sample(items)
-	reqs := make([]client.Request, len(picked))
-	for i, it := range picked {
+// sampled is the listing of every type and the single reads of the pages
+// both single-read rules look at (sample), in the order of picked.
+type sampled struct {
+	inv    listing
+	picked []gjson.Result
+	reads  []*client.Exchange
+}
+
+// readSampled reads the pages sample picks from the listing of every type,
+// side by side.
+func (k kit) readSampled(ctx context.Context) (s sampled) {
+	s.inv = k.every(ctx)
+	if s.inv.problem != "" {
+		return s
+	}
+	s.picked = sample(s.inv.items)
+	reqs := make([]client.Request, len(s.picked))
+	for i, it := range s.picked {
 		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagePath(it.Get("key").String())}
 	}
-	// The reads are independent: side by side, judged in order.
-	for i, ex := range k.t.All(ctx, reqs...) {
-		check(picked[i].Get("key").String(), ex)
+	s.reads = k.t.All(ctx, reqs...)
+	return s
+}
+
+// eachSampled hands check each single read of s with the key it asked
+// for, in order; a target with no page at all leaves the rule not checked.
+func (k kit) eachSampled(s sampled, check func(key string, ex *client.Exchange)) {
+	k.everyPage(s.inv)
+	for i, ex := range s.reads {
+		check(s.picked[i].Get("key").String(), ex)
 	}
 }
 

@@ -7,6 +7,8 @@ package reads
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
@@ -20,30 +22,38 @@ import (
 // pagination (4.1, 8, 9.3) and single-page reads (4.2) for target t.
 //
 // They read whatever the target holds. The specs of the first container
-// need nothing in particular (a type filter with no page of its type on the
-// target creates one in its own spec). Those of the second need pages of
-// some kind: its BeforeAll adds what the target lacks (a child page, a
-// tagged page listed before an untagged one, a page that is not published,
-// enough pages for several list pages), as run-marked drafts deleted after
-// the container, and only when the run may write; otherwise the rules
-// concerned are reported not checked with the reason. Every spec reads
-// afresh, so pages other specs create or delete do not matter.
+// need nothing in particular. Those of the second need pages of some kind:
+// its BeforeAll adds what the target lacks (a page of each type, a child
+// page, a tagged page listed before an untagged one, a page that is not
+// published, enough pages for several list pages), as run-marked pages
+// deleted after the container, and only when the run may write; otherwise
+// the rules concerned are reported not checked with the reason.
+//
+// The specs of each container are prepared together (framework.Prepare):
+// their reads go out side by side when its first spec runs, and each spec
+// judges its own. They only read, so they may: nothing one reads changes
+// what another sees. Identical reads are sent once (the run's read
+// cache), so the specs ask for the same listings with the same queries.
+//
+// Both containers are in the reads phase. The second writes only on a
+// target lacking data, in a write run, and before any of its specs reads:
+// top-level containers run one at a time, so no other spec sees its pages,
+// and the writes merely empty the read cache for those that come after.
 func Register(t *framework.Fixture) {
-	var notes []string
-	k := kit{t: t, notes: &notes}
-
-	Describe("Page reads", func() {
+	Describe("Page reads", framework.PhaseReads, func() {
+		k := newKit(t, &supplies{})
 		sections(k.objectSpecs, func() {
 			k.listShapeSpecs()
-			k.typeFilterSpecs()
 			k.pastEndSpecs()
 			k.badPagingSpecs()
 		}, k.getSpecs)
 	})
 
-	Describe("Page reads needing pages of some kind", Ordered, ContinueOnFailure, func() {
-		BeforeAll(func(ctx SpecContext) { k.prepare(ctx) })
+	Describe("Page reads needing pages of some kind", framework.PhaseReads, Ordered, ContinueOnFailure, func() {
+		k := newKit(t, &supplies{typed: map[string]typedPage{}})
+		BeforeAll(func(ctx SpecContext) { k.setUp(ctx) })
 		sections(k.slugSpecs, func() {
+			k.typeFilterSpecs()
 			k.defaultFilterSpec()
 			k.sizeSpecs()
 			k.walkSpecs()
@@ -71,9 +81,9 @@ const minPages = 7
 // is checked with the pages it has).
 const maxPad = 30
 
-// prepare creates, when the run may write, what the target lacks for the
+// setUp creates, when the run may write, what the target lacks for the
 // checks: never fails (a spec whose data is still missing says why).
-func (k kit) prepare(ctx context.Context) {
+func (k kit) setUp(ctx context.Context) {
 	if !k.t.CanWrite() {
 		return
 	}
@@ -83,25 +93,37 @@ func (k kit) prepare(ctx context.Context) {
 		return
 	}
 	created := 0
-	create := func(what string, fields map[string]any) string {
-		// Each page gets a date of its own (unless it has one): the list's
-		// order is not specified, and a server sorting by date alone may
-		// order pages of equal dates differently from one request to the
-		// next, which would make a walk over the pages meaningless.
-		if _, ok := fields["date"]; !ok {
-			dated := map[string]any{"date": fmt.Sprintf("2001-01-05 %02d:%02d:00", 10+created/60, created%60)}
-			for f, v := range fields {
-				dated[f] = v
-			}
-			fields = dated
+	// Each page gets a date of its own (unless it has one): the list's
+	// order is not specified, and a server sorting by date alone may order
+	// pages of equal dates differently from one request to the next, which
+	// would make a walk over the pages meaningless.
+	dated := func(fields map[string]any) map[string]any {
+		if _, ok := fields["date"]; ok {
+			return fields
 		}
-		ex, key := k.createPage(ctx, fields)
+		out := map[string]any{"date": fmt.Sprintf("2001-01-05 %02d:%02d:00", 10+created/60, created%60)}
+		for f, v := range fields {
+			out[f] = v
+		}
+		return out
+	}
+	create := func(what string, fields map[string]any) string {
+		ex, key := k.createPage(ctx, dated(fields))
 		if key == "" {
 			k.note("creating %s failed (%s)", what, framework.Outcome(ex))
 		} else {
 			created++
 		}
 		return key
+	}
+	for _, ty := range framework.PageTypes() {
+		if len(framework.PagesOfType(items, ty)) == 0 {
+			made := k.createOfType(ctx, ty, dated)
+			if made.key != "" {
+				created++
+			}
+			k.made.typed[ty] = made
+		}
 	}
 	if _, ok := framework.FirstChildPage(items); !ok {
 		if parent := create("a parent page", map[string]any{"slug": k.t.Marker("parent")}); parent != "" {
@@ -132,6 +154,31 @@ func (k kit) prepare(ctx context.Context) {
 			break
 		}
 	}
+}
+
+// createOfType creates a page of type ty for PAGE-LIST-TYPE-FILTERS, where
+// the listing of every type shows none: a filter that drops the type from
+// every listing then still shows. A read must confirm the page's type;
+// problem says why the page cannot serve (key is set when it was created
+// all the same). dated gives the page its date.
+func (k kit) createOfType(ctx context.Context, ty string, dated func(map[string]any) map[string]any) typedPage {
+	fields := map[string]any{"type": ty, "slug": k.t.Marker(ty)}
+	if ty == "scheduled" {
+		// The other types get a past date: a published page with a future
+		// date may legitimately become scheduled.
+		fields["date"] = time.Now().AddDate(10, 0, 0).Format("2006-01-02 15:04:05")
+	}
+	ex, key := k.createPage(ctx, dated(fields))
+	if key == "" {
+		return typedPage{problem: fmt.Sprintf("the list of every type shows no %s page and creating one failed (%s)",
+			ty, framework.Outcome(ex))}
+	}
+	read := k.t.Read(ctx, framework.PagePath(key), nil)
+	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
+		return typedPage{key: key, problem: fmt.Sprintf("the list of every type shows no %s page, and the %s page created "+
+			"for the check (%s) reads back with type %s (%s)", ty, ty, key, framework.Show(read.Get("data.type")), framework.Outcome(read))}
+	}
+	return typedPage{key: key}
 }
 
 // createPage creates a page for a check (deleted after it) with content:

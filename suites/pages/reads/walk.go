@@ -3,7 +3,9 @@ package reads
 // Walking the page list page by page (4.1 meta, 8) and untagged=true.
 
 import (
+	"context"
 	"net/url"
+	"slices"
 	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -18,6 +20,14 @@ import (
 // default page size on a large site could make many).
 const maxWalk = 12
 
+// metaWalk is what PAGE-LIST-META-CONSISTENT judges: at a small size, the
+// first page at the default size that sized it; then the first page of
+// the walk and the later pages it visits.
+type metaWalk struct {
+	probe, first *client.Exchange
+	rest         []*client.Exchange
+}
+
 func (k kit) walkSpecs() {
 	t := k.t
 	for _, small := range []bool{true, false} {
@@ -25,28 +35,48 @@ func (k kit) walkSpecs() {
 		if small {
 			name = "small page size, every type"
 		}
-		t.It("PAGE-LIST-META-CONSISTENT", func(ctx SpecContext) {
+		framework.Prepare(k.g, "PAGE-LIST-META-CONSISTENT", func(ctx context.Context) (w metaWalk) {
 			q := framework.EveryTypeQuery()
 			if small {
-				probe := k.list(ctx, q)
-				q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallSize(k.integer(probe, "meta.total"))))
+				w.probe = t.Read(ctx, framework.PagesPath, q)
+				total, ok := intOf(w.probe, "meta.total")
+				if !isList(w.probe) || !ok {
+					return w
+				}
+				q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallSize(total)))
 			}
-			first := k.list(ctx, framework.QueryWith(q, "pageNumber", "1"))
-			total := k.integer(first, "meta.total")
-			size := k.integer(first, "meta.pageSize")
+			w.first = t.Read(ctx, framework.PagesPath, framework.QueryWith(q, "pageNumber", "1"))
+			total, okTotal := intOf(w.first, "meta.total")
+			size, okSize := intOf(w.first, "meta.pageSize")
 			if small {
 				size, _ = strconv.Atoi(q.Get("numberOfItems"))
 			}
-			Expect(size).To(BeNumerically(">", 0), framework.Evidence(first, "the page size is positive"))
-			pages := pageCount(total, size)
+			if !isList(w.first) || !okTotal || !okSize || size <= 0 {
+				return w
+			}
 			// The later pages depend only on the first one's total: they
-			// go side by side, and each is judged as a one-by-one walk would.
+			// go side by side.
+			w.rest = k.lists(ctx, pageQueries(q, visit(max(pageCount(total, size), 1))[1:]...)...)
+			return w
+		}, func(_ SpecContext, w metaWalk) {
+			size := 0
+			if small {
+				expectList(1, w.probe)
+				size = smallSize(integer(w.probe, "meta.total"))
+			}
+			expectList(1, w.first)
+			total := integer(w.first, "meta.total")
+			if pageSize := integer(w.first, "meta.pageSize"); !small {
+				size = pageSize
+			}
+			Expect(size).To(BeNumerically(">", 0), framework.Evidence(w.first, "the page size is positive"))
+			pages := pageCount(total, size)
 			pns := visit(max(pages, 1))
-			rest := k.lists(ctx, pageQueries(q, pns[1:]...)...)
-			k.checkMeta(first, 1, size, total, pages)
-			for i, ex := range rest {
+			// Each page judged as a one-by-one walk would.
+			checkMeta(w.first, 1, size, total, pages)
+			for i, ex := range w.rest {
 				expectList(1, ex)
-				k.checkMeta(ex, pns[i+1], size, total, pages)
+				checkMeta(ex, pns[i+1], size, total, pages)
 			}
 			if pages < 2 {
 				framework.NotChecked("%s", k.lacking(count(total, "page")+" of every type, one list page at size "+
@@ -55,22 +85,33 @@ func (k kit) walkSpecs() {
 		}, framework.Case(name))
 	}
 
-	t.It("PAGE-LIST-WALK", func(ctx SpecContext) {
-		total := k.total(ctx, framework.EveryTypeQuery())
+	framework.Prepare(k.g, "PAGE-LIST-WALK", func(ctx context.Context) (w walk) {
+		w.count = k.countEvery(ctx)
+		total, ok := w.count.value()
+		if !ok {
+			return w
+		}
+		// Every page at once: they depend only on the total.
 		size := smallSize(total)
 		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
-		first := k.list(ctx, framework.QueryWith(q, "pageNumber", "1"))
+		pns := []int{1}
+		for pn := 2; pn <= pageCount(total, size); pn++ {
+			pns = append(pns, pn)
+		}
+		exs := k.lists(ctx, pageQueries(q, pns...)...)
+		w.first, w.rest = exs[0], exs[1:]
+		return w
+	}, func(_ SpecContext, w walk) {
+		total := k.total(w.count)
+		size := smallSize(total)
+		expectList(1, w.first)
 		pages := pageCount(total, size)
 		if pages < 2 {
 			framework.NotChecked("%s", k.lacking(count(total, "page")+", too few for several list pages"))
 		}
-		var pns []int
-		for pn := 2; pn <= pages; pn++ {
-			pns = append(pns, pn)
-		}
-		keys := framework.PageKeys(framework.PageItems(first))
-		last := first
-		for _, ex := range k.lists(ctx, pageQueries(q, pns...)...) {
+		keys := framework.PageKeys(framework.PageItems(w.first))
+		last := w.first
+		for _, ex := range w.rest {
 			expectList(1, ex)
 			keys = append(keys, framework.PageKeys(framework.PageItems(ex))...)
 			last = ex
@@ -78,45 +119,69 @@ func (k kit) walkSpecs() {
 		Expect(repeatedKeys(keys)).To(BeEmpty(), framework.Evidence(last,
 			"walking pages 1 to %d of numberOfItems=%d yields each page once (these keys came more than once)", pages, size))
 		Expect(keys).To(HaveLen(total), framework.Evidence(last,
-			"walking pages 1 to %d of numberOfItems=%d yields all %d matching pages (meta.total of %s)", pages, size, total, first.RequestLine()))
+			"walking pages 1 to %d of numberOfItems=%d yields all %d matching pages (meta.total of %s)", pages, size, total, w.first.RequestLine()))
 	}, framework.Case("every type"))
 }
 
+// walk is what PAGE-LIST-WALK judges: what the number of pages rests on,
+// and the pages of a walk at a small size.
+type walk struct {
+	count counted
+	first *client.Exchange
+	rest  []*client.Exchange
+}
+
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
-func (k kit) checkMeta(ex *client.Exchange, pn, size, total, pages int) {
-	Expect(k.integer(ex, "numberOfItems")).To(Equal(size), framework.Evidence(ex, "numberOfItems is the page size used (%d)", size))
-	Expect(k.integer(ex, "meta.pageSize")).To(Equal(size), framework.Evidence(ex, "meta.pageSize is the page size used (%d)", size))
-	Expect(k.integer(ex, "meta.pageNumber")).To(Equal(pn), framework.Evidence(ex, "meta.pageNumber is the page served (%d)", pn))
-	Expect(k.integer(ex, "meta.total")).To(Equal(total), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
-	Expect(k.boolean(ex, "meta.hasMore")).To(Equal(pn < pages),
+func checkMeta(ex *client.Exchange, pn, size, total, pages int) {
+	Expect(integer(ex, "numberOfItems")).To(Equal(size), framework.Evidence(ex, "numberOfItems is the page size used (%d)", size))
+	Expect(integer(ex, "meta.pageSize")).To(Equal(size), framework.Evidence(ex, "meta.pageSize is the page size used (%d)", size))
+	Expect(integer(ex, "meta.pageNumber")).To(Equal(pn), framework.Evidence(ex, "meta.pageNumber is the page served (%d)", pn))
+	Expect(integer(ex, "meta.total")).To(Equal(total), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
+	Expect(boolean(ex, "meta.hasMore")).To(Equal(pn < pages),
 		framework.Evidence(ex, "meta.hasMore is true exactly when later pages hold pages (page %d of %d)", pn, pages))
 	Expect(framework.PageItems(ex)).To(HaveLen(expectedLen(total, size, pn)),
 		framework.Evidence(ex, "page %d of size %d holds %d of the %d pages", pn, size, expectedLen(total, size, pn), total))
 }
 
+// untaggedWalk is what PAGE-LIST-UNTAGGED-AFTER-PAGINATION and
+// PAGE-LIST-TOTAL-IGNORES-UNTAGGED judge: the listing of every type, and
+// list pages without and with untagged=true, in pairs.
+type untaggedWalk struct {
+	inv   listing
+	pairs []*client.Exchange
+}
+
 func (k kit) untaggedSpecs() {
-	t := k.t
-	t.It("PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx SpecContext) {
-		// Sized from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
-		inv, _ := k.everything(ctx, framework.EveryTypeQuery())
+	// Sized from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
+	sized := func(inv []gjson.Result) (int, url.Values) {
 		size := smallSize(len(inv))
-		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
-		pages := pageCount(len(inv), size)
-		// Every list page, with and without untagged=true, side by side:
-		// each pair judged in turn as a one-by-one walk would.
-		walked := min(pages, maxWalk)
-		qs := []url.Values{framework.QueryWith(q, "pageNumber", "1")}
-		for pn := 1; pn <= walked; pn++ {
-			if pn > 1 {
-				qs = append(qs, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn)))
-			}
-			qs = append(qs, framework.QueryWith(q, "pageNumber", strconv.Itoa(pn), "untagged", "true"))
+		return size, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
+	}
+	framework.Prepare(k.g, "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx context.Context) (w untaggedWalk) {
+		if w.inv = k.every(ctx); w.inv.problem != "" {
+			return w
 		}
-		exs := k.lists(ctx, qs...)
-		expectList(1, exs[0])
+		size, q := sized(w.inv.items)
+		// Every list page visited, without and with untagged=true, side by
+		// side.
+		var qs []url.Values
+		for pn := 1; pn <= min(pageCount(len(w.inv.items), size), maxWalk); pn++ {
+			plain := framework.QueryWith(q, "pageNumber", strconv.Itoa(pn))
+			qs = append(qs, plain, framework.QueryWith(plain, "untagged", "true"))
+		}
+		if len(qs) == 0 {
+			qs = append(qs, framework.QueryWith(q, "pageNumber", "1"))
+		}
+		w.pairs = k.lists(ctx, qs...)
+		return w
+	}, func(_ SpecContext, w untaggedWalk) {
+		inv, _ := k.pages(w.inv)
+		size, _ := sized(inv)
+		// Each pair judged in turn as a one-by-one walk would.
+		expectList(1, w.pairs[0])
 		var untaggedPerPage []int
-		for pn := 1; pn <= walked; pn++ {
-			plain, ex := exs[2*pn-2], exs[2*pn-1]
+		for pn := 1; pn <= min(pageCount(len(inv), size), maxWalk); pn++ {
+			plain, ex := w.pairs[2*pn-2], w.pairs[2*pn-1]
 			if pn > 1 {
 				expectList(1, plain)
 			}
@@ -132,22 +197,27 @@ func (k kit) untaggedSpecs() {
 		}
 	}, framework.Case("every page of a walk, every type"))
 
-	t.It("PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx SpecContext) {
-		inv, _ := k.everything(ctx, framework.EveryTypeQuery())
-		tagged := 0
-		for _, it := range inv {
-			if isTagged(it) {
-				tagged++
-			}
+	framework.Prepare(k.g, "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx context.Context) (w untaggedWalk) {
+		if w.inv = k.every(ctx); w.inv.problem != "" || !slices.ContainsFunc(w.inv.items, isTagged) {
+			return w
 		}
-		if tagged == 0 {
+		_, q := sized(w.inv.items)
+		var qs []url.Values
+		for _, plain := range []url.Values{framework.EveryTypeQuery(), framework.QueryWith(q, "pageNumber", "2")} {
+			qs = append(qs, plain, framework.QueryWith(plain, "untagged", "true"))
+		}
+		w.pairs = k.lists(ctx, qs...)
+		return w
+	}, func(_ SpecContext, w untaggedWalk) {
+		inv, _ := k.pages(w.inv)
+		if !slices.ContainsFunc(inv, isTagged) {
 			framework.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
 		}
-		size := strconv.Itoa(smallSize(len(inv)))
-		for _, q := range []url.Values{framework.EveryTypeQuery(), framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", size, "pageNumber", "2")} {
-			plain := k.list(ctx, q)
-			ex := k.list(ctx, framework.QueryWith(q, "untagged", "true"))
-			Expect(k.integer(ex, "meta.total")).To(Equal(k.integer(plain, "meta.total")), framework.Evidence(ex,
+		for i := 0; i < len(w.pairs); i += 2 {
+			plain, ex := w.pairs[i], w.pairs[i+1]
+			expectList(1, plain)
+			expectList(1, ex)
+			Expect(integer(ex, "meta.total")).To(Equal(integer(plain, "meta.total")), framework.Evidence(ex,
 				"meta.total with untagged=true is the one without it (%s): it counts the type filters only", plain.RequestLine()))
 		}
 	}, framework.Case("every type"))
