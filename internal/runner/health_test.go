@@ -66,6 +66,8 @@ func TestAssessHealth(t *testing.T) {
 		{"a few timeouts among many answers", join(answered(20), failed(1, timeout), answered(5), failed(1, timeout)), live, false, 0, ""},
 		{"goes down after 30 requests", join(answered(30), failed(12, refused())), live, false, ExitUnusable,
 			"UNUSABLE: the target stopped answering after 30 requests: the last 12 got no answer (the connection was refused)"},
+		{"an answer beside requests that already failed", join(answered(15), failed(2, refused()), answered(1), failed(8, refused())),
+			live, false, ExitUnusable, "stopped answering after 16 requests: the last 8 got no answer"},
 		{"two refusals after two answers", join(answered(2), failed(2, refused())), live, false, ExitUnusable,
 			"stopped answering after 2 requests: the last 2 got no answer"},
 		{"cleanup not sent after the outage does not hide it", join(answered(30), failed(5, refused()), []*client.Exchange{notSent, notSent}), live, false, ExitUnusable,
