@@ -107,7 +107,8 @@ func interruptedRun(t *testing.T, dir string, signals int) (string, int) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "--base-url", srv.URL, "--allow-settings-write", "--json-report", "r.json")
+	// Requests side by side, as by default: the console must say the same.
+	cmd := exec.CommandContext(ctx, exe, "--base-url", srv.URL, "--allow-settings-write", "--concurrency", "8", "--json-report", "r.json")
 	cmd.Dir = dir
 	cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+token, "CONFORMANCE_AUTH_TOKEN="+auth)
 	var out bytes.Buffer

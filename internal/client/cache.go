@@ -82,17 +82,6 @@ func cacheKey(b *built) string {
 	return sb.String()
 }
 
-// lookup returns the kept answer to key, or nil.
-func (rc *readCache) lookup(key string) *cacheEntry {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	e := rc.entries[key]
-	if e != nil {
-		rc.hits++
-	}
-	return e
-}
-
 // lookupOrClaim returns the kept answer to key; else, when an identical
 // read is on its way, a channel closed once it has settled (then look
 // again); else nil and nil, and the caller's read is the one on its way

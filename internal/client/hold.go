@@ -26,7 +26,9 @@ type Held struct {
 // Hold returns ctx whose requests are recorded only when Release is called
 // with the returned Held. Exchanges held are sent and cached as any
 // other; they get their sequence number, and the observers see them, on
-// Release.
+// Release. Until then the holder must not read their Seq or Replayed: of
+// identical reads of several holders, the one released first is recorded
+// as the request and the others as its replays, whichever was sent.
 func Hold(ctx context.Context) (context.Context, *Held) {
 	h := &Held{}
 	return context.WithValue(ctx, holdKey{}, h), h

@@ -10,8 +10,14 @@ import (
 // observers, and releases the full bodies of finished scopes. Reads the
 // read cache answered (Exchange.Replayed) are recorded too, in order, for
 // the scope that used them, but get no number of their own and are shown
-// to no observer: the observers judge what the target sent, once. Every
-// method is safe for concurrent use: requests may run side by side.
+// to no observer: the observers judge what the target sent, once.
+//
+// Of identical reads, the one recorded first stands as the request and
+// the others as its replays, whichever was sent: with held exchanges
+// (Hold) the one sent may be recorded after one that replayed it, and the
+// record must read as if they had been made one after another, in the
+// order recorded (swapReplay). Every method is safe for concurrent use:
+// requests may run side by side.
 type exchangeLog struct {
 	mu sync.Mutex
 	// seq is the number of the last exchange that was no replay.
@@ -23,8 +29,6 @@ type exchangeLog struct {
 	observers []func(*Exchange)
 	scope     string
 	released  int // entries[:released] have released their full bodies
-	// unnumbered are replays of exchanges still held (Hold).
-	unnumbered []*Exchange
 }
 
 // scopeKey carries a scope name through a request's context (WithScope).
@@ -144,13 +148,11 @@ func (l *exchangeLog) add(ex *Exchange) {
 	if ex.Scope == "" {
 		ex.Scope = l.scope
 	}
-	if ex.Replayed {
-		// The exchange replayed may be held still: its number comes
-		// when it is recorded (fixReplays).
+	// A replay of an exchange not recorded yet (held elsewhere) is
+	// recorded as the request instead (swapReplay).
+	swap := ex.Replayed && ex.replayOf.Seq == 0
+	if ex.Replayed && !swap {
 		ex.Seq = ex.replayOf.Seq
-		if ex.Seq == 0 {
-			l.unnumbered = append(l.unnumbered, ex)
-		}
 		l.entries = append(l.entries, ex)
 		l.mu.Unlock()
 		return
@@ -159,7 +161,9 @@ func (l *exchangeLog) add(ex *Exchange) {
 	ex.Seq = l.seq
 	l.sent = append(l.sent, len(l.entries))
 	l.entries = append(l.entries, ex)
-	l.fixReplays()
+	if swap {
+		swapReplay(ex)
+	}
 	observers := append([]func(*Exchange){}, l.observers...)
 	l.mu.Unlock()
 	for _, f := range observers {
@@ -167,17 +171,18 @@ func (l *exchangeLog) add(ex *Exchange) {
 	}
 }
 
-// fixReplays gives replays recorded before the exchange they repeat (held
-// elsewhere) its number, once it has one. Called with mu held.
-func (l *exchangeLog) fixReplays() {
-	if len(l.unnumbered) == 0 {
-		return
-	}
-	kept := l.unnumbered[:0]
-	for _, r := range l.unnumbered {
-		if r.Seq = r.replayOf.Seq; r.Seq == 0 {
-			kept = append(kept, r)
-		}
-	}
-	l.unnumbered = kept
+// swapReplay makes r, a replay just numbered as the request although the
+// exchange o it repeats was the one sent (o is held, not recorded yet), the
+// request, and o a replay of r with r's number: as they would have been had
+// r been made first. The record, and so the numbers and reports, are then
+// the same whichever of two holders side by side sent the read. What only
+// the request that was sent carries (its retries) moves with the role.
+// Called with mu held; o's holder has not released it, so no spec has
+// judged it yet.
+func swapReplay(r *Exchange) {
+	o := r.replayOf
+	r.Replayed, r.replayOf = false, nil
+	r.Retries, r.TransportRetry = o.Retries, o.TransportRetry
+	o.Replayed, o.replayOf, o.Seq = true, r, r.Seq
+	o.Retries, o.TransportRetry = nil, ""
 }

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
@@ -11,7 +12,9 @@ import (
 // This file runs slow work beside the specs: a fixture that must wait
 // (FILES-NEWEST-FIRST needs two uploads more than a second apart) starts
 // early and is waited for by the spec that judges it, so the run does
-// something useful in the meantime.
+// something useful in the meantime: a task (Start), or a group of
+// prepared specs started as soon as the run's reads are over
+// (Group.StartAfterReads).
 
 // backgroundWork is the fixture's tasks: their context, which ends when
 // the specs end (before the sweep, so no background request lands after
@@ -21,6 +24,9 @@ type backgroundWork struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// afterReads are the groups waiting for the first spec past the
+	// reads phase (Group.StartAfterReads).
+	afterReads []*Group
 }
 
 // Task is work started with Start: Wait gives its result.
@@ -118,4 +124,77 @@ func (t *Fixture) stopBackground() {
 	}
 	b.mu.Unlock()
 	b.wg.Wait()
+}
+
+// StartAfterReads makes g start its prepares when the run leaves its
+// reads, at the first spec of a later phase (a SpecPriority below
+// PhaseReads), instead of at g's own first spec. For a fixture that must
+// wait: FILES-NEWEST-FIRST's second upload comes more than a second after
+// the first, and that second then passes while the probes and the other
+// writes run. What g prepares does not change: only the specs the run
+// selects and does not gate, held and judged by g's own specs, which must
+// stand in a container of a later phase than the reads. Its requests may
+// land while specs of other containers run: they must touch nothing but
+// what they create (a page of the run, its files), and no spec past the
+// reads may compare site-wide listings taken at two moments.
+func (g *Group) StartAfterReads() {
+	b := &g.t.background
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.afterReads = append(b.afterReads, g)
+}
+
+// specBegins is told the priority of each spec as it begins (Install's
+// BeforeEach): at the first past the reads phase, it starts the groups
+// waiting for that (StartAfterReads).
+func (t *Fixture) specBegins(priority int) {
+	if priority >= int(PhaseReads) {
+		return
+	}
+	b := &t.background
+	b.mu.Lock()
+	groups := b.afterReads
+	b.afterReads = nil
+	b.mu.Unlock()
+	// Ginkgo builds the tree of containers once for the runner's preview
+	// of the selection and again for the run, and so registers each group
+	// twice: only the latest of the groups with the same specs is the one
+	// the run's specs judge.
+	latest := map[string]*Group{}
+	for _, g := range groups {
+		latest[g.signature()] = g
+	}
+	for _, g := range groups {
+		if latest[g.signature()] == g {
+			g.start()
+		}
+	}
+}
+
+// signature names a group by the specs it prepares.
+func (g *Group) signature() string {
+	keys := make([]string, len(g.members))
+	for i, m := range g.members {
+		keys[i] = m.key
+	}
+	return strings.Join(keys, "\n")
+}
+
+// Prepares reports whether g prepares a spec of rule id in this run: the
+// run selects it and does not gate it. It is meant for prepare functions
+// of g (once g has started, the answer never changes): one that must send
+// its requests after another spec's waits for them only when that spec is
+// prepared, so that no prepare waits for one that never comes. The
+// refused-extension probes of FILES-UPLOAD-REFUSED-400 go to the page
+// after FILES-UPLOAD-ROUNDTRIP's uploads and file lists, when those are
+// made, so that an accepted probe cannot pass for an upload. A prepare
+// that waits for another must be registered after it: with
+// --concurrency 1 they run one after another, in that order.
+func (g *Group) Prepares(id string) bool {
+	for _, m := range g.members {
+		if m.started && m.def.rule.ID == id {
+			return true
+		}
+	}
+	return false
 }

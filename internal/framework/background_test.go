@@ -3,10 +3,12 @@ package framework
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // TestStartAndWait: a task runs beside the caller, its requests carry its
@@ -85,5 +87,79 @@ func TestSleepUntil(t *testing.T) {
 	cancel()
 	if SleepUntil(ctx, time.Now().Add(time.Hour)) {
 		t.Error("SleepUntil outlived its context")
+	}
+}
+
+// TestStartAfterReads: a group marked StartAfterReads starts nothing while
+// specs of the reads phase begin, starts its selected, ungated members at
+// the first spec past it (once), and leaves a gated member alone. Of two
+// groups of the same specs (Ginkgo builds the tree for the preview, then
+// again for the run) only the later one starts.
+func TestStartAfterReads(t *testing.T) {
+	url, _ := slowServer(t, 0)
+	f := fixtureOn(t, url, Options{Concurrency: 2, ReadOnly: true})
+	ran := make(chan string, 8)
+	build := func(tree string) (read, write *prepared) {
+		g := f.NewGroup()
+		member := func(name string, def specDef) *prepared {
+			m := &prepared{key: name, def: def, done: make(chan struct{}),
+				run: func(context.Context) any { ran <- tree + " " + name; return name }}
+			g.members = append(g.members, m)
+			return m
+		}
+		read = member("read", specDef{})
+		write = member("write", specDef{writes: true}) // gated: a read-only run
+		g.StartAfterReads()
+		return read, write
+	}
+	previewRead, _ := build("preview")
+	read, write := build("run")
+
+	f.specBegins(int(PhaseReads))
+	f.specBegins(int(PhaseReads) + 1)
+	select {
+	case name := <-ran:
+		t.Fatalf("%s was prepared while the reads ran", name)
+	case <-time.After(50 * time.Millisecond):
+	}
+	f.specBegins(int(PhaseProbes))
+	select {
+	case <-read.done:
+	case <-time.After(time.Second):
+		t.Fatal("the group did not start at the first spec past the reads")
+	}
+	f.specBegins(int(PhaseWrites))
+	f.stopBackground()
+	if !read.started || read.value != "read" || write.started || previewRead.started {
+		t.Errorf("started: read %v (value %v), write %v, the preview's read %v; want the run's read only",
+			read.started, read.value, write.started, previewRead.started)
+	}
+	if n := len(ran); n != 1 {
+		t.Errorf("%d prepares ran, want 1", n)
+	}
+}
+
+// TestPrepares: a group prepares the rules of the members it started (the
+// run selects them and does not gate them), and says so to its prepares.
+func TestPrepares(t *testing.T) {
+	url, _ := slowServer(t, 0)
+	f := fixtureOn(t, url, Options{ReadOnly: true})
+	g := f.NewGroup()
+	var seen []bool
+	for _, m := range []struct {
+		id     string
+		writes bool
+	}{{"RULE-READ", false}, {"RULE-WRITE", true}} {
+		g.members = append(g.members, &prepared{key: m.id, def: specDef{rule: spec.Rule{ID: m.id}, writes: m.writes}, done: make(chan struct{}),
+			run: func(context.Context) any {
+				seen = append(seen, g.Prepares("RULE-READ"), g.Prepares("RULE-WRITE"), g.Prepares("RULE-ELSEWHERE"))
+				return nil
+			}})
+	}
+	g.start()
+	<-g.members[0].done
+	f.stopBackground()
+	if want := []bool{true, false, false}; !slices.Equal(seen, want) {
+		t.Errorf("Prepares of the read, the write gated by a read-only run, a rule not in the group: %v, want %v", seen, want)
 	}
 }

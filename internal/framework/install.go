@@ -27,6 +27,7 @@ func Install(t *Fixture) {
 	var mark int
 	ginkgo.BeforeEach(func() {
 		t.Client.SetScope(ginkgo.CurrentSpecReport().FullText())
+		t.specBegins(ginkgo.CurrentSpecReport().SpecPriority)
 		mark = t.Client.Seq()
 		t.evidence(nil) // forget what the last spec judged
 	})
@@ -50,6 +51,7 @@ func Install(t *Fixture) {
 		t.Client.SetScope("cleanup")
 		t.stopBackground()
 		t.releasePrepared()
+		t.restoreSettingsLeft(ctx)
 		t.sweep(ctx)
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })

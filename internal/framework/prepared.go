@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
@@ -147,7 +148,9 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 		if m.panic != nil {
 			panic(m.panic)
 		}
-		judge(ctx, m.value.(T))
+		// The nil of an interface type T comes back as a nil any.
+		v, _ := m.value.(T)
+		judge(ctx, v)
 	})
 }
 
@@ -165,7 +168,7 @@ func Share[T any](g *Group, fn func(ctx context.Context) T) func(ctx context.Con
 	return func(ctx context.Context) T {
 		once.Do(func() {
 			defer close(done)
-			defer func() { panicked = recover() }()
+			defer func() { panicked = caught(recover()) }()
 			value = fn(context.WithValue(ctx, cleanupsKey{}, &g.shared))
 		})
 		select {
@@ -268,8 +271,33 @@ func (m *prepared) exec(c *client.Client, ctx context.Context) {
 	hctx, h := client.Hold(context.WithValue(ctx, cleanupsKey{}, &m.cleanups))
 	m.held = h
 	defer close(m.done)
-	defer func() { m.panic = recover() }()
+	defer func() { m.panic = caught(recover()) }()
 	m.value = m.run(hctx)
+}
+
+// raised is a panic of a function that ran outside any spec (a prepare,
+// Share's fn), with the stack it was raised on: the spec that raises it
+// again shows where it came from, not where it was raised again.
+type raised struct {
+	value any
+	stack []byte
+}
+
+func (r raised) String() string {
+	return fmt.Sprintf("%v\n\nraised outside the spec, at:\n%s", r.value, r.stack)
+}
+
+// caught keeps what recover returned, with the stack of the panic, for a
+// spec to raise again; nil when there was no panic. Called in the
+// deferred function that recovered, the stack is still the panic's.
+func caught(r any) any {
+	if r == nil {
+		return nil
+	}
+	if _, ok := r.(raised); ok {
+		return r // raised by Share's fn: its own stack says more
+	}
+	return raised{value: r, stack: debug.Stack()}
 }
 
 // releasePrepared records what prepares held but no spec judged (a spec

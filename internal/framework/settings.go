@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2"
@@ -20,13 +21,14 @@ import (
 )
 
 // SettingsGuard holds the settings as they were before a spec sent a
-// request that may change them, and puts them back when the spec ends,
+// request that may change them, and puts them back when the spec ends (or,
+// for the guard of an Ordered container, when its last spec ends),
 // however it ends. Every spec that touches PUT /api/settings goes through
 // one, whether it means to change a setting or sends a request the target
 // must refuse.
 type SettingsGuard struct {
 	t        *Fixture
-	what     string         // what the spec sends, for the run summary
+	what     string         // what the specs send, for the run summary
 	original map[string]any // the whole settings map before
 	// volatile are the fields that changed between two reads with no
 	// update between (2.6 names some fields; the others are the host's, and
@@ -34,108 +36,237 @@ type SettingsGuard struct {
 	volatile []string
 	changes  bool // a change was meant (Put)
 	sent     bool // a request that may change them was sent
+	// requests says what each request that may change them sent, for the
+	// run summary of a container's guard (whose what names no request).
+	requests []string
+	listed   bool // requests go into the summary (GuardSettingsInOrder)
+	// latest is the settings map the guard read last, nil once a request
+	// that may change them was sent since: a spec that needs the settings
+	// as they are now, and the restore, start from it without a read.
+	latest   map[string]any
+	latestEx *client.Exchange
+	restored bool // the restore ran (once: by its cleanup, or the sweep)
 }
 
-// GuardSettings reads the whole settings map (twice: fields that change
-// between the two reads are volatile) and registers its restore with
-// DeferCleanup before the spec sends anything: the restore then runs when
-// the spec passes, fails, times out or the run is interrupted. Settings
-// that cannot be read could not be restored, so the spec is then not
-// checked. what says what the spec sends, for the run summary.
+// GuardSettings reads the whole settings map (twice, side by side: fields
+// that differ between the two answers are volatile) and registers its
+// restore with DeferCleanup before the spec sends anything: the restore
+// then runs when the spec passes, fails, times out or the run is
+// interrupted. Settings that cannot be read could not be restored, so the
+// spec is then not checked. what says what the spec sends, for the run
+// summary.
 func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
-	_, first, problem := t.ReadSettings(ctx)
-	var original map[string]any
-	if problem == "" {
-		_, original, problem = t.readSettings(ctx, Fresh())
-	}
-	if problem != "" {
-		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", 2)
-	}
-	g := &SettingsGuard{t: t, what: what, original: original, volatile: changedFields(first, original)}
-	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) {
-		cctx, cancel := CleanupContext(ctx)
-		defer cancel()
-		g.restore(cctx)
-	})
+	g := &SettingsGuard{t: t, what: what}
+	g.begin(ctx, 2)
+	ginkgo.DeferCleanup(g.cleanup)
 	return g
 }
 
-// Original is the settings map as it was before the spec (not to be
-// changed).
+// GuardSettingsInOrder returns the one guard of the specs of an Ordered
+// container that change the settings one after another: called in the
+// container's body, it registers (BeforeAll) the restore that runs after
+// the container's last spec, also when a spec fails, times out or the run
+// is interrupted. Each spec calls Begin before its first request that may
+// change the settings; the first Begin reads them. So the settings are
+// read before the first change, restored once at the end and verified
+// once, not around every spec; in between, each spec sees what the
+// earlier ones left (Current). what names the specs, for the run
+// summary, which also lists each request sent.
+//
+// Ginkgo skips the cleanup of an Ordered container whose later specs it
+// skips after a failure with --fail-fast, or after the run's time limit
+// passed between or during its specs (ContinueOnFailure); the final sweep
+// then restores what such a guard left (restoreSettingsLeft).
+func (t *Fixture) GuardSettingsInOrder(what string) *SettingsGuard {
+	g := &SettingsGuard{t: t, what: what, listed: true}
+	ginkgo.BeforeAll(func() { ginkgo.DeferCleanup(g.cleanup) })
+	return g
+}
+
+// Begin reads the settings the guard will restore, when no spec of the
+// container has yet (GuardSettingsInOrder); when they cannot be read, the
+// spec is not checked. Call it before anything that may change them.
+func (g *SettingsGuard) Begin(ctx context.Context) {
+	if g.original == nil {
+		g.begin(ctx, 2)
+	}
+}
+
+// begin reads the settings twice, side by side (the first may be the read
+// cache's answer, from before any write: all the better to find fields
+// that change by themselves), or makes the spec not checked; skip counts
+// the frames above begin to name as its location.
+func (g *SettingsGuard) begin(ctx context.Context, skip int) {
+	read := client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}
+	fresh := read
+	fresh.Fresh = true
+	exs := g.t.All(ctx, read, fresh)
+	first, problem := settingsOf(exs[0])
+	var original map[string]any
+	if problem == "" {
+		original, problem = settingsOf(exs[1])
+	}
+	if problem != "" {
+		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", skip+1)
+	}
+	g.original, g.volatile = original, changedFields(first, original)
+	g.latest, g.latestEx = original, exs[1]
+	g.t.settings.add(g)
+}
+
+// Original is the settings map as it was before the first change (not to
+// be changed).
 func (g *SettingsGuard) Original() map[string]any { return g.original }
 
 // Volatile lists the fields that changed between two reads with no update
 // between, sorted.
 func (g *SettingsGuard) Volatile() []string { return g.volatile }
 
+// Read reads the whole settings map now (the guard keeps it for Current);
+// the string is what went wrong, "" when it was read.
+func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]any, string) {
+	ex, m, problem := g.t.ReadSettings(ctx)
+	if problem == "" {
+		g.latest, g.latestEx = m, ex
+	}
+	return ex, m, problem
+}
+
+// Current is the settings as they are now: those the guard read last, or
+// a new Read when a request that may change them was sent since.
+func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[string]any, string) {
+	if g.latest != nil {
+		return g.latestEx, g.latest, ""
+	}
+	return g.Read(ctx)
+}
+
 // Put sends a settings change with both tokens.
 func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
-	g.changes, g.sent = true, true
+	g.changes = true
+	g.sending("PUT " + strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
 	return g.t.Write(ctx, http.MethodPut, "/api/settings", fields)
 }
 
 // PutForm sends a settings change as a form-encoded body (spec 1), with
 // both tokens.
 func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
-	g.changes, g.sent = true, true
+	g.changes = true
+	g.sending("PUT " + strings.Join(slices.Sorted(maps.Keys(form)), ", ") + " (form-encoded)")
 	return g.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
-}
-
-// Changed lists the fields of now (a settings map read after the spec's
-// request) that differ from the original, one line each, except the named
-// fields and the volatile ones. A field that differs is read twice more,
-// volatilePause apart, and counted volatile (and left out) when it changes
-// between those reads: a field a server updates by itself with one-second
-// resolution may not change between two quick reads.
-func (g *SettingsGuard) Changed(ctx context.Context, now map[string]any, except ...string) []string {
-	ignore := slices.Concat(except, g.volatile)
-	if late := g.t.settleVolatile(ctx, changedFields(g.original, now, ignore...)); len(late) > 0 {
-		g.volatile = slices.Sorted(slices.Values(slices.Concat(g.volatile, late)))
-		ignore = append(ignore, late...)
-	}
-	return SettingsDiff(g.original, now, ignore...)
 }
 
 // Send sends a request that should not change the settings (one the target
 // must refuse); should it change them after all, they are restored too.
 func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exchange {
-	g.sent = true
+	fields := slices.Concat(slices.Collect(maps.Keys(r.JSON)), slices.Collect(maps.Keys(r.Form)))
+	g.sending(r.Method + " " + strings.Join(slices.Sorted(slices.Values(fields)), ", ") + " (to be refused)")
 	return g.t.Client.Do(ctx, r)
+}
+
+// sending notes a request that may change the settings: what it sends,
+// and that what the guard read last is out of date.
+func (g *SettingsGuard) sending(what string) {
+	g.sent = true
+	g.latest, g.latestEx = nil, nil
+	g.requests = append(g.requests, what)
+}
+
+// Changed lists the fields of now (a settings map read after a request)
+// that differ from before (the settings before that request), one line
+// each, except the named fields and the volatile ones. A field that
+// differs is read twice more, volatilePause apart, and counted volatile
+// (and left out) when it changes between those reads: a field a server
+// updates by itself with one-second resolution may not change between two
+// quick reads.
+func (g *SettingsGuard) Changed(ctx context.Context, before, now map[string]any, except ...string) []string {
+	ignore := slices.Concat(except, g.volatile)
+	if late := g.t.settleVolatile(ctx, changedFields(before, now, ignore...)); len(late) > 0 {
+		g.volatile = slices.Sorted(slices.Values(slices.Concat(g.volatile, late)))
+		ignore = append(ignore, late...)
+	}
+	return SettingsDiff(before, now, ignore...)
+}
+
+// cleanup is the restore DeferCleanup runs: with a context no interrupt
+// cancels (CleanupContext).
+func (g *SettingsGuard) cleanup(ctx ginkgo.SpecContext) {
+	cctx, cancel := CleanupContext(ctx)
+	defer cancel()
+	g.restore(cctx)
 }
 
 // restore puts back what changed and records the outcome in the ledger: a
 // meant change always, a request that should have changed nothing only
 // when it did.
 func (g *SettingsGuard) restore(ctx context.Context) {
-	if !g.sent {
+	if g.restored || !g.sent || g.original == nil {
 		return
 	}
+	g.restored = true
+	what := g.what
+	if g.listed {
+		what += " (" + strings.Join(g.requests, "; ") + ")"
+	}
 	if !g.changes {
-		if _, now, problem := g.t.ReadSettings(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
+		if _, now, problem := g.Current(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
 		}
 	}
-	if problem := g.t.restoreSettings(ctx, g.original, g.volatile...); problem != "" {
-		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + g.what + ") not restored: " + problem))
-		g.t.Ledger.SettingsChanged(g.what + "; the restore FAILED (see the problems)")
+	if problem := g.t.restoreSettings(ctx, g.original, g.latest, g.volatile...); problem != "" {
+		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + what + ") not restored: " + problem))
+		g.t.Ledger.SettingsChanged(what + "; the restore FAILED (see the problems)")
 		return
 	}
-	g.t.Ledger.SettingsChanged(g.what + "; every field restored and verified")
+	g.t.Ledger.SettingsChanged(what + "; every field restored and verified")
+}
+
+// settingsLeft is the guards of the run that read the settings and whose
+// restore may not have run.
+type settingsLeft struct {
+	mu     sync.Mutex
+	guards []*SettingsGuard
+}
+
+func (l *settingsLeft) add(g *SettingsGuard) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.guards = append(l.guards, g)
+}
+
+// restoreSettingsLeft restores the settings of every guard whose restore
+// did not run (Install's AfterSuite calls it, before the sweep): the
+// backstop of a container Ginkgo left without its cleanup. The specs have
+// ended then, so no guard is in use.
+func (t *Fixture) restoreSettingsLeft(ctx context.Context) {
+	t.settings.mu.Lock()
+	guards := t.settings.guards
+	t.settings.guards = nil
+	t.settings.mu.Unlock()
+	cctx, cancel := CleanupContext(ctx)
+	defer cancel()
+	for _, g := range slices.Backward(guards) {
+		g.restore(cctx)
+	}
 }
 
 // restoreSettings puts back every field of original that differs on the
 // target, volatile fields aside, then verifies the whole map with a GET. It
 // returns "" when the settings are exactly as before, or what is still
-// wrong. A first PUT sends the values as read; for fields that still
-// differ, a second sends them HTML-unescaped and objects or arrays as JSON
-// text (see secondTry). A field still different after both is put to the
-// test of settleVolatile before it is reported.
-func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any, volatile ...string) string {
+// wrong. current, when not nil, is the settings as the target holds them
+// now (read since the last request that may have changed them), which
+// spares the first read. A first PUT sends the values as read; for fields
+// that still differ, a second sends them HTML-unescaped and objects or
+// arrays as JSON text (see secondTry). A field still different after both
+// is put to the test of settleVolatile before it is reported.
+func (t *Fixture) restoreSettings(ctx context.Context, original, current map[string]any, volatile ...string) string {
 	var failed []string
-	for attempt := 0; attempt < 2; attempt++ {
-		_, current, problem := t.ReadSettings(ctx)
-		if problem != "" {
-			return "reading them back: " + problem
+	for attempt := 0; ; attempt++ {
+		if current == nil {
+			var problem string
+			if _, current, problem = t.ReadSettings(ctx); problem != "" {
+				return "reading them back: " + problem
+			}
 		}
 		body := map[string]any{}
 		for k, v := range original {
@@ -147,16 +278,13 @@ func (t *Fixture) restoreSettings(ctx context.Context, original map[string]any, 
 			}
 			body[k] = v
 		}
-		if len(body) == 0 {
-			break
+		if len(body) == 0 || attempt == 2 {
+			break // restored, or two tries sent: current is the verifying read
 		}
 		if ex := t.Write(ctx, http.MethodPut, "/api/settings", body); ex.Err != nil || ex.Status != http.StatusOK {
 			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), Outcome(ex)))
 		}
-	}
-	_, current, problem := t.ReadSettings(ctx)
-	if problem != "" {
-		return "reading them back: " + problem
+		current = nil
 	}
 	volatile = slices.Concat(volatile, t.settleVolatile(ctx, changedFields(original, current, volatile...)))
 	d := SettingsDiff(original, current, volatile...)
@@ -226,16 +354,23 @@ func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[strin
 // answer it with the first).
 func (t *Fixture) readSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
 	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
+	m, problem := settingsOf(ex)
+	return ex, m, problem
+}
+
+// settingsOf decodes the settings map of a GET /api/settings exchange, or
+// says what went wrong.
+func settingsOf(ex *client.Exchange) (map[string]any, string) {
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
-		return ex, nil, "GET /api/settings: " + Outcome(ex)
+		return nil, "GET /api/settings: " + Outcome(ex)
 	}
 	var m map[string]any
 	dec := json.NewDecoder(strings.NewReader(ex.Get("data").Raw))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return ex, nil, "GET /api/settings: data: " + err.Error()
+		return nil, "GET /api/settings: data: " + err.Error()
 	}
-	return ex, m, ""
+	return m, ""
 }
 
 // changedFields lists the names of the fields whose values differ between

@@ -79,7 +79,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 			if bytes.Equal(before, settingsBody(t, tg)) {
 				t.Fatal("the change did not change the settings: the test proves nothing")
 			}
-			if problem := tg.restoreSettings(ctx, original); problem != "" {
+			if problem := tg.restoreSettings(ctx, original, nil); problem != "" {
 				t.Fatalf("restore reported: %s", problem)
 			}
 			if after := settingsBody(t, tg); !bytes.Equal(before, after) {
@@ -101,7 +101,7 @@ func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 	// A field the server does not have: PUT ignores it, so it can never
 	// read back as "before".
 	original["conformanceNoSuchField"] = "x"
-	problem = tg.restoreSettings(ctx, original)
+	problem = tg.restoreSettings(ctx, original, nil)
 	if !strings.Contains(problem, "conformanceNoSuchField") {
 		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
 	}
@@ -125,7 +125,7 @@ func TestRestoreLeavesVolatileFieldsAlone(t *testing.T) {
 	}
 	for _, known := range [][]string{volatile, nil} {
 		put(t, tg, map[string]any{"slogan": "changed"})
-		if problem := tg.restoreSettings(ctx, original, known...); problem != "" {
+		if problem := tg.restoreSettings(ctx, original, nil, known...); problem != "" {
 			t.Fatalf("restore (volatile fields given: %v) reported: %s", known, problem)
 		}
 		_, now, _ := tg.ReadSettings(ctx)

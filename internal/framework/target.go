@@ -59,6 +59,9 @@ type Fixture struct {
 	// removal: what the run found out about removing what it creates
 	// (removal.go).
 	removal removal
+	// settings: the settings guards whose restore has not run yet, for
+	// the final sweep (settings.go).
+	settings settingsLeft
 
 	judged     judgedLog      // what the running spec judges (batch.go)
 	background backgroundWork // tasks running beside the specs (background.go)

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -130,9 +131,14 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := []string{"--base-url", base, "--allow-settings-write", "--no-color", "--timeout", "60s"}
+			// With requests side by side, as a run is by default: what a
+			// prepare or a batch has on its way when the run is
+			// interrupted must be removed all the same.
+			args := []string{"--base-url", base, "--allow-settings-write", "--no-color", "--timeout", "60s",
+				"--concurrency", strconv.Itoa(withConcurrency)}
 			if tc.readOnly {
-				args = []string{"--base-url", base, "--read-only", "--no-color", "--timeout", "60s"}
+				args = []string{"--base-url", base, "--read-only", "--no-color", "--timeout", "60s",
+					"--concurrency", strconv.Itoa(withConcurrency)}
 			}
 			cmd := exec.Command(exe, args...)
 			cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+tok, "CONFORMANCE_AUTH_TOKEN="+auth)

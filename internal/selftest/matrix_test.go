@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +48,27 @@ type job struct {
 	filter string
 	// args are further CLI arguments (--credentials header).
 	args []string
+	// concurrency is the run's --concurrency: withConcurrency, or 1 for
+	// the twin run whose verdicts must be the same (sameVerdicts).
+	concurrency int
+}
+
+// withConcurrency is the --concurrency of the self-test's runs: the CLI's
+// default, stated so that a change of the default cannot turn the
+// concurrency off in the runs that prove the suite (the matrix, the
+// leave-no-trace runs, interrupts included).
+const withConcurrency = 8
+
+// oneByOne returns jobs each followed by its twin at --concurrency 1: the
+// issue's "the same verdicts with and without concurrency".
+func oneByOne(jobs []job) []job {
+	var out []job
+	for _, j := range jobs {
+		twin := j
+		twin.concurrency = 1
+		out = append(out, j, twin)
+	}
+	return out
 }
 
 // outcome is what a job's run produced.
@@ -107,7 +129,7 @@ func (o outcome) describe() string {
 	if o.filter != "" {
 		filter = fmt.Sprintf("%q", o.filter)
 	}
-	fmt.Fprintf(&b, "exit %d in %s, label filter %s", o.res.Exit, o.res.Elapsed.Round(time.Millisecond), filter)
+	fmt.Fprintf(&b, "exit %d in %s at --concurrency %d, label filter %s", o.res.Exit, o.res.Elapsed.Round(time.Millisecond), o.concurrency, filter)
 	if o.res.TimedOut {
 		fmt.Fprintf(&b, ", TIMED OUT after %s", runTimeout)
 	}
@@ -249,6 +271,9 @@ func plan(t *testing.T, withMutants bool) []job {
 		jobs = append(jobs, job{name: string(p.Name), kind: benign, profile: p.Name,
 			mutant: reference.MutantInfo{Description: "profile: " + p.Description, Benign: true}})
 	}
+	for i := range jobs {
+		jobs[i].concurrency = withConcurrency
+	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].filter == "" && jobs[b].filter != "" })
 	return jobs
 }
@@ -257,9 +282,9 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // runJob runs one demo subprocess and reads its JSON report.
 func runJob(ctx context.Context, dir string, j job) outcome {
-	base := filepath.Join(dir, fmt.Sprintf("%d-%s", j.kind, unsafeName.ReplaceAllString(j.name, "_")))
+	base := filepath.Join(dir, fmt.Sprintf("%d-%s-c%d", j.kind, unsafeName.ReplaceAllString(j.name, "_"), j.concurrency))
 	args := []string{"demo", "--no-color", "--timeout", (runTimeout - 15*time.Second).String(),
-		"--json-report", base + ".json", "--junit-report", base + ".xml"}
+		"--concurrency", strconv.Itoa(j.concurrency), "--json-report", base + ".json", "--junit-report", base + ".xml"}
 	switch {
 	case j.profile != "":
 		args = append(args, "--profile", string(j.profile))

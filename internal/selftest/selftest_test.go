@@ -21,21 +21,32 @@ func TestMain(m *testing.M) { selftest.Main(m) }
 // TestSelfTest runs the whole suite (the CLI's demo command: reference
 // server, writes and settings writes) against the plain reference server,
 // each benign variant and each mutant, as subprocesses on a pool of
-// 2*runtime.NumCPU() workers (CONFORMANCE_SELFTEST_WORKERS overrides).
-// With -short it skips the mutants.
+// 4*runtime.NumCPU() workers (CONFORMANCE_SELFTEST_WORKERS overrides).
+// Each run is made twice, with requests side by side (--concurrency
+// withConcurrency) and one at a time (--concurrency 1): every rule must get
+// the same verdict both ways. With -short it skips the mutants.
 func TestSelfTest(t *testing.T) {
 	start := time.Now()
-	// Twice as many workers as cores: a run spends most of its time waiting
-	// (loopback round trips, the files suite's 1.1 s gap between two
-	// uploads), and measured CPU use with one worker per core is ~30%.
-	workers := 2 * runtime.NumCPU()
+	// Four times as many workers as cores: a run spends most of its time
+	// waiting (loopback round trips, the files suite's 1.1 s gap between
+	// two uploads): a full run takes about 0.25 s of CPU in 1.5 s.
+	workers := 4 * runtime.NumCPU()
 	if w, err := strconv.Atoi(os.Getenv("CONFORMANCE_SELFTEST_WORKERS")); err == nil && w > 0 {
 		workers = w
 	}
 	cat := spec.All()
 	jobs := plan(t, !testing.Short())
 	dir := t.TempDir()
-	outcomes := runAll(t.Context(), dir, jobs, workers)
+	// Each run twice, at --concurrency withConcurrency and 1, on one pool:
+	// the verdicts must be the same (sameVerdicts); the first is judged.
+	var outcomes, oneAtATime []outcome
+	for _, o := range runAll(t.Context(), dir, oneByOne(jobs), workers) {
+		if o.concurrency == 1 {
+			oneAtATime = append(oneAtATime, o)
+		} else {
+			outcomes = append(outcomes, o)
+		}
+	}
 
 	// A mutant that survives a filtered run is run once more unfiltered.
 	// If that catches it, either its cross-cutting rule showed only on
@@ -65,9 +76,10 @@ func TestSelfTest(t *testing.T) {
 		survivors, pending           []string
 		runTime                      time.Duration
 	)
-	for _, o := range outcomes {
-		runTime += o.res.Elapsed
+	for i, o := range outcomes {
+		runTime += o.res.Elapsed + oneAtATime[i].res.Elapsed
 		t.Run("assertions/"+o.name, func(t *testing.T) { checkNoVacuousPass(t, o) })
+		t.Run("concurrency 1/"+o.name, func(t *testing.T) { sameVerdicts(t, o, oneAtATime[i]) })
 		switch o.kind {
 		case plain:
 			t.Run("reference", func(t *testing.T) { checkReference(t, o) })
@@ -99,11 +111,11 @@ func TestSelfTest(t *testing.T) {
 		}
 	}
 	elapsed := time.Since(start)
-	slowest := slices.Clone(outcomes)
+	slowest := slices.Concat(outcomes, oneAtATime)
 	slices.SortFunc(slowest, func(a, b outcome) int { return int(b.res.Elapsed - a.res.Elapsed) })
 	var slow []string
 	for _, o := range slowest[:min(5, len(slowest))] {
-		slow = append(slow, fmt.Sprintf("%s %s", o.name, o.res.Elapsed.Round(100*time.Millisecond)))
+		slow = append(slow, fmt.Sprintf("%s (--concurrency %d) %s", o.name, o.concurrency, o.res.Elapsed.Round(100*time.Millisecond)))
 	}
 	t.Logf("slowest runs: %s", strings.Join(slow, ", "))
 	if !testing.Short() {
@@ -123,8 +135,9 @@ func TestSelfTest(t *testing.T) {
 			full++
 		}
 	}
-	t.Logf("self-test: %d runs (%d full, %d label-filtered; +%d reruns) on %d workers in %s wall time (%s of runs added up)",
-		len(jobs), full, len(jobs)-full, len(reruns), workers, elapsed.Round(100*time.Millisecond), runTime.Round(100*time.Millisecond))
+	t.Logf("self-test: %d runs (%d full, %d label-filtered), each at --concurrency %d and 1 (+%d reruns), on %d workers "+
+		"in %s wall time (%s of runs added up)", len(jobs), full, len(jobs)-full, withConcurrency, len(reruns), workers,
+		elapsed.Round(100*time.Millisecond), runTime.Round(100*time.Millisecond))
 }
 
 // checkReference judges the run against the plain reference server: it

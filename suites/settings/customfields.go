@@ -31,14 +31,16 @@ const noFieldReason = "the only way to check it would leave a field on every pag
 	"that holds a string names a custom field, and the host adds every field it is ever given to the stored " +
 	"record of every page, for good"
 
-// checkCustomFieldsRoundTrip: SETTINGS-GET-SHAPE's second case. The
-// target's own customFields may hold no string ("{}"), and then reading it
-// cannot tell JSON text from HTML-escaped text; a value the run sets, with
-// strings in it, read back, can.
-func checkCustomFieldsRoundTrip(ctx SpecContext, t *framework.Fixture) {
-	g := t.GuardSettings(ctx, "customFields: the label of a custom field the site has changed")
-	requireCustomFields(g)
-	current := g.Original()["customFields"]
+// customFieldsRoundTrip: SETTINGS-GET-SHAPE's second case. The target's
+// own customFields may hold no string ("{}"), and then reading it cannot
+// tell JSON text from HTML-escaped text; a value the run sets, with strings
+// in it, read back, can. The value is made from the site's customFields as
+// the guard first read them (Original), before any spec of the container
+// changed anything.
+func (w *writes) customFieldsRoundTrip(ctx SpecContext) {
+	w.g.Begin(ctx)
+	requireCustomFields(w.g)
+	current := w.g.Original()["customFields"]
 	defs, ok := customFieldDefs(current)
 	switch {
 	case !ok:
@@ -47,13 +49,13 @@ func checkCustomFieldsRoundTrip(ctx SpecContext, t *framework.Fixture) {
 	case len(defs) == 0:
 		framework.NotChecked("the site has no custom field (customFields %s), and %s", showJSON(current), noFieldReason)
 	}
-	value := customFieldsProbe(defs, "Conformance "+t.Marker("label"))
-	put := g.Put(ctx, map[string]any{"customFields": value})
+	value := customFieldsProbe(defs, "Conformance "+w.t.Marker("label"))
+	put := w.g.Put(ctx, map[string]any{"customFields": value})
 	if put.Err != nil || put.Status != http.StatusOK {
 		framework.NotChecked("PUT of the site's own customFields (one label changed) was not accepted (%s), so it could not be "+
 			"read back (see SETTINGS-EDIT-OK)", framework.Outcome(put))
 	}
-	ex := t.ReadAuth(ctx, "/api/settings", nil)
+	ex, _, _ := w.g.Read(ctx)
 	Expect(ex).To(framework.BeSuccess(http.StatusOK))
 	Expect(ex).To(framework.MatchSchema("settings-response.json"))
 	Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()),
@@ -62,7 +64,7 @@ func checkCustomFieldsRoundTrip(ctx SpecContext, t *framework.Fixture) {
 	var sent, got any
 	_ = json.Unmarshal([]byte(value), &sent)
 	if json.Unmarshal([]byte(cf.String()), &got) == nil && !reflect.DeepEqual(sent, got) {
-		t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
+		w.t.Observe("customFields set to %s read back as other JSON: %s", value, cf.String())
 	}
 }
 

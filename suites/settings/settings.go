@@ -1,13 +1,17 @@
 // Package settings checks spec sections 2.6, 4.9 and 4.10: reading the site
 // settings and changing them.
 //
-// Every spec that changes a setting goes through framework.SettingsGuard:
-// it reads the whole settings map and registers its restore before anything
-// is sent; the spec changes one harmless field and judges; the restore puts
-// back every field that differs and verifies the whole map with a GET. A
-// restore that fails is recorded as a teardown problem (and in the run
-// summary), so a broken target is never left changed silently. customFields
-// is only ever sent back with the field names the site already has (see
+// The read stands with the run's other reads. The specs that change the
+// settings stand in one Ordered container, one after another (a setting
+// is global: no two changes may overlap), and share one
+// framework.SettingsGuard: it reads the whole settings map before the
+// first change; each spec changes one harmless field, or sends a change the
+// target must refuse, and judges what it sees; after the last spec (also
+// when one fails or the run is interrupted) the guard puts back every field
+// that differs and verifies the whole map with one GET. A restore that
+// fails is recorded as a teardown problem (and in the run summary), so a
+// broken target is never left changed silently. customFields is only ever
+// sent back with the field names the site already has (see
 // customfields.go): a new name would stay with every page for good.
 package settings
 
@@ -26,7 +30,7 @@ import (
 
 // Register adds the settings specs for target t.
 func Register(t *framework.Fixture) {
-	Describe("4.9 GET /api/settings", Label(spec.GetSettings.Label()), func() {
+	Describe("4.9 GET /api/settings", Label(spec.GetSettings.Label()), framework.PhaseReads, func() {
 		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
 			if !t.Client.HasAuth() {
 				framework.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
@@ -38,77 +42,121 @@ func Register(t *framework.Fixture) {
 				Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()), "customFields must be JSON text (spec 2.6)")
 			}
 		})
-
-		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) { checkCustomFieldsRoundTrip(ctx, t) },
-			framework.Case("the site's customFields, one label changed, reads back as JSON text"), framework.SettingsWrites, Serial)
 	})
 
-	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), Serial, func() {
-		t.It("SETTINGS-EDIT-OK", func(ctx SpecContext) {
-			g := t.GuardSettings(ctx, "slogan changed")
-			needField(g, "slogan")
-			ex := g.Put(ctx, map[string]any{"slogan": t.Marker("slogan")})
-			Expect(ex).To(framework.BeSuccess(http.StatusOK))
-			Expect(ex).To(framework.MatchSchema("settings-edit-response.json"))
-		})
-
-		t.It("SETTINGS-EDIT-PARTIAL", func(ctx SpecContext) { checkEditPartial(ctx, t) })
-
-		t.It("SETTINGS-CUSTOMFIELDS-400", func(ctx SpecContext) {
-			g := t.GuardSettings(ctx, "customFields sent as invalid JSON")
-			requireCustomFields(g)
-			// Sent as a request the target must refuse: the guard restores
-			// the settings (and says so) only if it took it after all.
-			put := g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
-				JSON: map[string]any{"customFields": "{not json"}, Credentials: client.BothTokens})
-			Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
-			ex, after, problem := t.ReadSettings(ctx)
-			Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
-			Expect(after["customFields"]).To(Equal(g.Original()["customFields"]), framework.Evidence(ex,
-				"a refused update changes nothing: customFields, the field it tried to change, keeps its value"))
-		})
-
+	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), framework.PhaseSettingsWrites, Serial, Ordered, ContinueOnFailure, func() {
+		w := &writes{t: t, g: t.GuardSettingsInOrder("the settings specs")}
+		t.It("SETTINGS-EDIT-OK", w.editOK)
+		t.It("SETTINGS-EDIT-PARTIAL", w.editPartial)
+		t.It("SETTINGS-CUSTOMFIELDS-400", w.customFieldsInvalid)
+		t.It("SETTINGS-GET-SHAPE", w.customFieldsRoundTrip,
+			framework.Case("the site's customFields, one label changed, reads back as JSON text"), spec.GetSettings, framework.SettingsWrites)
 		// Spec 1: form-encoded values are sanitised exactly once. Checked
 		// here on the settings (pages: suites/pages/writes), with slogan.
-		t.It("GEN-FORM-SANITISED-ONCE", func(ctx SpecContext) {
-			g := t.GuardSettings(ctx, "slogan changed by a form-encoded PUT")
-			needField(g, "slogan")
-			sent := "Conformance " + t.Marker("form") + " Salt & Pepper"
-			put := g.PutForm(ctx, url.Values{"slogan": {sent}})
-			if put.Err != nil || put.Status != http.StatusOK {
-				framework.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", framework.Outcome(put))
-			}
-			ex := t.ReadAuth(ctx, "/api/settings", nil)
-			Expect(ex).To(framework.HaveJSON("data.slogan", Or(Equal(sent), framework.BeEncodedOnce(sent))),
-				"slogan sent form-encoded reads back as sent or HTML-encoded once, never twice (spec 1: sanitised exactly once)")
-		}, framework.Case("PUT /api/settings"), spec.EditSettings, framework.SettingsWrites)
+		t.It("GEN-FORM-SANITISED-ONCE", w.formSanitisedOnce,
+			framework.Case("PUT /api/settings"), spec.EditSettings, framework.SettingsWrites)
 	})
 }
 
-// checkEditPartial: SETTINGS-EDIT-PARTIAL. slogan alone is changed; every
-// other field, named in 2.6 or not, must read back as before, except the
+// writes is what the specs of the settings-writes container share: the
+// container's guard, and the change of slogan that SETTINGS-EDIT-OK and
+// SETTINGS-EDIT-PARTIAL both judge (one PUT: the first judges its answer,
+// the second what the next GET shows). The specs run one after another in
+// the container's order, in one goroutine.
+type writes struct {
+	t      *framework.Fixture
+	g      *framework.SettingsGuard
+	slogan *sloganChange // nil until made
+}
+
+// sloganChange is a JSON PUT changing slogan alone.
+type sloganChange struct {
+	before map[string]any // the settings just before it
+	value  string
+	put    *client.Exchange
+}
+
+// changeSlogan makes the slogan change, once: the first spec that needs it
+// sends it, a later one judges the same PUT (shown among its evidence).
+func (w *writes) changeSlogan(ctx SpecContext) *sloganChange {
+	if w.slogan != nil {
+		w.t.Judged(w.slogan.put)
+		return w.slogan
+	}
+	w.g.Begin(ctx)
+	needField(w.g, "slogan")
+	_, before, problem := w.g.Current(ctx)
+	if problem != "" {
+		framework.NotChecked("the settings could not be read before changing slogan (%s)", problem)
+	}
+	value := w.t.Marker("slogan")
+	w.slogan = &sloganChange{before: before, value: value, put: w.g.Put(ctx, map[string]any{"slogan": value})}
+	return w.slogan
+}
+
+// editOK: SETTINGS-EDIT-OK, on the slogan change's answer.
+func (w *writes) editOK(ctx SpecContext) {
+	c := w.changeSlogan(ctx)
+	Expect(c.put).To(framework.BeSuccess(http.StatusOK))
+	Expect(c.put).To(framework.MatchSchema("settings-edit-response.json"))
+}
+
+// editPartial: SETTINGS-EDIT-PARTIAL. slogan alone is changed; every other
+// field, named in 2.6 or not, must read back as just before, except the
 // fields that change between reads with no update between (2.6: the set of
 // fields is the host's; one may be a read counter or time), which the
 // guard finds and which are only recorded.
-func checkEditPartial(ctx SpecContext, t *framework.Fixture) {
-	g := t.GuardSettings(ctx, "slogan changed")
-	needField(g, "slogan")
-	value := t.Marker("slogan")
-	put := g.Put(ctx, map[string]any{"slogan": value})
-	Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
-	ex, after, problem := t.ReadSettings(ctx)
+func (w *writes) editPartial(ctx SpecContext) {
+	c := w.changeSlogan(ctx)
+	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
+	ex, after, problem := w.g.Read(ctx)
 	Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the change gives the settings"))
-	Expect(ex).To(framework.HaveJSON("data.slogan", Equal(value)), "the slogan sent must show in the next GET")
-	changed := g.Changed(ctx, after, "slogan")
-	if v := g.Volatile(); len(v) > 0 {
-		t.Observe("settings fields %s change between two reads with no update between: SETTINGS-EDIT-PARTIAL does not compare them",
+	Expect(ex).To(framework.HaveJSON("data.slogan", Equal(c.value)), "the slogan sent must show in the next GET")
+	changed := w.g.Changed(ctx, c.before, after, "slogan")
+	if v := w.g.Volatile(); len(v) > 0 {
+		w.t.Observe("settings fields %s change between two reads with no update between: SETTINGS-EDIT-PARTIAL does not compare them",
 			strings.Join(v, ", "))
 	}
-	if len(g.Original())-1-len(g.Volatile()) < 1 {
+	if len(c.before)-1-len(w.g.Volatile()) < 1 {
 		framework.NotChecked("the settings have no field besides slogan that keeps its value between reads: nothing could show a change")
 	}
 	Expect(changed).To(BeEmpty(), framework.Evidence(ex,
 		"a PUT changes only the fields present: every other field (those that change between reads aside) must keep its value"))
+}
+
+// customFieldsInvalid: SETTINGS-CUSTOMFIELDS-400. Sent as a request the
+// target must refuse: the guard restores the settings like any other
+// change (and says so) if it took it after all.
+func (w *writes) customFieldsInvalid(ctx SpecContext) {
+	w.g.Begin(ctx)
+	requireCustomFields(w.g)
+	beforeEx, before, problem := w.g.Current(ctx)
+	if problem != "" {
+		framework.NotChecked("the settings could not be read before the update (%s)", problem)
+	}
+	w.t.Judged(beforeEx)
+	put := w.g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
+		JSON: map[string]any{"customFields": "{not json"}, Credentials: client.BothTokens})
+	Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
+	ex, after, problem := w.g.Read(ctx)
+	Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
+	Expect(after["customFields"]).To(Equal(before["customFields"]), framework.Evidence(ex,
+		"a refused update changes nothing: customFields, the field it tried to change, keeps its value"))
+}
+
+// formSanitisedOnce: GEN-FORM-SANITISED-ONCE on a form-encoded PUT of
+// slogan.
+func (w *writes) formSanitisedOnce(ctx SpecContext) {
+	w.g.Begin(ctx)
+	needField(w.g, "slogan")
+	sent := "Conformance " + w.t.Marker("form") + " Salt & Pepper"
+	put := w.g.PutForm(ctx, url.Values{"slogan": {sent}})
+	if put.Err != nil || put.Status != http.StatusOK {
+		framework.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", framework.Outcome(put))
+	}
+	ex, _, _ := w.g.Read(ctx)
+	Expect(ex).To(framework.HaveJSON("data.slogan", Or(Equal(sent), framework.BeEncodedOnce(sent))),
+		"slogan sent form-encoded reads back as sent or HTML-encoded once, never twice (spec 1: sanitised exactly once)")
 }
 
 // needField stops a spec that changes a named field the target does not

@@ -1,6 +1,7 @@
 package taxonomy
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -14,62 +15,95 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
-// checkListComplete: TAG-LIST-COMPLETE / CAT-LIST-COMPLETE (spec 2.2, 2.3),
-// the converse of LIST-CONSISTENT: every published page that carries a term
-// is named by the term's list, in the list endpoint (every term) and in the
-// single view (up to maxTerms terms). Whether drafts, scheduled, static or
-// sticky pages are listed is open: they are neither required nor refused.
-func checkListComplete(ctx ginkgo.SpecContext, t *framework.Fixture, k kind) {
+// completeness is what TAG-LIST-COMPLETE / CAT-LIST-COMPLETE judges: the
+// published pages, the terms they carry, the list endpoint and the single
+// views of up to maxTerms of those terms.
+type completeness struct {
+	reason    string // the published pages could not be listed
+	all       int    // published pages listed
+	pagesEx   *client.Exchange
+	carriers  map[string][]string // term key -> keys of the published pages carrying it
+	termKeys  []string            // sorted
+	listEx    *client.Exchange
+	singleKey []string // the terms whose single view was read
+	singles   []*client.Exchange
+}
+
+// prepareListComplete lists the published pages, then reads the list
+// endpoint and the single view of each term they carry (up to maxTerms).
+func (s *shared) prepareListComplete(ctx context.Context) completeness {
+	t, k := s.t, s.k
 	all, pagesEx, problem := t.ListAllPages(ctx, framework.PageTypeQuery("published"))
 	if problem != "" {
-		framework.NotChecked("the published pages could not be listed to compare with: %s (the page list rules judge that)", problem)
+		return completeness{reason: problem}
 	}
-	carriers := map[string][]string{} // term key -> keys of the published pages carrying it
+	v := completeness{all: len(all), pagesEx: pagesEx, carriers: map[string][]string{}}
 	for _, p := range framework.PagesOfType(all, "published") {
 		for _, term := range k.carried(p) {
-			carriers[term] = append(carriers[term], p.Get("key").String())
+			v.carriers[term] = append(v.carriers[term], p.Get("key").String())
 		}
 	}
-	if len(carriers) == 0 {
-		framework.NotChecked("none of the %d published pages carries a %s (%s), so no %s list could miss one",
-			len(all), k.noun, pagesEx.RequestLine(), k.noun)
+	if len(v.carriers) == 0 {
+		return v
 	}
-	termKeys := slices.Sorted(maps.Keys(carriers))
+	v.termKeys = slices.Sorted(maps.Keys(v.carriers))
+	v.listEx = s.listed(ctx).ex
+	v.singleKey = v.termKeys[:min(len(v.termKeys), maxTerms)]
+	v.singles = readAll(ctx, t, k.endpoint, v.singleKey)
+	return v
+}
 
-	listEx := t.Read(ctx, "/api/"+k.endpoint, nil)
+// judgeListComplete: TAG-LIST-COMPLETE / CAT-LIST-COMPLETE (spec 2.2,
+// 2.3), the converse of LIST-CONSISTENT: every published page that carries
+// a term is named by the term's list, in the list endpoint (every term) and
+// in the single view (up to maxTerms terms). Whether drafts, scheduled,
+// static or sticky pages are listed is open: they are neither required nor
+// refused.
+func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
+	t, k := s.t, s.k
+	if v.reason != "" {
+		framework.NotChecked("the published pages could not be listed to compare with: %s (the page list rules judge that)", v.reason)
+	}
+	if len(v.carriers) == 0 {
+		framework.NotChecked("none of the %d published pages carries a %s (%s), so no %s list could miss one",
+			v.all, k.noun, v.pagesEx.RequestLine(), k.noun)
+	}
+	listEx := v.listEx
+	t.Judged(listEx) // read once for the group
 	if listEx.Err != nil || listEx.Status != http.StatusOK || !listEx.Get("data").IsArray() {
 		framework.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(listEx), k.rule)
 	}
 	Expect(listEx).To(framework.Hold(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
-		k.noun, len(termKeys), k.endpoint), func(ex *client.Exchange) []string {
+		k.noun, len(v.termKeys), k.endpoint), func(ex *client.Exchange) []string {
 		listed := map[string][]string{}
 		for _, item := range ex.Get("data").Array() {
 			listed[item.Get("key").String()] = strs(item.Get("list"))
 		}
 		var missing []string
-		for _, term := range termKeys {
+		for _, term := range v.termKeys {
 			if list, ok := listed[term]; ok {
-				missing = append(missing, lacking(k, term, list, carriers[term])...)
+				missing = append(missing, lacking(k, term, list, v.carriers[term])...)
 			}
 		}
 		return missing
 	}))
 
-	if len(termKeys) > maxTerms {
-		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, maxTerms, len(termKeys), k.endpoint)
-		termKeys = termKeys[:maxTerms]
+	if len(v.termKeys) > maxTerms {
+		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, maxTerms, len(v.termKeys), k.endpoint)
 	}
-	for i, ex := range readAll(ctx, t, k.endpoint, termKeys) {
-		term := termKeys[i]
+	for i, ex := range v.singles {
+		term := v.singleKey[i]
 		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data.list").IsArray() {
 			// A term a page carries that cannot be read, or a single view
 			// without list: the GET-SHAPE and 404 rules judge those.
 			t.Observe("%s-LIST-COMPLETE: published page %q carries %s %q, whose single view gave no list (%s)",
-				k.rule, carriers[term][0], k.noun, term, framework.Outcome(ex))
+				k.rule, v.carriers[term][0], k.noun, term, framework.Outcome(ex))
 			continue
 		}
 		Expect(ex).To(framework.Hold(fmt.Sprintf("the single %s's list names every published page that carries it", k.noun),
-			func(ex *client.Exchange) []string { return lacking(k, term, strs(ex.Get("data.list")), carriers[term]) }))
+			func(ex *client.Exchange) []string {
+				return lacking(k, term, strs(ex.Get("data.list")), v.carriers[term])
+			}))
 	}
 }
 

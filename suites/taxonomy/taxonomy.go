@@ -67,26 +67,37 @@ var kinds = []kind{
 	},
 }
 
-// Register adds the taxonomy specs for target t.
+// Register adds the taxonomy specs for target t: in one top-level
+// container, whose reads go out together when its first spec runs (one
+// Group): both lists, the single views of each sample and the pages they
+// name, each read once for all the specs that judge it. The list specs of
+// both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
-	for _, k := range kinds {
-		registerKind(t, k)
-	}
-}
-
-func registerKind(t *framework.Fixture, k kind) {
-	ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
-		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListShape(ctx, t, k) })
-		t.It(k.rule+"-LIST-SHAPE", func(ctx ginkgo.SpecContext) { checkListEntries(ctx, t, k) },
-			framework.Case("list entries, on "+k.endpoint+" that name pages"))
-		t.It(k.rule+"-LIST-COMPLETE", func(ctx ginkgo.SpecContext) { checkListComplete(ctx, t, k) }, spec.ListPages)
-	})
-	ginkgo.Describe(k.section+" GET /api/"+k.endpoint+"/{key}", ginkgo.Label(k.get.Label()), func() {
-		t.It(k.rule+"-GET-SHAPE", func(ctx ginkgo.SpecContext) { checkGetShape(ctx, t, k) })
-		t.It(k.rule+"-GET-SHAPE", func(ctx ginkgo.SpecContext) { checkGetPages(ctx, t, k) },
-			framework.Case("pages, as full page objects"))
-		t.It(k.rule+"-PAGES-MATCH-LIST", func(ctx ginkgo.SpecContext) { checkPagesMatchList(ctx, t, k) })
-		t.It(k.rule+"-LIST-CONSISTENT", func(ctx ginkgo.SpecContext) { checkListConsistent(ctx, t, k) })
-		t.It(k.rule+"-GET-404", func(ctx ginkgo.SpecContext) { checkGet404(ctx, t, k) })
+	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
+		g := t.NewGroup()
+		var all []*shared
+		for _, k := range kinds {
+			all = append(all, newShared(t, g, k))
+		}
+		for _, s := range all {
+			k := s.k
+			ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
+				framework.Prepare(g, k.rule+"-LIST-SHAPE", s.prepareListShape, s.judgeListShape)
+				framework.Prepare(g, k.rule+"-LIST-SHAPE", s.prepareListEntries, s.judgeListEntries,
+					framework.Case("list entries, on "+k.endpoint+" that name pages"))
+				framework.Prepare(g, k.rule+"-LIST-COMPLETE", s.prepareListComplete, s.judgeListComplete, spec.ListPages)
+			})
+		}
+		for _, s := range all {
+			k := s.k
+			ginkgo.Describe(k.section+" GET /api/"+k.endpoint+"/{key}", ginkgo.Label(k.get.Label()), func() {
+				framework.Prepare(g, k.rule+"-GET-SHAPE", s.prepareGetShape, s.judgeGetShape)
+				framework.Prepare(g, k.rule+"-GET-SHAPE", s.prepareGetPages, s.judgeGetPages,
+					framework.Case("pages, as full page objects"))
+				framework.Prepare(g, k.rule+"-PAGES-MATCH-LIST", s.preparePagesMatchList, s.judgePagesMatchList)
+				framework.Prepare(g, k.rule+"-LIST-CONSISTENT", s.prepareListConsistent, s.judgeListConsistent)
+				framework.Prepare(g, k.rule+"-GET-404", s.prepareGet404, judgeGet404)
+			})
+		}
 	})
 }

@@ -3,6 +3,7 @@ package users
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"maps"
 	"net/http"
@@ -36,89 +37,155 @@ var singleOnly = []string{"codepen", "xing", "telegram", "vk"}
 // Reading lists them). Compared case-insensitively.
 var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "token", "tokenauth", "authentication", "tokenremember"}
 
-// Register adds the users specs for target t.
+// Register adds the users specs for target t. Their reads go out together
+// when the first of them runs: the list, the single profiles found in it,
+// and a username that does not exist. Specs reading the same URL share one
+// request (the client's read cache, and identical reads on their way).
 func Register(t *framework.Fixture) {
-	Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
-		t.It("USER-LIST-SHAPE", func(ctx SpecContext) {
-			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(framework.BeSuccess(http.StatusOK))
-			Expect(ex).To(framework.MatchSchema("user-list-response.json"))
-			if len(ex.Get("data").Map()) == 0 {
-				framework.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
-			}
+	Describe("User profiles", framework.PhaseReads, func() {
+		reads := t.NewGroup()
+		list := func(ctx context.Context) framework.Got { return framework.GotExchange(t.Read(ctx, "/api/users", nil)) }
+		// The single profiles are read once, by USER-GET-SHAPE's prepare
+		// when the run has it (its requests are then its own evidence),
+		// and judged by USER-NO-SENSITIVE-FIELDS too.
+		profilesRead := make(chan struct{})
+		sharedProfiles := framework.Share(reads, func(ctx context.Context) profiles {
+			defer close(profilesRead)
+			return readProfiles(ctx, t)
 		})
 
-		t.It("USER-LIST-KEYED-BY-USERNAME", func(ctx SpecContext) {
-			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data must be an object keyed by username")
-			if len(ex.Get("data").Map()) == 0 {
-				framework.NotChecked("GET /api/users lists no profile")
-			}
-			Expect(ex).To(framework.Hold("each key of data is the username of its profile", keysNotUsernames))
+		Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
+			framework.Prepare(reads, "USER-LIST-SHAPE", list, func(_ SpecContext, got framework.Got) {
+				ex := got.Exchange()
+				Expect(ex).To(framework.BeSuccess(http.StatusOK))
+				Expect(ex).To(framework.MatchSchema("user-list-response.json"))
+				if len(ex.Get("data").Map()) == 0 {
+					framework.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
+				}
+			})
+
+			framework.Prepare(reads, "USER-LIST-KEYED-BY-USERNAME", list, func(_ SpecContext, got framework.Got) {
+				ex := got.Exchange()
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+				Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data must be an object keyed by username")
+				if len(ex.Get("data").Map()) == 0 {
+					framework.NotChecked("GET /api/users lists no profile")
+				}
+				Expect(ex).To(framework.Hold("each key of data is the username of its profile", keysNotUsernames))
+			})
+
+			framework.Prepare(reads, "USER-LIST-SUBSET", list, func(_ SpecContext, got framework.Got) {
+				ex := got.Exchange()
+				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+				if len(listProfiles(ex)) == 0 {
+					framework.NotChecked("GET /api/users lists no profile")
+				}
+				Expect(ex).To(framework.Hold(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
+					strings.Join(singleOnly, ", ")), singleOnlyFields))
+			})
 		})
 
-		t.It("USER-LIST-SUBSET", func(ctx SpecContext) {
-			ex := t.Read(ctx, "/api/users", nil)
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			if len(listProfiles(ex)) == 0 {
-				framework.NotChecked("GET /api/users lists no profile")
-			}
-			Expect(ex).To(framework.Hold(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
-				strings.Join(singleOnly, ", ")), singleOnlyFields))
-		})
-	})
+		Describe("4.8 GET /api/users/{username}", Label(spec.GetUser.Label()), func() {
+			framework.Prepare(reads, "USER-GET-SHAPE", sharedProfiles,
+				func(_ SpecContext, p profiles) {
+					p.judged(t)
+					if p.notChecked != "" {
+						framework.NotChecked("%s", p.notChecked)
+					}
+					for i, ex := range p.single {
+						name := p.names[i]
+						Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
+						Expect(ex).To(framework.MatchSchema("user-response.json"))
+						Expect(ex).To(framework.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
+					}
+				})
 
-	Describe("4.8 GET /api/users/{username}", Label(spec.GetUser.Label()), func() {
-		t.It("USER-GET-SHAPE", func(ctx SpecContext) {
-			names := usernames(ctx, t)
-			for i, ex := range readUsers(ctx, t, names) {
-				name := names[i]
-				Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
-				Expect(ex).To(framework.MatchSchema("user-response.json"))
-				Expect(ex).To(framework.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
-			}
+			framework.Prepare(reads, "USER-GET-404", func(ctx context.Context) framework.Got {
+				return framework.GotExchange(t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{}))
+			}, func(_ SpecContext, got framework.Got) {
+				Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+			})
 		})
 
-		t.It("USER-GET-404", func(ctx SpecContext) {
-			ex := t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{})
-			Expect(ex).To(framework.BeHandlerError(http.StatusNotFound))
-		})
-	})
-
-	Describe("2.4 User public profile", func() {
-		t.It("USER-NO-SENSITIVE-FIELDS", func(ctx SpecContext) {
-			exs := []*client.Exchange{t.Read(ctx, "/api/users", nil)}
-			exs = append(exs, readUsers(ctx, t, usernames(ctx, t))...)
-			// By value: the run's own tokens must appear in no users
-			// response, whatever the field. Only the fact is reported; the
-			// client redacts the values from every printed exchange.
-			secrets := map[string]string{"the API token": t.Client.Token(), "the authentication token": t.Client.AuthToken()}
-			profiles := 0
-			for _, ex := range exs {
-				for what, secret := range secrets {
-					// A short token (a test setup's) could occur in a
-					// profile by chance; real ones are far longer (5.8:
-					// 64 hexadecimal characters, older ones more).
-					if len(secret) >= minSecretLen {
-						Expect(ex).To(framework.Hold("the response body does not contain "+what+" (value not shown)",
-							func(ex *client.Exchange) []string {
-								if bytes.Contains(ex.Body(), []byte(secret)) {
-									return []string{"the body contains " + what}
-								}
-								return nil
-							}))
+		Describe("2.4 User public profile", func() {
+			framework.Prepare(reads, "USER-NO-SENSITIVE-FIELDS", func(ctx context.Context) profiles {
+				if reads.Prepares("USER-GET-SHAPE") {
+					select { // read by its prepare
+					case <-profilesRead:
+					case <-ctx.Done():
 					}
 				}
-				// By name: in every profile the response holds.
-				profiles += len(profilesOf(ex))
-				Expect(ex).To(framework.Hold("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
-			}
-			if profiles == 0 {
-				framework.NotChecked("no users response held a profile to look at")
-			}
+				return sharedProfiles(ctx)
+			}, func(_ SpecContext, p profiles) { judgeNoSensitiveFields(t, p) })
 		})
 	})
+}
+
+// judgeNoSensitiveFields: USER-NO-SENSITIVE-FIELDS on the list and every
+// single profile read.
+func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
+	p.judged(t)
+	exs := append([]*client.Exchange{p.list}, p.single...)
+	// By value: the run's own tokens must appear in no users response,
+	// whatever the field. Only the fact is reported; the client redacts the
+	// values from every printed exchange.
+	secrets := map[string]string{"the API token": t.Client.Token(), "the authentication token": t.Client.AuthToken()}
+	found := 0
+	for _, ex := range exs {
+		for what, secret := range secrets {
+			// A short token (a test setup's) could occur in a profile by
+			// chance; real ones are far longer (5.8: 64 hexadecimal
+			// characters, older ones more).
+			if len(secret) >= minSecretLen {
+				Expect(ex).To(framework.Hold("the response body does not contain "+what+" (value not shown)",
+					func(ex *client.Exchange) []string {
+						if bytes.Contains(ex.Body(), []byte(secret)) {
+							return []string{"the body contains " + what}
+						}
+						return nil
+					}))
+			}
+		}
+		// By name: in every profile the response holds.
+		found += len(profilesOf(ex))
+		Expect(ex).To(framework.Hold("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
+	}
+	if found == 0 {
+		framework.NotChecked("no users response held a profile to look at")
+	}
+}
+
+// profiles is the users list and the single profiles of the usernames
+// found (in the list, or as authors of listed pages).
+type profiles struct {
+	list   *client.Exchange
+	names  []string
+	single []*client.Exchange // single[i] is GET /api/users/{names[i]}
+	// notChecked says why no single profile was read.
+	notChecked string
+}
+
+// judged names p's exchanges as evidence of the running spec (another
+// spec's prepare may have made them).
+func (p profiles) judged(t *framework.Fixture) {
+	t.Judged(append([]*client.Exchange{p.list}, p.single...)...)
+}
+
+// readProfiles reads the users list, then the profile of each of up to
+// maxUsers usernames side by side (Fixture.All).
+func readProfiles(ctx context.Context, t *framework.Fixture) profiles {
+	p := profiles{list: t.Read(ctx, "/api/users", nil)}
+	p.names = usernames(ctx, t, p.list)
+	if len(p.names) == 0 {
+		p.notChecked = "no username found: GET /api/users lists none and no listed page names an author"
+		return p
+	}
+	reqs := make([]client.Request, len(p.names))
+	for i, name := range p.names {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: client.KeyPath("users", name)}
+	}
+	p.single = t.All(ctx, reqs...)
+	return p
 }
 
 // keysNotUsernames lists the keys of a users list's data that are not the
@@ -191,9 +258,8 @@ func profilesOf(ex *client.Exchange) []gjson.Result {
 
 // usernames finds up to maxUsers usernames: from the users list, or, when
 // it gives none, from the authors of listed pages.
-func usernames(ctx SpecContext, t *framework.Fixture) []string {
+func usernames(ctx context.Context, t *framework.Fixture, list *client.Exchange) []string {
 	var names []string
-	list := t.Read(ctx, "/api/users", nil)
 	if list.Err == nil && list.Status == http.StatusOK {
 		// The profiles' own username fields, not the keys of data: a list
 		// keyed wrongly is USER-LIST-KEYED-BY-USERNAME's failure, not a
@@ -217,21 +283,8 @@ func usernames(ctx SpecContext, t *framework.Fixture) []string {
 			}
 		}
 	}
-	if len(names) == 0 {
-		framework.NotChecked("no username found: GET /api/users lists none and no listed page names an author")
-	}
 	if len(names) > maxUsers {
 		names = names[:maxUsers]
 	}
 	return names
-}
-
-// readUsers reads the profile of each of names side by side (Fixture.All)
-// and returns the answers in the order of names; the caller judges them.
-func readUsers(ctx SpecContext, t *framework.Fixture, names []string) []*client.Exchange {
-	reqs := make([]client.Request, len(names))
-	for i, name := range names {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: client.KeyPath("users", name)}
-	}
-	return t.All(ctx, reqs...)
 }
