@@ -49,7 +49,7 @@ func Install(t *Fixture) {
 	ginkgo.AfterSuite(func(ctx context.Context) {
 		t.Client.SetScope("cleanup")
 		t.stopBackground()
-		t.releasePrepared()
+		t.releasePrepared(ctx)
 		t.sweep(ctx)
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })

@@ -39,11 +39,15 @@ type Group struct {
 	t       *Fixture
 	members []*prepared
 	launch  sync.Once
-	// last is the last member launch started: its spec registers the
-	// cleanups of what the group shares (Share), once every member has
-	// been judged.
-	last   *prepared
-	shared cleanups
+	// started and judged count the members launch started and those of
+	// them judged so far: the spec that judges the last of them (Ginkgo
+	// runs a container's specs by their place in the source, not in the
+	// order they were registered) registers the cleanups of what the
+	// group shares (Share), once no prepare may use it any more.
+	mu      sync.Mutex
+	started int
+	judged  int
+	shared  cleanups
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -80,6 +84,15 @@ func (c *cleanups) register() {
 	c.fns = nil
 }
 
+// take returns the cleanups no spec has registered, and forgets them.
+func (c *cleanups) take() []func(context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fns := c.fns
+	c.fns = nil
+	return fns
+}
+
 // cleanupsKey carries a prepare function's *cleanups in its context.
 type cleanupsKey struct{}
 
@@ -94,6 +107,14 @@ func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
 		return
 	}
 	ginkgo.DeferCleanup(fn)
+}
+
+// DeferCleanup is deferCleanup for suites: a cleanup they compose
+// themselves (one guard over the requests of several prepares, say), to
+// run when the current spec ends or, called in a prepare or Share
+// function, when the spec that judges it (the group's last spec) ends.
+func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
+	t.deferCleanup(ctx, fn)
 }
 
 // NewGroup returns an empty group of t.
@@ -136,10 +157,11 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 			ginkgo.Fail("interrupted while its requests were on their way")
 		}
 		g.t.Client.Release(m.held)
-		m.cleanups.register()
-		if m == g.last {
+		if m.started && g.judgedLast() {
+			// Before the spec's own, so that they run after them.
 			g.shared.register()
 		}
+		m.cleanups.register()
 		if m.panic != nil {
 			panic(m.panic)
 		}
@@ -222,9 +244,11 @@ func (g *Group) start() {
 			if g.t.selects(m.key) && g.t.gate(m.def) == "" {
 				m.started = true
 				todo = append(todo, m)
-				g.last = m
 			}
 		}
+		g.mu.Lock()
+		g.started = len(todo)
+		g.mu.Unlock()
 		ctx := g.t.backgroundContext()
 		slots := make(chan struct{}, max(g.t.Concurrency, 1))
 		g.t.background.wg.Go(func() {
@@ -244,6 +268,15 @@ func (g *Group) start() {
 	})
 }
 
+// judgedLast counts one more started member judged, and reports whether
+// it was the last.
+func (g *Group) judgedLast() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.judged++
+	return g.judged == g.started
+}
+
 // exec runs m's prepare function with its requests held, and keeps what it
 // returned or the panic it raised.
 func (m *prepared) exec(c *client.Client, ctx context.Context) {
@@ -256,18 +289,28 @@ func (m *prepared) exec(c *client.Client, ctx context.Context) {
 
 // releasePrepared records what prepares held but no spec judged (a spec
 // skipped by --fail-fast or an interrupt), once every prepare has
-// returned: the run's request count and exchanges include them.
-func (t *Fixture) releasePrepared() {
+// returned: the run's request count and exchanges include them. Then it
+// runs the cleanups no spec took over (those of a prepare whose spec did
+// not run, those of a group's shared fixtures when its last spec did not
+// run), latest first and a group's shared ones after its members': pages
+// are removed and settings restored all the same.
+func (t *Fixture) releasePrepared(ctx context.Context) {
 	t.prep.mu.Lock()
 	groups := t.prep.groups
 	t.prep.mu.Unlock()
+	var left []func(context.Context)
 	for _, g := range groups {
+		left = append(left, g.shared.take()...) // run after the members'
 		for _, m := range g.members {
 			if m.started {
 				<-m.done
 				t.Client.Release(m.held)
+				left = append(left, m.cleanups.take()...)
 			}
 		}
+	}
+	for i := len(left) - 1; i >= 0; i-- {
+		left[i](ctx)
 	}
 }
 

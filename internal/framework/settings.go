@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/onsi/ginkgo/v2"
-
 	"github.com/conformance-suite/conformance/internal/client"
 )
 
@@ -43,21 +41,34 @@ type SettingsGuard struct {
 // that cannot be read could not be restored, so the spec is then not
 // checked. what says what the spec sends, for the run summary.
 func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
+	g, reason := t.TryGuardSettings(ctx, what)
+	if reason != "" {
+		notChecked(reason, 2)
+	}
+	return g
+}
+
+// TryGuardSettings is GuardSettings for a prepare or Share function
+// (Prepare), which may not skip a spec: when the settings cannot be read
+// it returns no guard and why, for judge to say. The restore runs when the
+// spec that judges ctx ends (after the group's last spec, for a Share
+// function).
+func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsGuard, string) {
 	_, first, problem := t.ReadSettings(ctx)
 	var original map[string]any
 	if problem == "" {
 		_, original, problem = t.readSettings(ctx, Fresh())
 	}
 	if problem != "" {
-		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", 2)
+		return nil, "the settings could not be read before changing them, so they could not be restored (" + problem + ")"
 	}
 	g := &SettingsGuard{t: t, what: what, original: original, volatile: changedFields(first, original)}
-	ginkgo.DeferCleanup(func(ctx ginkgo.SpecContext) {
+	t.deferCleanup(ctx, func(ctx context.Context) {
 		cctx, cancel := CleanupContext(ctx)
 		defer cancel()
 		g.restore(cctx)
 	})
-	return g
+	return g, ""
 }
 
 // Original is the settings map as it was before the spec (not to be
