@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,17 +38,25 @@ const (
 // the run ends with the target no longer serving (the last exchanges, the
 // very last included, fail at the transport level or are answered 429/503
 // even after retries, and they are most of the last few), the verdict says
-// so, with the number of requests made before, and the exit code is
+// so, with the number of requests it answered, and the exit code is
 // ExitUnusable: rule failures after that point say nothing about the spec.
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
 func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report.Run) *health {
+	// In the order the requests went out: the requests of prepared
+	// fixtures (framework.Prepare) are recorded when their spec judges
+	// them, which can be after requests sent later.
+	exs = slices.SortedStableFunc(slices.Values(exs), func(a, b *client.Exchange) int { return a.Started.Compare(b.Started) })
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
 	var sent int
 	first := -1 // index among sent exchanges of the first failure of the final streak
 	streak := 0
+	// served counts the answers: requests in flight together reach the
+	// target in an order of their own, so the answers, not the place of
+	// the first failure, say after how many requests it stopped.
+	served := 0
 	for _, ex := range exs {
 		if !ex.Sent {
 			continue
@@ -55,6 +64,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		switch classify(ex, deadlineHit) {
 		case answered:
 			streak, first = 0, -1
+			served++
 			telling = append(telling, ex)
 		case notServing:
 			if streak == 0 {
@@ -87,7 +97,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
 			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
-			verb, first, streak, what, c.Passed, c.Failed, c.NotChecked)}
+			verb, served, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(
