@@ -150,10 +150,7 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 func refuseSettingsChange(ctx context.Context, t *framework.Fixture, pg *probeGroup) refusedSettings {
 	s := pg.settings(ctx)
 	if s.guard == nil {
-		if s.reason == "" {
-			return refusedSettings{notChecked: "interrupted before the settings were read"}
-		}
-		return refusedSettings{notChecked: s.reason}
+		return refusedSettings{notChecked: s.missing()}
 	}
 	original := s.guard.Original()
 	field := ""

@@ -60,6 +60,14 @@ type settingsGuard struct {
 	reason string
 }
 
+// missing says why there is no guard.
+func (s settingsGuard) missing() string {
+	if s.reason == "" {
+		return "interrupted before the settings were read"
+	}
+	return s.reason
+}
+
 func newProbeGroup(t *framework.Fixture, g *framework.Group) *probeGroup {
 	pg := &probeGroup{t: t, pages: sharedPageGuard(t, g),
 		noAuthCreate: t.NewProbe(spec.CreatePage, "no-auth-"+framework.EndpointName(spec.CreatePage))}
@@ -87,10 +95,7 @@ func (pg *probeGroup) send(ctx context.Context, p framework.Probe, r client.Requ
 	case spec.EditSettings:
 		s := pg.settings(ctx)
 		if s.guard == nil {
-			if s.reason == "" {
-				return nil, "interrupted before the settings were read"
-			}
-			return nil, s.reason
+			return nil, s.missing()
 		}
 		ex = s.guard.Send(ctx, r)
 	default:
