@@ -216,6 +216,13 @@ func (e *Exchange) BodyExcerpt() string {
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
 }
 
+// GomegaString is how Gomega renders the exchange (format.GomegaStringer):
+// its request line. Gomega formats the actual value of every failing
+// custom matcher whether the message shows it or not, and the raw struct
+// would copy a body of up to Config.MaxBody, several times over, into a
+// string nobody reads.
+func (e *Exchange) GomegaString() string { return e.RequestLine() }
+
 // String renders the exchange for a failure message or a report.
 func (e *Exchange) String() string {
 	var b strings.Builder

@@ -85,6 +85,15 @@ func (c *cleanups) register() {
 	c.fns = nil
 }
 
+// take returns the cleanups no spec has registered, and forgets them.
+func (c *cleanups) take() []func(context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fns := c.fns
+	c.fns = nil
+	return fns
+}
+
 // cleanupsKey carries a prepare function's *cleanups in its context.
 type cleanupsKey struct{}
 
@@ -99,6 +108,14 @@ func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
 		return
 	}
 	ginkgo.DeferCleanup(fn)
+}
+
+// DeferCleanup is deferCleanup for suites: a cleanup they compose
+// themselves (one guard over the requests of several prepares, say), to
+// run when the current spec ends or, called in a prepare or Share
+// function, when the spec that judges it (the group's last spec) ends.
+func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
+	t.deferCleanup(ctx, fn)
 }
 
 // NewGroup returns an empty group of t.
@@ -141,10 +158,11 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 			ginkgo.Fail("interrupted while its requests were on their way")
 		}
 		g.t.Client.Release(m.held)
-		m.cleanups.register()
 		if g.lastJudged(m) {
+			// Before the spec's own, so that they run after them.
 			g.shared.register()
 		}
+		m.cleanups.register()
 		if m.panic != nil {
 			panic(m.panic)
 		}
@@ -302,18 +320,28 @@ func caught(r any) any {
 
 // releasePrepared records what prepares held but no spec judged (a spec
 // skipped by --fail-fast or an interrupt), once every prepare has
-// returned: the run's request count and exchanges include them.
-func (t *Fixture) releasePrepared() {
+// returned: the run's request count and exchanges include them. Then it
+// runs the cleanups no spec took over (those of a prepare whose spec did
+// not run, those of a group's shared fixtures when its last spec did not
+// run), latest first and a group's shared ones after its members': pages
+// are removed and settings restored all the same.
+func (t *Fixture) releasePrepared(ctx context.Context) {
 	t.prep.mu.Lock()
 	groups := t.prep.groups
 	t.prep.mu.Unlock()
+	var left []func(context.Context)
 	for _, g := range groups {
+		left = append(left, g.shared.take()...) // run after the members'
 		for _, m := range g.members {
 			if m.started {
 				<-m.done
 				t.Client.Release(m.held)
+				left = append(left, m.cleanups.take()...)
 			}
 		}
+	}
+	for i := len(left) - 1; i >= 0; i-- {
+		left[i](ctx)
 	}
 }
 

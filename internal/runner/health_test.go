@@ -53,6 +53,21 @@ func TestAssessHealth(t *testing.T) {
 	cutBody := &client.Exchange{Method: http.MethodPost, Sent: true, Status: http.StatusUnauthorized, BodyCut: true,
 		Err: &client.TransportError{Kind: client.KindClosed, Cause: "the connection closed before the whole response body arrived"}}
 
+	// sentAt gives exs the start times of requests sent one after the
+	// other from at, in their order.
+	sentAt := func(at time.Time, exs []*client.Exchange) []*client.Exchange {
+		for i, ex := range exs {
+			ex.Started = at.Add(time.Duration(i) * time.Millisecond)
+		}
+		return exs
+	}
+	t0 := time.Now()
+	early, late := sentAt(t0, answered(12)), sentAt(t0.Add(time.Second), answered(8))
+	hung := sentAt(t0.Add(2*time.Second), failed(5, refused()))
+	// Requests in flight together reach the target in an order of their
+	// own: two of a wave started before answered ones got no answer.
+	wave := sentAt(t0, join(answered(15), failed(1, refused()), answered(4), failed(1, refused()), answered(1), failed(6, refused())))
+
 	cases := []struct {
 		name    string
 		exs     []*client.Exchange
@@ -81,6 +96,10 @@ func TestAssessHealth(t *testing.T) {
 		{"time limit while the target answers", join(answered(20), []*client.Exchange{quickCut, notSent}), spent, true, ExitFail,
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},
+		{"recorded in another order than sent (prepared fixtures)", join(early, hung[:3], late, hung[3:]), live, false, ExitUnusable,
+			"stopped answering after 20 requests: the last 5 got no answer"},
+		{"a wave in flight when the target stopped", wave, live, false, ExitUnusable,
+			"stopped answering after 20 requests: the last 6 got no answer"},
 		{"read-only refusals are not the target's doing", join(answered(10), failed(3, client.ErrReadOnly)), live, false, 0, ""},
 		// Requests that went side by side are recorded in the order their
 		// specs judged them: an answer recorded after a request the target
