@@ -96,8 +96,10 @@ type Client struct {
 	base     *url.URL
 	http     *http.Client
 	redactor *redact.Redactor
-	// authOnly finds the authentication token alone (the read-only guard).
+	// authOnly finds the authentication token alone (the read-only guard);
+	// apiOnly the API token alone (Exchange.APIToken).
 	authOnly *redact.Redactor
+	apiOnly  *redact.Redactor
 	limiter  *rate.Limiter // safe for concurrent use
 	log      exchangeLog
 	cache    readCache
@@ -172,7 +174,8 @@ func New(cfg Config) (*Client, error) {
 		secrets = append(secrets, redact.Secret{Value: pw, Placeholder: "xxxxx"})
 	}
 	c := &Client{cfg: cfg, base: base, redactor: redact.New(secrets...),
-		authOnly: redact.New(redact.Secret{Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder})}
+		authOnly: redact.New(redact.Secret{Value: cfg.AuthToken, Placeholder: AuthTokenPlaceholder}),
+		apiOnly:  redact.New(redact.Secret{Value: cfg.Token, Placeholder: TokenPlaceholder})}
 	c.cache.limit = cfg.ReadCacheBytes
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
 	if cfg.MaxInFlight > 0 {

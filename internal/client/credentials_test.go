@@ -252,3 +252,37 @@ func TestParseCredentialsPlacement(t *testing.T) {
 		t.Error("an unknown placement was accepted")
 	}
 }
+
+// TestTokenUse checks what an exchange says its request carried of each
+// token, in both placements: the configured value wherever it went, none,
+// or a wrong one; a configured value written in by hand counts as sent.
+func TestTokenUse(t *testing.T) {
+	bearer := http.Header{"Authorization": {"Bearer " + testToken}}
+	cases := []struct {
+		name      string
+		req       Request
+		api, auth TokenUse
+	}{
+		{"a read", Request{Path: "/api/pages"}, TokenValid, TokenMissing},
+		{"both tokens", Request{Method: http.MethodPut, Path: "/api/pages/x", Credentials: BothTokens}, TokenValid, TokenValid},
+		{"no tokens", Request{Path: "/api/pages", Credentials: NoTokens}, TokenMissing, TokenMissing},
+		{"a wrong API token", Request{Path: "/api/pages", TokenValue: ptr("0000")}, TokenWrong, TokenMissing},
+		{"no API token, the authentication token", Request{Method: http.MethodPost, Path: "/api/pages", Credentials: BothTokens,
+			TokenValue: ptr("")}, TokenMissing, TokenValid},
+		{"a wrong authentication token", Request{Method: http.MethodDelete, Path: "/api/pages/x", Credentials: BothTokens,
+			AuthValue: ptr("ffff")}, TokenValid, TokenWrong},
+		{"no tokens, the API token in a header by hand", Request{Path: "/api/pages", Credentials: NoTokens, Header: bearer},
+			TokenValid, TokenMissing},
+	}
+	rec := newRecorder(t, nil)
+	for _, mode := range []CredentialsPlacement{CredentialsInParams, CredentialsInHeader} {
+		c := newClient(t, rec.URL, func(cfg *Config) { cfg.CredentialsPlacement = mode })
+		for _, tc := range cases {
+			ex := c.Do(context.Background(), tc.req)
+			if ex.APIToken != tc.api || ex.AuthToken != tc.auth {
+				t.Errorf("%s, %s: API token %d, authentication token %d; want %d, %d",
+					mode, tc.name, ex.APIToken, ex.AuthToken, tc.api, tc.auth)
+			}
+		}
+	}
+}

@@ -55,6 +55,11 @@ type Exchange struct {
 	// request carried them as the spec's parameters because it asked to
 	// (Request.Placement).
 	PlacementProbe bool
+	// APIToken and AuthToken say what the request carried of each token:
+	// the configured value (TokenValid, the zero value), none, or a wrong
+	// one; for checks of the answers to requests without valid
+	// credentials.
+	APIToken, AuthToken TokenUse
 	// Sent is false when the request never left the client (read-only
 	// refusal, the run's time limit had passed, a body that could not be
 	// built).
@@ -210,6 +215,13 @@ func (e *Exchange) BodyExcerpt() string {
 	}
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
 }
+
+// GomegaString is how Gomega renders the exchange (format.GomegaStringer):
+// its request line. Gomega formats the actual value of every failing
+// custom matcher whether the message shows it or not, and the raw struct
+// would copy a body of up to Config.MaxBody, several times over, into a
+// string nobody reads.
+func (e *Exchange) GomegaString() string { return e.RequestLine() }
 
 // String renders the exchange for a failure message or a report.
 func (e *Exchange) String() string {

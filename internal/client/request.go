@@ -311,17 +311,61 @@ func (c *Client) carriesAuth(r Request, b *built) bool {
 			return true
 		}
 	}
-	if c.authOnly.Finds(b.req.URL.String()) || c.authOnly.Finds(string(b.body)) {
+	return carries(c.authOnly, b)
+}
+
+// carries reports whether what was built holds the secret f finds, in
+// the query, the body or any header.
+func carries(f *redact.Redactor, b *built) bool {
+	if f.Finds(b.req.URL.String()) || f.Finds(string(b.body)) {
 		return true
 	}
 	for _, vs := range b.req.Header {
 		for _, v := range vs {
-			if c.authOnly.Finds(v) {
+			if f.Finds(v) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// TokenUse says what a request carried of one of the configured tokens
+// (Exchange.APIToken, Exchange.AuthToken).
+type TokenUse int
+
+const (
+	// TokenValid: the configured value, somewhere in the request (the
+	// zero value).
+	TokenValid TokenUse = iota
+	// TokenMissing: no value at all.
+	TokenMissing
+	// TokenWrong: another value (Request.TokenValue, AuthValue), and the
+	// configured one nowhere.
+	TokenWrong
+)
+
+// tokenUse says what the built request b of r carries of each token.
+// A value a caller wrote into a header or body by hand counts only when
+// it is the configured one.
+func (c *Client) tokenUse(r Request, b *built) (api, auth TokenUse) {
+	api, auth = TokenMissing, TokenMissing
+	for _, t := range c.tokens(r) {
+		switch {
+		case t[1] == "":
+		case t[0] == "token":
+			api = TokenWrong
+		default:
+			auth = TokenWrong
+		}
+	}
+	if carries(c.apiOnly, b) {
+		api = TokenValid
+	}
+	if carries(c.authOnly, b) {
+		auth = TokenValid
+	}
+	return api, auth
 }
 
 // tokens lists the tokens r carries, as parameter name and value.

@@ -60,6 +60,7 @@ func (c *Client) prepare(ctx context.Context, r Request) *pending {
 		p.ex.RequestBody = excerpt(c.redactor.Bytes(p.b.body), requestExcerpt)
 		p.ex.curl = c.curl(p.b, r)
 		p.ex.PlacementProbe = p.b.placementProbe
+		p.ex.APIToken, p.ex.AuthToken = c.tokenUse(r, p.b)
 		if c.cfg.ReadCache {
 			p.key = cacheKey(p.b)
 		}
@@ -210,8 +211,15 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *
 		t.finalURL = c.redactor.String(resp.Request.URL.String())
 	}
 	var rerr error
-	t.body, t.truncated, rerr = readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
-	t.size = len(t.body)
+	if resp.ContentLength > c.cfg.MaxBody {
+		// Announced longer than the read bound: only the excerpt of the
+		// cut body is kept (below), so only that much is held while the
+		// rest, up to the bound, is read and dropped.
+		t.body, t.size, t.truncated, rerr = readAnnouncedTooLong(resp.Body, c.cfg.MaxBody, responseExcerpt+redactSlack)
+	} else {
+		t.body, t.truncated, rerr = readBounded(resp.Body, c.cfg.MaxBody, resp.ContentLength)
+		t.size = len(t.body)
+	}
 	if t.truncated {
 		// A body cut at the read bound is no JSON document: nothing but
 		// its excerpt is of use, so the MaxBody buffer is not kept until
@@ -299,6 +307,32 @@ func (c *Client) retryAfter(ctx context.Context, method string, t *try, retried 
 		return 0, false
 	}
 	return wait, true
+}
+
+// readAnnouncedTooLong reads a body whose Content-Length is over limit as
+// readBounded would, but holds only its first keep bytes (all a cut body
+// keeps) and drops the rest up to the limit as it reads: size is what
+// readBounded would have read. A body that ends before its announced
+// length is an error, as net/http makes it.
+func readAnnouncedTooLong(r io.Reader, limit int64, keep int) (body []byte, size int, truncated bool, err error) {
+	body = make([]byte, min(int64(keep), limit))
+	n, err := io.ReadFull(r, body)
+	if err != nil {
+		return body[:n], n, false, cutShort(err)
+	}
+	m, err := io.CopyN(io.Discard, r, limit+1-int64(n))
+	if int64(n)+m > limit {
+		return body, int(limit), true, nil
+	}
+	return body, n + int(m), false, cutShort(err)
+}
+
+// cutShort is the error of a body that ended before its announced length.
+func cutShort(err error) error {
+	if err == nil || errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // readBounded reads r up to limit bytes; truncated says there was more.

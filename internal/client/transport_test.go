@@ -104,6 +104,11 @@ func TestFiftyMegabytesStayBounded(t *testing.T) {
 			if alloc > 3*maxBody {
 				t.Errorf("the request allocated %d bytes for a %d-byte limit", alloc, maxBody)
 			}
+			// Announced longer than the limit, it is cut for sure: no
+			// buffer of the limit's size is needed to keep its excerpt.
+			if announce && alloc > maxBody/4 {
+				t.Errorf("the request allocated %d bytes for a body announced longer than the %d-byte limit", alloc, maxBody)
+			}
 			if !ex.Truncated || ex.BodySize() != maxBody {
 				t.Errorf("truncated=%v size=%d", ex.Truncated, ex.BodySize())
 			}
@@ -462,6 +467,34 @@ func TestNotJSON(t *testing.T) {
 			}
 			if s := ex.String(); len(s) > 3*responseExcerpt {
 				t.Errorf("rendered exchange is %d bytes long", len(s))
+			}
+		})
+	}
+}
+
+// TestReadAnnouncedTooLong: a body announced longer than the limit keeps
+// only its first bytes and says how much was read; one that ends before
+// the limit (and so before its announced length) is cut short, an error.
+func TestReadAnnouncedTooLong(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		sent      int
+		size      int
+		truncated bool
+		cut       bool
+	}{
+		{"longer than the limit", 5000, 1000, true, false},
+		{"ends past the excerpt, before the limit", 600, 600, false, true},
+		{"ends within the excerpt", 50, 50, false, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body, size, truncated, err := readAnnouncedTooLong(strings.NewReader(strings.Repeat("a", c.sent)), 1000, 100)
+			if size != c.size || truncated != c.truncated || (err != nil) != c.cut || len(body) > 100 {
+				t.Errorf("size %d truncated %v err %v, %d bytes kept; want size %d truncated %v cut %v, at most 100 kept",
+					size, truncated, err, len(body), c.size, c.truncated, c.cut)
+			}
+			if c.cut && !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("err %v, want io.ErrUnexpectedEOF", err)
 			}
 		})
 	}

@@ -50,7 +50,7 @@ func Install(t *Fixture) {
 	ginkgo.AfterSuite(func(ctx context.Context) {
 		t.Client.SetScope("cleanup")
 		t.stopBackground()
-		t.releasePrepared()
+		t.releasePrepared(ctx)
 		t.restoreSettingsLeft(ctx)
 		t.sweep(ctx)
 	})

@@ -40,11 +40,15 @@ type Group struct {
 	t       *Fixture
 	members []*prepared
 	launch  sync.Once
-	// last is the last member launch started: its spec registers the
-	// cleanups of what the group shares (Share), once every member has
-	// been judged.
-	last   *prepared
-	shared cleanups
+	// started counts the members launch started, judged those whose spec
+	// has taken its result: the spec that judges the last of them
+	// registers the cleanups of what the group shares (Share). Ginkgo
+	// runs a container's specs sorted by source location, not in the
+	// order they were registered, so the last to run is only known then.
+	mu      sync.Mutex
+	started int
+	judged  int
+	shared  cleanups
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -81,6 +85,15 @@ func (c *cleanups) register() {
 	c.fns = nil
 }
 
+// take returns the cleanups no spec has registered, and forgets them.
+func (c *cleanups) take() []func(context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fns := c.fns
+	c.fns = nil
+	return fns
+}
+
 // cleanupsKey carries a prepare function's *cleanups in its context.
 type cleanupsKey struct{}
 
@@ -95,6 +108,14 @@ func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
 		return
 	}
 	ginkgo.DeferCleanup(fn)
+}
+
+// DeferCleanup is deferCleanup for suites: a cleanup they compose
+// themselves (one guard over the requests of several prepares, say), to
+// run when the current spec ends or, called in a prepare or Share
+// function, when the spec that judges it (the group's last spec) ends.
+func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
+	t.deferCleanup(ctx, fn)
 }
 
 // NewGroup returns an empty group of t.
@@ -137,10 +158,11 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 			ginkgo.Fail("interrupted while its requests were on their way")
 		}
 		g.t.Client.Release(m.held)
-		m.cleanups.register()
-		if m == g.last {
+		if g.lastJudged(m) {
+			// Before the spec's own, so that they run after them.
 			g.shared.register()
 		}
+		m.cleanups.register()
 		if m.panic != nil {
 			panic(m.panic)
 		}
@@ -225,9 +247,11 @@ func (g *Group) start() {
 			if g.t.selects(m.key) && g.t.gate(m.def) == "" {
 				m.started = true
 				todo = append(todo, m)
-				g.last = m
 			}
 		}
+		g.mu.Lock()
+		g.started = len(todo)
+		g.mu.Unlock()
 		ctx := g.t.backgroundContext()
 		slots := make(chan struct{}, max(g.t.Concurrency, 1))
 		g.t.background.wg.Go(func() {
@@ -245,6 +269,18 @@ func (g *Group) start() {
 			}
 		})
 	})
+}
+
+// lastJudged counts m's spec as judged and reports whether every member
+// launch started has been judged now (or before: a member the selection
+// did not foresee, prepared alone, may come after them all).
+func (g *Group) lastJudged(m *prepared) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if m.started {
+		g.judged++
+	}
+	return g.judged >= g.started
 }
 
 // exec runs m's prepare function with its requests held, and keeps what it
@@ -284,18 +320,28 @@ func caught(r any) any {
 
 // releasePrepared records what prepares held but no spec judged (a spec
 // skipped by --fail-fast or an interrupt), once every prepare has
-// returned: the run's request count and exchanges include them.
-func (t *Fixture) releasePrepared() {
+// returned: the run's request count and exchanges include them. Then it
+// runs the cleanups no spec took over (those of a prepare whose spec did
+// not run, those of a group's shared fixtures when its last spec did not
+// run), latest first and a group's shared ones after its members': pages
+// are removed and settings restored all the same.
+func (t *Fixture) releasePrepared(ctx context.Context) {
 	t.prep.mu.Lock()
 	groups := t.prep.groups
 	t.prep.mu.Unlock()
+	var left []func(context.Context)
 	for _, g := range groups {
+		left = append(left, g.shared.take()...) // run after the members'
 		for _, m := range g.members {
 			if m.started {
 				<-m.done
 				t.Client.Release(m.held)
+				left = append(left, m.cleanups.take()...)
 			}
 		}
+	}
+	for i := len(left) - 1; i >= 0; i-- {
+		left[i](ctx)
 	}
 }
 

@@ -38,6 +38,7 @@ var preparedCases = []struct {
 	{"selection and gates", preparedSelection},
 	{"cleanups", preparedCleanups},
 	{"share", preparedShare},
+	{"share in run order", preparedShareRunOrder},
 	{"interrupted", preparedInterrupted},
 	{"nil values", preparedNilValues},
 }
@@ -373,6 +374,41 @@ func preparedShare(t *testing.T) {
 				t.Errorf("%s %s (%s) came after the shared page's delete", ex.Method, ex.URL, c)
 			}
 		}
+	}
+	checkNoTrace(t, w, before)
+}
+
+// preparedShareRunOrder: Ginkgo runs a container's specs sorted by source
+// location, not in the order they were registered: the shared fixture is
+// removed after the last spec to run, not after the last one registered
+// (here the first to run).
+func preparedShareRunOrder(t *testing.T) {
+	w := newWorld(t, setup{concurrency: 8})
+	ginkgo.Describe("share in run order", func() {
+		g := w.target.NewGroup()
+		page := framework.Share(g, func(ctx context.Context) string { return createPage(w, "shared")(ctx).key })
+		prepare := func(ctx context.Context) made { return made{key: page(ctx)} }
+		judge := func(ctx ginkgo.SpecContext, m made) {
+			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil, framework.Fresh())).To(
+				framework.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
+		}
+		// Registered last, but its location comes first: it runs first.
+		first := func() { framework.Prepare(g, "PAGE-GET-OK", prepare, judge, framework.Case("registered last")) }
+		framework.Prepare(g, "PAGE-GET-OK", prepare, judge, framework.Case("registered first"))
+		framework.Prepare(g, "PAGE-GET-OK", prepare, judge, framework.Case("registered second"))
+		first()
+	})
+	before := takeSnapshot(t, w)
+	specs := w.run(t, "")
+	for _, c := range []verdict.Case{"registered last", "registered first", "registered second"} {
+		if s := specs[c]; s.Status != report.Passed {
+			t.Errorf("%s: %s (%s), want passed", c, s.Status, s.Message)
+		}
+	}
+	key := w.key("shared")
+	dels := w.deletes(key)
+	if key == "" || len(dels) != 1 || !strings.Contains(dels[0].Scope, "(registered second)") {
+		t.Fatalf("shared page %q deleted by %s, want once, by the cleanup of the last spec to run", key, scopes(dels))
 	}
 	checkNoTrace(t, w, before)
 }

@@ -56,10 +56,29 @@ type SettingsGuard struct {
 // spec is then not checked. what says what the spec sends, for the run
 // summary.
 func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
-	g := &SettingsGuard{t: t, what: what}
-	g.begin(ctx, 2)
-	ginkgo.DeferCleanup(g.cleanup)
+	g, reason := t.TryGuardSettings(ctx, what)
+	if reason != "" {
+		notChecked(reason, 2)
+	}
 	return g
+}
+
+// TryGuardSettings is GuardSettings for a prepare or Share function
+// (Prepare), which may not skip a spec: when the settings cannot be read
+// it returns no guard and why, for judge to say. The restore runs when the
+// spec that judges ctx ends (after the group's last spec, for a Share
+// function).
+func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsGuard, string) {
+	g := &SettingsGuard{t: t, what: what}
+	if reason := g.read(ctx); reason != "" {
+		return nil, reason
+	}
+	t.deferCleanup(ctx, func(ctx context.Context) {
+		cctx, cancel := CleanupContext(ctx)
+		defer cancel()
+		g.restore(cctx)
+	})
+	return g, ""
 }
 
 // GuardSettingsInOrder returns the one guard of the specs of an Ordered
@@ -92,11 +111,20 @@ func (g *SettingsGuard) Begin(ctx context.Context) {
 	}
 }
 
-// begin reads the settings twice, side by side (the first may be the read
-// cache's answer, from before any write: all the better to find fields
-// that change by themselves), or makes the spec not checked; skip counts
-// the frames above begin to name as its location.
+// begin is read for a spec, which it makes not checked when the settings
+// cannot be read; skip counts the frames above begin to name as its
+// location.
 func (g *SettingsGuard) begin(ctx context.Context, skip int) {
+	if reason := g.read(ctx); reason != "" {
+		notChecked(reason, skip+1)
+	}
+}
+
+// read reads the settings twice, side by side (the first may be the read
+// cache's answer, from before any write: all the better to find fields
+// that change by themselves), and keeps them as the guard's original;
+// it returns why it could not ("" when it could).
+func (g *SettingsGuard) read(ctx context.Context) string {
 	read := client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}
 	fresh := read
 	fresh.Fresh = true
@@ -107,11 +135,12 @@ func (g *SettingsGuard) begin(ctx context.Context, skip int) {
 		original, problem = settingsOf(exs[1])
 	}
 	if problem != "" {
-		notChecked("the settings could not be read before changing them, so they could not be restored ("+problem+")", skip+1)
+		return "the settings could not be read before changing them, so they could not be restored (" + problem + ")"
 	}
 	g.original, g.volatile = original, changedFields(first, original)
 	g.latest, g.latestEx = original, exs[1]
 	g.t.settings.add(g)
+	return ""
 }
 
 // Original is the settings map as it was before the first change (not to

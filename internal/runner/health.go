@@ -38,7 +38,7 @@ const (
 // the run ends with the target no longer serving (the last exchanges, the
 // very last included, fail at the transport level or are answered 429/503
 // even after retries, and they are most of the last few), the verdict says
-// so, with the number of requests made before, and the exit code is
+// so, with the number of requests it answered, and the exit code is
 // ExitUnusable: rule failures after that point say nothing about the spec.
 // If only the run's time limit was reached, the verdict says that
 // (ExitFail).
@@ -55,10 +55,10 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 	var telling []*client.Exchange
 	var sent int
 	first := -1 // index among sent exchanges of the first failure of the final streak
-	// before is how many requests the target answered before the final
-	// streak: answers, not requests sent, since a refused connection may
-	// fail before the last answer arrives.
-	before := 0
+	// served counts the answered requests: the target stopped after them.
+	// Requests that went side by side may fail before one beside them is
+	// answered; those failures are not requests the target served.
+	served := 0
 	streak := 0
 	for _, ex := range exs {
 		if !ex.Sent {
@@ -67,7 +67,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		switch classify(ex, deadlineHit) {
 		case answered:
 			streak, first = 0, -1
-			before++
+			served++
 			telling = append(telling, ex)
 		case notServing:
 			if streak == 0 {
@@ -100,7 +100,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
 			"UNUSABLE: the target %s after %d requests: the last %d %s; rule results from then on say nothing about the spec (%d passed, %d failed, %d not checked).",
-			verb, before, streak, what, c.Passed, c.Failed, c.NotChecked)}
+			verb, served, streak, what, c.Passed, c.Failed, c.NotChecked)}
 	}
 	if deadlineHit {
 		return &health{Exit: ExitFail, Sentence: fmt.Sprintf(

@@ -42,7 +42,11 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		name     string
 		mutants  []reference.Mutant
 		sigintAt int64 // interrupt after this many write requests; 0: never
-		readOnly bool  // --read-only with the auth token given: no write may carry it
+		// sigintOn, when set, counts for sigintAt only the writes to paths
+		// starting with it: a point of the run that stays where it is when
+		// the run makes fewer requests.
+		sigintOn string
+		readOnly bool // --read-only with the auth token given: no write may carry it
 		wantExit []int
 		// traceAwaitingFix, when set, says why the run leaves a trace today
 		// (a suite fix pending): the test logs the trace instead of failing,
@@ -79,13 +83,14 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 		// makes one.
 		{name: "child writes hit the parent", mutants: []reference.Mutant{reference.ChildWritesHitParent}, wantExit: []int{1}},
 		{name: "interrupted mid-run", sigintAt: 40, wantExit: []int{1}},
-		{name: "interrupted late", sigintAt: 110, wantExit: []int{1}},
+		// Settings writes come last (framework.PhaseSettingsWrites).
+		{name: "interrupted late", sigintAt: 2, sigintOn: "/api/settings", wantExit: []int{1}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tok, auth := reference.NewToken(), reference.NewToken()
-			var writes, authWrites atomic.Int64
+			var writes, authWrites, counted atomic.Int64
 			interrupt := make(chan struct{})
 			var once sync.Once
 			var sentFields customFieldsSent
@@ -93,7 +98,14 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 					sentFields.record(r)
 					if r.Method != http.MethodGet {
-						if n := writes.Add(1); tc.sigintAt > 0 && n == tc.sigintAt {
+						n := writes.Add(1)
+						if tc.sigintOn != "" {
+							n = 0
+							if strings.HasPrefix(r.URL.Path, tc.sigintOn) {
+								n = counted.Add(1)
+							}
+						}
+						if tc.sigintAt > 0 && n == tc.sigintAt {
 							once.Do(func() { close(interrupt) })
 						}
 						if carriesAuth(r, auth) {
@@ -154,7 +166,7 @@ func TestFullRunLeavesNoTrace(t *testing.T) {
 				case <-interrupt:
 					_ = cmd.Process.Signal(os.Interrupt)
 				case <-done:
-					t.Fatalf("the run ended before its %dth write request:\n%s", tc.sigintAt, selftest.Tail(out.String(), 20))
+					t.Fatalf("the run ended before its %dth write request %s:\n%s", tc.sigintAt, tc.sigintOn, selftest.Tail(out.String(), 20))
 				}
 			}
 			select {

@@ -34,17 +34,21 @@ var protocolRules = []Rule{
 	{ID: "ENV-HANDLER-ERROR-SHAPE", Section: "7", Level: Must, Area: AreaProtocol,
 		Text: "A handler error (404 not found, 400 validation) is an object with status \"1\" and a message string.",
 		Reading: "Checked (schema error-handler.json) on the 404 of a missing key on each single-resource endpoint " +
-			"(page, tag, category, user; page edit and delete when writes are allowed). An answer other than 404 " +
+			"(page, tag, category, user; page edit and delete when writes are allowed): on every 404 the run got to " +
+			"such a request with every token valid and a key carrying the run marker (the endpoint rules send them), " +
+			"and on a request of its own for an endpoint no other check of the run asked. An answer other than 404 " +
 			"is not judged here: its status code is the endpoint's rule. The 400s of the validation rules are " +
 			"checked by their own specs."},
 	{ID: "ENV-EARLY-ERROR-SHAPE", Section: "7", Level: Must, Area: AreaProtocol,
 		Text: "An early error (missing or invalid API token, unknown endpoint) is an object with only message: no status field.",
 		Reading: "\"Only message\" is read as \"message and no status\"; other extra fields are not asserted " +
 			"(schema error-early.json). Checked on all 16 endpoints, for a request without the API token (answered " +
-			"400) and one with a wrong API token (answered 400 or 401; which is AUTH-INVALID-TOKEN-401's concern), " +
-			"sent as the auth rules send them; where a read-only run cannot send the valid authentication token " +
+			"400) and one with a wrong API token (answered 400 or 401; which is AUTH-INVALID-TOKEN-401's concern): on " +
+			"every such answer the run got (the auth rules send them), and on requests of its own, sent as the auth " +
+			"rules send them, for what no other check of the run asked; where a read-only run cannot send the valid authentication token " +
 			"along, a 401 to the request without the API token may be 5.5's (whose body the spec does not shape) and " +
-			"is not judged. An unknown endpoint is checked on a path no endpoint has (GET /api/nonexistent, any 4xx). " +
+			"is not judged. An unknown endpoint is checked on every answer to a path no endpoint has (any 4xx; GET " +
+			"/api/nonexistent when no other check asked one). " +
 			"A known path with a method the table does not list is not an early error under every reading of " +
 			"\"endpoint\" (see AUTH-UNKNOWN-ENDPOINT-401): a server may answer it from a handler (405, 404), so its " +
 			"body is not judged here. An answer whose body the connection cut is not judged."},
@@ -56,15 +60,11 @@ var protocolRules = []Rule{
 	{ID: "GEN-JSON-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a JSON body (Content-Type: application/json).",
-		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET: " +
-			"on create the title, in any HTML encoding (how it is encoded is PAGE-TITLE-ENCODED's and " +
-			"GEN-FORM-SANITISED-ONCE's), on edit the description, as sent."},
+		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
 	{ID: "GEN-FORM-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a form-encoded body (application/x-www-form-urlencoded).",
-		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET: " +
-			"on create the title, in any HTML encoding (how it is encoded is PAGE-TITLE-ENCODED's and " +
-			"GEN-FORM-SANITISED-ONCE's), on edit the description, as sent."},
+		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",

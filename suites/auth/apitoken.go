@@ -1,29 +1,32 @@
 package auth
 
 import (
+	"context"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // registerAPIToken: spec 5.6 on each of the 16 endpoints. A request without
 // the API token answers 400 with a message, one with a wrong API token 401.
-func registerAPIToken(t *framework.Fixture) {
+// The probes are prepared with the rest of group g, side by side.
+func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup) {
 	Describe("5.6 The API token, on every endpoint", func() {
-		// Each rule's safe probes go out together (batch).
-		missingBatch, invalidBatch := newBatch(t), newBatch(t)
+		// One rule's probes after the other's: two probes of one endpoint
+		// are not on their way at once, nor are two huge answers a broken
+		// server may give on one endpoint read at once.
 		for _, ep := range spec.Endpoints() {
 			missing := t.NewProbe(ep, "missing-token-"+framework.EndpointName(ep))
-			sendMissing := missingBatch.slot(missing, func() client.Request { r, _ := missing.WithoutAPIToken(); return r })
-			t.It("AUTH-MISSING-TOKEN-400", func(ctx SpecContext) {
-				_, onlyToken := missing.WithoutAPIToken()
-				ex := sendMissing.send(ctx)
-				if !onlyToken {
+			framework.Prepare(g, "AUTH-MISSING-TOKEN-400", func(ctx context.Context) framework.Got {
+				r, _ := missing.WithoutAPIToken()
+				return pg.got(ctx, missing, r)
+			}, func(ctx SpecContext, got framework.Got) {
+				ex := got.Exchange()
+				if _, onlyToken := missing.WithoutAPIToken(); !onlyToken {
 					// Read-only run on a write endpoint: the request lacks
 					// both tokens, and 5.5's 401 describes it as well as
 					// 5.6's 400 (see the rule's Reading). Neither allows
@@ -37,11 +40,13 @@ func registerAPIToken(t *framework.Fixture) {
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest))
 				expectTokenMessage(t, ex)
 			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
-
+		}
+		for _, ep := range spec.Endpoints() {
 			invalid := t.NewProbe(ep, "invalid-token-"+framework.EndpointName(ep))
-			sendInvalid := invalidBatch.slot(invalid, invalid.WithWrongAPIToken)
-			t.It("AUTH-INVALID-TOKEN-401", func(ctx SpecContext) {
-				Expect(sendInvalid.send(ctx)).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+			framework.Prepare(g, "AUTH-INVALID-TOKEN-401", func(ctx context.Context) framework.Got {
+				return pg.got(ctx, invalid, invalid.WithWrongAPIToken())
+			}, func(ctx SpecContext, got framework.Got) {
+				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
 			}, append([]any{framework.Case(string(ep))}, invalid.Decorators()...)...)
 		}
 	})

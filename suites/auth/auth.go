@@ -13,19 +13,44 @@
 package auth
 
 import (
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
-// Register adds the auth specs for target t.
+// Register adds the auth specs for target t, in three containers, one per
+// phase of the run (framework.PhaseReads and so on). The specs of each are
+// one group (framework.Prepare): their requests go out side by side when
+// the container's first spec runs, and each spec judges its own.
 func Register(t *framework.Fixture) {
-	registerAPIToken(t)
-	registerAuthToken(t)
-	registerReads(t)
-	registerPlacement(t)
-	registerUnknownEndpoints(t)
+	Describe("5.1, 5.3, 5.4 Reads with valid tokens", framework.PhaseReads, func() {
+		g := t.NewGroup()
+		registerReads(t, g)
+		registerPlacedReads(t, g)
+	})
+	Describe("5, 7 Requests without valid credentials", framework.PhaseProbes, func() {
+		g := t.NewGroup()
+		pg := newProbeGroup(t, g)
+		// Prepares start in the order registered: those that wait on a
+		// fixture of the group (the settings guard, a create and a read
+		// after it) come first, so the quick probes fill in around them.
+		registerNoEffectProbes(t, g, pg)
+		registerUnknownEndpoints(t, g, pg)
+		registerAPIToken(t, g, pg)
+		registerAuthToken(t, g, pg)
+	})
+	Describe("4, 5 Writes to pages the run creates", framework.PhaseWrites, func() {
+		g := t.NewGroup()
+		// Four pages carry these specs, each written by the first prepare
+		// that asks for it while the others wait: the first spec of each
+		// page is registered among the first few, so that the four are
+		// written side by side.
+		noAuth := registerRefusedOnPages(t, g)
+		registerPlacedWrites(t, g)
+		registerNoEffectOnPage(t, g, noAuth)
+	})
 }
 
 // expectTokenMessage checks AUTH-MISSING-TOKEN-400's message: a

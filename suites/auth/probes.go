@@ -3,9 +3,11 @@ package auth
 import (
 	"context"
 	"net/http"
+	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // refusals are the statuses that answer probe p sent without a valid
@@ -28,93 +30,218 @@ func caseName(p framework.Probe) string {
 	return string(p.Endpoint)
 }
 
-// batch is requests of one group of specs that need nothing of each other
-// (the same probe on every endpoint): the first of the group's specs that
-// runs sends them all at once (Fixture.All), and each spec then judges its
-// own exchange. Only requests that cannot change the target go in a batch
-// (safe probes, GETs), so sending those of specs a run filters out or
-// skips is harmless; probes that could change the target are sent by their
-// own spec, as the read-only guard wants. The requests are built when sent,
-// as they depend on the run (read-only, tokens).
-type batch struct {
-	t      *framework.Fixture
-	builds []func() client.Request
-	probes map[int]framework.Probe // entries that are probes, to Settle
-	// before runs first when the batch is sent (guards for what a broken
-	// server might make); then the follow-up batch is sent right away.
-	before func(ctx context.Context)
-	then   *batch
-	exs    []*client.Exchange
+// probeGroup is what the specs of one group that send requests the target
+// must refuse share, each made once by the first prepare function that
+// needs it (framework.Share) and cleaned up after the group's last spec:
+// the guard of the pages a refused create might make after all, the guard
+// of the settings a refused update might change, and the create without
+// the authentication token, which two rules judge.
+type probeGroup struct {
+	t        *framework.Fixture
+	pages    func(ctx context.Context) *pageGuard
+	settings func(ctx context.Context) settingsGuard
+	// createNoAuth is POST /api/pages without the authentication token:
+	// AUTH-WRITE-NEEDS-AUTH judges its status, AUTH-REFUSED-WRITE-NO-EFFECT
+	// what it left behind.
+	createNoAuth func(ctx context.Context) sentCreate
+	noAuthCreate framework.Probe
 }
 
-func newBatch(t *framework.Fixture) *batch {
-	return &batch{t: t, probes: map[int]framework.Probe{}}
+// sentCreate is a create the target should refuse, and a read of the
+// probe's slug after it (nil ex: the run was interrupted before).
+type sentCreate struct {
+	ex, read *client.Exchange
 }
 
-// add puts a request in the batch and returns its index for exchange.
-func (b *batch) add(build func() client.Request) int {
-	b.builds = append(b.builds, build)
-	return len(b.builds) - 1
+// settingsGuard is the group's guard of the settings, or why there is none
+// (the settings could not be read, so they could not be restored).
+type settingsGuard struct {
+	guard  *framework.SettingsGuard
+	reason string
 }
 
-// addProbe puts safe probe p, sent as build makes it, in the batch; a
-// wrongly accepted answer is settled (Probe.Settle) when the batch is sent.
-func (b *batch) addProbe(p framework.Probe, build func() client.Request) int {
-	i := b.add(build)
-	b.probes[i] = p
-	return i
+// missing says why there is no guard.
+func (s settingsGuard) missing() string {
+	if s.reason == "" {
+		return "interrupted before the settings were read"
+	}
+	return s.reason
 }
 
-// exchange returns the exchange of request i, sending the batch first if
-// no spec has yet, and names it as the running spec's evidence.
-func (b *batch) exchange(ctx context.Context, i int) *client.Exchange {
-	b.send(ctx)
-	b.t.Judged(b.exs[i])
-	return b.exs[i]
+func newProbeGroup(t *framework.Fixture, g *framework.Group) *probeGroup {
+	pg := &probeGroup{t: t, pages: sharedPageGuard(t, g),
+		noAuthCreate: t.NewProbe(spec.CreatePage, "no-auth-"+framework.EndpointName(spec.CreatePage))}
+	pg.settings = framework.Share(g, func(ctx context.Context) settingsGuard {
+		guard, reason := t.TryGuardSettings(ctx, "PUT /api/settings without valid credentials (must be refused)")
+		return settingsGuard{guard: guard, reason: reason}
+	})
+	pg.createNoAuth = framework.Share(g, func(ctx context.Context) sentCreate {
+		r := pg.noAuthCreate.Request()
+		r.Credentials = client.APIToken
+		return pg.create(ctx, pg.noAuthCreate, r)
+	})
+	return pg
 }
 
-func (b *batch) send(ctx context.Context) {
-	if b.exs != nil {
+// send is Probe.Send for a prepare function: it sends probe p's request r
+// under the guard its endpoint needs, and takes responsibility for what a
+// wrongly accepted answer made (Probe.Settle). Without an exchange it says
+// why.
+func (pg *probeGroup) send(ctx context.Context, p framework.Probe, r client.Request) (*client.Exchange, string) {
+	var ex *client.Exchange
+	switch p.Endpoint {
+	case spec.CreatePage:
+		return pg.create(ctx, p, r).ex, ""
+	case spec.EditSettings:
+		s := pg.settings(ctx)
+		if s.guard == nil {
+			return nil, s.missing()
+		}
+		ex = s.guard.Send(ctx, r)
+	default:
+		ex = pg.t.Client.Do(ctx, r)
+	}
+	p.Settle(ctx, ex)
+	return ex, ""
+}
+
+// create sends probe p's create r, which the target should refuse, under
+// the group's guard, and reads the probe's slug right after it: a page
+// found there is adopted, and the guard need not read the slug again.
+func (pg *probeGroup) create(ctx context.Context, p framework.Probe, r client.Request) sentCreate {
+	pg.pages(ctx).watch(p.Slug)
+	ex := pg.t.Client.Do(ctx, r)
+	p.Settle(ctx, ex)
+	return sentCreate{ex: ex, read: pg.readSlug(ctx, p.Slug)}
+}
+
+// got is send's answer as a prepare function returns it.
+func (pg *probeGroup) got(ctx context.Context, p framework.Probe, r client.Request) framework.Got {
+	ex, reason := pg.send(ctx, p, r)
+	if ex == nil {
+		return framework.GotNothing("%s", reason)
+	}
+	return framework.GotExchange(ex)
+}
+
+// gotNoAuthCreate is createNoAuth's answer as a prepare function returns
+// it.
+func (pg *probeGroup) gotNoAuthCreate(ctx context.Context) framework.Got {
+	if c := pg.createNoAuth(ctx); c.ex != nil {
+		return framework.GotExchange(c.ex)
+	}
+	return framework.GotNothing("interrupted before the create was sent")
+}
+
+// pageGuard is GuardCreate for the creates of a group that the target
+// should refuse (or that may answer without the key they made): watch
+// names each one's run-marked slug before it is sent, and after the
+// group's last spec every slug nobody settled is read, side by side, and a
+// page found there is deleted. A prepare function that reads such a slug
+// anyway (readSlug), or whose create answered with the page, settles it:
+// one read a slug, not two.
+type pageGuard struct {
+	t       *framework.Fixture
+	mu      sync.Mutex
+	watched []string
+	settled map[string]bool
+}
+
+// sharedPageGuard returns the group's pageGuard (framework.Share).
+func sharedPageGuard(t *framework.Fixture, g *framework.Group) func(ctx context.Context) *pageGuard {
+	return framework.Share(g, func(ctx context.Context) *pageGuard {
+		pg := &pageGuard{t: t, settled: map[string]bool{}}
+		t.DeferCleanup(ctx, pg.cleanup)
+		return pg
+	})
+}
+
+// watch names the slug of a create about to be sent. A nil guard (the run
+// was interrupted before it was made) watches nothing: the final sweep
+// still finds the run's pages by their marker.
+func (pg *pageGuard) watch(slug string) {
+	if pg == nil {
 		return
 	}
-	if b.before != nil {
-		b.before(ctx)
-	}
-	reqs := make([]client.Request, len(b.builds))
-	for i, build := range b.builds {
-		reqs[i] = build()
-	}
-	b.exs = b.t.All(ctx, reqs...)
-	for i, p := range b.probes {
-		p.Settle(ctx, b.exs[i])
-	}
-	if b.then != nil {
-		b.then.send(ctx)
-	}
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	pg.watched = append(pg.watched, slug)
 }
 
-// probeSend is how one spec sends its probe: in a batch when the probe is
-// safe, else by itself when the spec runs (Probe.Send, with its guards).
-type probeSend struct {
-	b     *batch
-	i     int // -1: sent by itself
-	p     framework.Probe
-	build func() client.Request
+// settle says the page at slug is accounted for: adopted, or shown absent.
+func (pg *pageGuard) settle(slug string) {
+	if pg == nil {
+		return
+	}
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	pg.settled[slug] = true
 }
 
-// slot gives probe p, sent as build makes it, its way of sending.
-func (b *batch) slot(p framework.Probe, build func() client.Request) probeSend {
-	s := probeSend{b: b, i: -1, p: p, build: build}
-	if p.Safe {
-		s.i = b.addProbe(p, build)
+// unsettled lists the watched slugs nobody settled.
+func (pg *pageGuard) unsettled() []string {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	var out []string
+	for _, s := range pg.watched {
+		if !pg.settled[s] {
+			out = append(out, s)
+		}
 	}
-	return s
+	return out
 }
 
-// send returns the probe's exchange, for the running spec to judge.
-func (s probeSend) send(ctx context.Context) *client.Exchange {
-	if s.i < 0 {
-		return s.p.Send(ctx, s.build())
+// slugRead is a read of the page at slug as it is now: with both tokens
+// when the run may write (a site may show drafts only then, and only then
+// could a page found be deleted), else with the API token alone.
+func slugRead(t *framework.Fixture, slug string) client.Request {
+	r := client.Request{Method: http.MethodGet, Path: framework.PagePath(slug), Credentials: client.APIToken, Fresh: true}
+	if t.CanWrite() {
+		r.Credentials = client.BothTokens
 	}
-	return s.b.exchange(ctx, s.i)
+	return r
+}
+
+// foundAt reports whether read, an answer to slugRead, shows the page at
+// slug.
+func foundAt(read *client.Exchange, slug string) bool {
+	return read.Err == nil && read.Status == http.StatusOK && read.Get("data.key").String() == slug
+}
+
+// readSlug reads the page at slug for a prepare function (slugRead) and
+// settles it: a page found is adopted (deleted when the spec that judges
+// ctx ends), a complete answer without it needs no second read.
+func (pg *probeGroup) readSlug(ctx context.Context, slug string) *client.Exchange {
+	t := pg.t
+	read := t.Client.Do(ctx, slugRead(t, slug))
+	if !t.CanWrite() || read.Err != nil {
+		return read
+	}
+	if foundAt(read, slug) {
+		t.AdoptKey(ctx, slug)
+	}
+	pg.pages(ctx).settle(slug)
+	return read
+}
+
+// cleanup reads every slug nobody settled, side by side, and deletes a page
+// found there (GuardCreate's cleanup, for many slugs at once).
+func (pg *pageGuard) cleanup(ctx context.Context) {
+	t := pg.t
+	slugs := pg.unsettled()
+	if !t.CanWrite() || len(slugs) == 0 {
+		return
+	}
+	ctx, cancel := framework.CleanupContext(ctx)
+	defer cancel()
+	reads := make([]client.Request, len(slugs))
+	for i, s := range slugs {
+		reads[i] = slugRead(t, s)
+	}
+	for i, read := range t.All(ctx, reads...) {
+		if foundAt(read, slugs[i]) {
+			t.Ledger.AddPage(slugs[i])
+			_ = t.DeletePage(ctx, slugs[i]) // the sweep retries and reports what remains
+		}
+	}
 }

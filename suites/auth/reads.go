@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,28 +13,31 @@ import (
 )
 
 // registerReads: spec 5.1. The nine read endpoints (every GET but
-// settings) answer with the API token alone.
-func registerReads(t *framework.Fixture) {
+// settings) answer with the API token alone. The reads are prepared with
+// the rest of group g; a key a single-resource read needs is found first
+// (the list reads it takes are those of the list specs, sent once).
+func registerReads(t *framework.Fixture, g *framework.Group) {
 	Describe("5.1 Read endpoints need only the API token", func() {
-		// The lists need no discovered key: their reads go out together.
-		lists := newBatch(t)
 		for _, ep := range spec.Endpoints() {
 			if ep.Method() != http.MethodGet || ep.NeedsAuth() {
 				continue
 			}
-			read := func(path string) client.Request {
-				return client.Request{Method: http.MethodGet, Path: path, Credentials: client.APIToken}
-			}
-			send := func(ctx SpecContext) *client.Exchange { return t.Client.Do(ctx, read(t.Discover(ctx, ep))) }
-			if !strings.Contains(ep.Path(), "{") {
-				i := lists.add(func() client.Request { return read(ep.Path()) })
-				send = func(ctx SpecContext) *client.Exchange { return lists.exchange(ctx, i) }
-			}
-			t.It("AUTH-READ-TOKEN-ONLY", func(ctx SpecContext) {
-				Expect(send(ctx)).To(framework.HaveHTTPStatus(http.StatusOK))
-			}, framework.Case(string(ep)), ep)
+			framework.Prepare(g, "AUTH-READ-TOKEN-ONLY", func(ctx context.Context) framework.Got {
+				path, reason := t.DiscoverPath(ctx, ep)
+				if reason != "" {
+					return framework.GotNothing("%s", reason)
+				}
+				return framework.GotExchange(t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Credentials: client.APIToken}))
+			}, expectOK, framework.Case(string(ep)), ep)
 		}
 	})
+}
+
+// unknownAnswer is what a request to an unknown endpoint brought, and for
+// one whose body describes a run-marked draft, a read of that draft's key
+// after it.
+type unknownAnswer struct {
+	ex, after *client.Exchange
 }
 
 // registerUnknownEndpoints: spec 7. A request to a path no endpoint has
@@ -46,28 +48,10 @@ func registerReads(t *framework.Fixture) {
 // readings are accepted (the rule's Reading), and which one the target
 // follows is recorded. The methods sent cannot change anything on a server
 // that refuses them, and the requests carry no authentication token, so
-// they are probes.
-func registerUnknownEndpoints(t *framework.Fixture) {
+// they are probes. A body is a run-marked draft, which the group's guard
+// removes should a broken server take it for a create.
+func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *probeGroup) {
 	Describe("7 Unknown endpoints", func() {
-		// Every request goes out together, then together the reads of the
-		// drafts their bodies describe (before the guards of the first
-		// spec remove any such page, so each spec sees what its request
-		// made).
-		sends, reads := newBatch(t), newBatch(t)
-		var slugs []string
-		sends.before = func(ctx context.Context) {
-			for _, slug := range slugs {
-				t.GuardCreate(ctx, slug) // a broken server may take the body for a create
-			}
-		}
-		sends.then = reads
-		for _, path := range []string{"/api/nonexistent", "/api/" + t.Marker("endpoint")} {
-			i := sends.add(func() client.Request { r, _ := t.UnknownEndpointRequest(http.MethodGet, path, ""); return r })
-			t.It("AUTH-UNKNOWN-ENDPOINT-401", func(ctx SpecContext) {
-				Expect(sends.exchange(ctx, i)).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
-			}, framework.Case("GET "+path))
-		}
-
 		for _, c := range []struct{ name, marker, method, path string }{
 			{"PATCH /api/pages", "patch-pages", http.MethodPatch, "/api/pages"},
 			{"PUT /api/pages, no key", "put-pages", http.MethodPut, "/api/pages"},
@@ -76,35 +60,40 @@ func registerUnknownEndpoints(t *framework.Fixture) {
 			{"PUT /api/tags", "put-tags", http.MethodPut, "/api/tags"},
 			{"GET /api/images", "get-images", http.MethodGet, "/api/images"},
 		} {
-			i := sends.add(func() client.Request { r, _ := t.UnknownEndpointRequest(c.method, c.path, c.marker); return r })
-			_, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
-			read := -1
-			if slug != "" {
-				slugs = append(slugs, slug)
-				read = reads.add(func() client.Request {
-					return client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Credentials: client.APIToken, Fresh: true}
-				})
-			}
-			t.It("AUTH-UNKNOWN-ENDPOINT-401", func(ctx SpecContext) {
-				ex := sends.exchange(ctx, i)
-				Expect(ex).To(framework.HaveHTTPStatus(unlistedMethodAnswers...))
+			framework.Prepare(g, "AUTH-UNKNOWN-ENDPOINT-401", func(ctx context.Context) unknownAnswer {
+				r, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
+				if slug == "" {
+					return unknownAnswer{ex: t.Client.Do(ctx, r)}
+				}
+				pg.pages(ctx).watch(slug)
+				ex := t.Client.Do(ctx, r)
+				return unknownAnswer{ex: ex, after: pg.readSlug(ctx, slug)}
+			}, func(ctx SpecContext, v unknownAnswer) {
+				Expect(v.ex).To(framework.HaveHTTPStatus(unlistedMethodAnswers...))
 				t.Observe("AUTH-UNKNOWN-ENDPOINT-401: %s, a method the endpoint table does not list for a known path, "+
-					"is answered HTTP %d", c.name, ex.Status)
-				Expect(ex).To(framework.Hold("a JSON object body", func(ex *client.Exchange) []string {
+					"is answered HTTP %d", c.name, v.ex.Status)
+				Expect(v.ex).To(framework.Hold("a JSON object body", func(ex *client.Exchange) []string {
 					if !ex.IsJSON() || !ex.JSON().IsObject() {
 						return []string{"the body is not a JSON object"}
 					}
 					return nil
 				}))
-				if read >= 0 {
+				if after := v.after; after != nil && after.StatusErr() == nil && after.Status == http.StatusOK {
 					// No effect: the draft the body describes was not made.
-					after := reads.exchange(ctx, read)
-					if after.StatusErr() == nil && after.Status == http.StatusOK {
-						Expect(after).NotTo(framework.HaveJSON("data.key", Equal(slug)),
-							"%s (among this spec's requests) made page %s from its body", c.name, slug)
-					}
+					_, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
+					Expect(after).NotTo(framework.HaveJSON("data.key", Equal(slug)),
+						"%s (among this spec's requests) made page %s from its body", c.name, slug)
 				}
 			}, framework.Case(c.name))
+		}
+
+		for _, path := range []string{"/api/nonexistent", "/api/" + t.Marker("endpoint")} {
+			framework.Prepare(g, "AUTH-UNKNOWN-ENDPOINT-401", func(ctx context.Context) framework.Got {
+				r, _ := t.UnknownEndpointRequest(http.MethodGet, path, "")
+				return framework.GotExchange(t.Client.Do(ctx, r))
+			}, func(ctx SpecContext, got framework.Got) {
+				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+			}, framework.Case("GET "+path))
 		}
 	})
 }

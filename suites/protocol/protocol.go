@@ -2,15 +2,16 @@
 // rules of every response (Content-Type, JSON body, CORS, no-cache, the
 // status and message fields: crosscutting.go, judged on every exchange of
 // the run), the response envelope of successes, handler errors and early
-// errors (spec sections 1 and 7) and the URL shape (sections 1 and 9.1).
-// The envelope specs also send the responses the cross-cutting checks need
-// to see: successes, 404s and early errors of each kind.
+// errors (spec sections 1 and 7; the error bodies on every such error the
+// run provoked: provoked.go), the URL shape (sections 1 and 9.1) and the
+// request bodies of section 1 on page writes (bodies.go). The envelope
+// specs also send the responses the cross-cutting checks need to see:
+// successes, 404s and early errors of each kind, when no other spec did.
 package protocol
 
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -23,22 +24,24 @@ import (
 // Register adds the protocol specs for target t.
 func Register(t *framework.Fixture) {
 	registerEveryResponse(t)
-	registerSuccessShape(t)
-	registerErrorShapes(t)
-	registerURLShape(t)
+	errs := newProvoked(t)
+	registerEarlyErrors(t, errs)
+	registerHandlerErrors(t, errs)
+	registerReads(t)
+	registerWrites(t)
 }
 
-// registerSuccessShape: ENV-SUCCESS-SHAPE on a success of each read
-// endpoint, and of the page writes when the run may write.
-func registerSuccessShape(t *framework.Fixture) {
-	Describe("1 Response envelope of a success", func() {
-		// The reads go out together when the first of these specs runs.
-		reads := t.NewGroup()
+// registerReads: ENV-SUCCESS-SHAPE on a success of each read endpoint,
+// and GEN-URL-SHAPE. Every read goes out when the first of these specs
+// runs, side by side.
+func registerReads(t *framework.Fixture) {
+	Describe("1, 9.1 Envelope and URL of reads", framework.PhaseReads, func() {
+		g := t.NewGroup()
 		for _, ep := range spec.Endpoints() {
 			if ep.Method() != http.MethodGet {
 				continue
 			}
-			framework.Prepare(reads, "ENV-SUCCESS-SHAPE", func(ctx context.Context) framework.Got {
+			framework.Prepare(g, "ENV-SUCCESS-SHAPE", func(ctx context.Context) framework.Got {
 				path, reason := t.DiscoverPath(ctx, ep)
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
@@ -55,20 +58,17 @@ func registerSuccessShape(t *framework.Fixture) {
 				expectSuccessEnvelope(got.Exchange())
 			}, framework.Case(string(ep)), ep)
 		}
-		t.It("ENV-SUCCESS-SHAPE", func(ctx SpecContext) {
-			created, key := t.CreatePage(ctx, map[string]any{"description": "envelope of a create"})
-			expectSuccessEnvelope(created)
-			if key == "" {
-				framework.NotChecked("the create answered HTTP %d without data.key; no page to edit and delete", created.Status)
-			}
-			expectSuccessEnvelope(t.Write(ctx, http.MethodPut, client.KeyPath("pages", key), map[string]any{"description": "envelope of an edit"}))
-			deleted := t.Write(ctx, http.MethodDelete, client.KeyPath("pages", key), nil)
-			if deleted.StatusErr() != nil || deleted.Status < 200 || deleted.Status >= 300 {
-				framework.NotChecked("the delete did not succeed (HTTP %d); PAGE-DELETE-OK judges that", deleted.Status)
-			}
-			// No data: a delete's success omits it (spec 1, 4.5).
-			Expect(deleted).To(framework.MatchSchema("envelope-success.json"))
-		}, framework.Case("POST, PUT and DELETE /api/pages"), spec.CreatePage, spec.EditPage, spec.DeletePage, framework.Writes)
+
+		// GEN-URL-SHAPE: {base}/api/pages, with no version segment,
+		// answers the API: 200 with the page list. The envelope's details
+		// are other rules'.
+		framework.Prepare(g, "GEN-URL-SHAPE", func(ctx context.Context) framework.Got {
+			return framework.GotExchange(t.Read(ctx, "/api/pages", nil))
+		}, func(_ SpecContext, got framework.Got) {
+			ex := got.Exchange()
+			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()), "GET {base}/api/pages answers with the page list")
+		}, spec.ListPages)
 	})
 }
 
@@ -83,102 +83,4 @@ func expectSuccessEnvelope(ex *client.Exchange) {
 	}
 	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
 	Expect(ex).To(framework.HaveJSON("data"), "the success has a data field")
-}
-
-// registerErrorShapes: ENV-HANDLER-ERROR-SHAPE on a 404 of each
-// single-resource endpoint, ENV-EARLY-ERROR-SHAPE on each kind of early
-// error.
-func registerErrorShapes(t *framework.Fixture) {
-	Describe("7 Body of a handler error", func() {
-		for _, c := range []struct {
-			ep       spec.Endpoint
-			endpoint string
-		}{{spec.GetPage, "pages"}, {spec.GetTag, "tags"}, {spec.GetCategory, "categories"}, {spec.GetUser, "users"}} {
-			t.It("ENV-HANDLER-ERROR-SHAPE", func(ctx SpecContext) {
-				ex := t.Read(ctx, client.KeyPath(c.endpoint, t.Marker("no-such-"+c.endpoint)), nil)
-				expectErrorBody(ex, "error-handler.json", http.StatusNotFound, http.StatusNotFound)
-			}, framework.Case(string(c.ep)+", missing key"), c.ep)
-		}
-		// Edit and delete of a missing key: harmless, but they carry the
-		// authentication token, so only runs that may write send them.
-		for _, ep := range []spec.Endpoint{spec.EditPage, spec.DeletePage} {
-			t.It("ENV-HANDLER-ERROR-SHAPE", func(ctx SpecContext) {
-				var body map[string]any
-				if ep == spec.EditPage {
-					body = map[string]any{"description": "conformance"}
-				}
-				ex := t.Write(ctx, ep.Method(), client.KeyPath("pages", t.Marker("no-such-page")), body)
-				expectErrorBody(ex, "error-handler.json", http.StatusNotFound, http.StatusNotFound)
-			}, framework.Case(string(ep)+", missing key"), ep, framework.Writes)
-		}
-	})
-
-	Describe("7 Body of an early error", func() {
-		// The token errors on each of the 16 endpoints: a request without
-		// the API token (400) and one with a wrong one (401), sent as the
-		// auth rules send them.
-		for _, ep := range spec.Endpoints() {
-			missing := t.NewProbe(ep, "early-missing-"+framework.EndpointName(ep))
-			invalid := t.NewProbe(ep, "early-invalid-"+framework.EndpointName(ep))
-			t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-				r, onlyToken := missing.WithoutAPIToken()
-				var seen []string
-				// Without the authentication token as well (read-only runs,
-				// on write endpoints), a 401 is 5.5's, whose body the spec
-				// does not shape: only the 400 is the early error then.
-				judged := judgeEarlyError(missing.Send(ctx, r), "missing API token", onlyToken, &seen)
-				judged = judgeEarlyError(invalid.Send(ctx, invalid.WithWrongAPIToken()), "invalid API token", true, &seen) || judged
-				if !judged {
-					framework.NotChecked("neither request was answered with its early error (%s); the status codes are "+
-						"the auth rules' to judge", strings.Join(seen, "; "))
-				}
-			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
-		}
-		t.It("ENV-EARLY-ERROR-SHAPE", func(ctx SpecContext) {
-			r, _ := t.UnknownEndpointRequest(http.MethodGet, "/api/nonexistent", "")
-			expectErrorBody(t.Client.Do(ctx, r), "error-early.json", 400, 499)
-		}, framework.Case("unknown endpoint"))
-	})
-}
-
-// judgeEarlyError checks the body of ex, the answer to a request with a
-// token error (what), against the early-error shape when ex has the
-// status of an early error: 400 or 401, or only 400 when a 401 may be
-// another rule's answer (!any401). Any other answer is not this rule's
-// (its status is the auth rules'): it is noted in seen, and judged is
-// false.
-func judgeEarlyError(ex *client.Exchange, what string, any401 bool, seen *[]string) (judged bool) {
-	early := ex.StatusErr() == nil && (ex.Status == http.StatusBadRequest || (any401 && ex.Status == http.StatusUnauthorized))
-	if !early || ex.BodyCut {
-		*seen = append(*seen, what+": "+framework.Outcome(ex))
-		return false
-	}
-	Expect(ex).To(framework.MatchSchema("error-early.json"), "the answer to a request with a %s is an early error", what)
-	return true
-}
-
-// expectErrorBody checks an error response's body against schema when its
-// HTTP status is the error expected (lo to hi): any other answer is not the
-// error this rule is about (its status code is the endpoint's or the auth
-// rules'), and the spec reports not checked.
-func expectErrorBody(ex *client.Exchange, schema string, lo, hi int) {
-	if ex.StatusErr() != nil || ex.Status < lo || ex.Status > hi {
-		framework.NotChecked("the request was not answered with the expected error (HTTP %d), so there is no such error body to check; "+
-			"the status code is judged by the endpoint's and the auth rules", ex.Status)
-	}
-	Expect(ex).To(framework.MatchSchema(schema))
-}
-
-// registerURLShape: GEN-URL-SHAPE. {base}/api/pages, with no version
-// segment, answers the API.
-func registerURLShape(t *framework.Fixture) {
-	Describe("1, 9.1 URL shape", func() {
-		t.It("GEN-URL-SHAPE", func(ctx SpecContext) {
-			// Answering the API: 200 with the page list. The envelope's
-			// details are other rules'.
-			ex := t.Read(ctx, "/api/pages", nil)
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()), "GET {base}/api/pages answers with the page list")
-		}, spec.ListPages)
-	})
 }

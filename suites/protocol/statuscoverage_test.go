@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/suites"
+	"github.com/conformance-suite/conformance/suites/protocol"
 )
 
 // statusRow says that the spec lists HTTP status for endpoint, and which
@@ -165,6 +166,15 @@ func TestStatusCoverage(t *testing.T) {
 		t.Errorf("%d (endpoint, status) pair(s) of the spec are not provoked by the spec meant to, in a full run against the reference server:\n  %s",
 			len(problems), strings.Join(problems, "\n  "))
 	}
+	// The error-body rules judge the errors the other rules provoke: in a
+	// full run they need send nothing of their own.
+	for _, ex := range seen {
+		for _, id := range []string{"ENV-EARLY-ERROR-SHAPE", "ENV-HANDLER-ERROR-SHAPE"} {
+			if strings.Contains(ex.Scope, "["+id+"]") {
+				t.Errorf("%s sent %s %s (-> %d) in a full run: no other rule provoked that error any more", id, ex.Method, ex.Path, ex.Status)
+			}
+		}
+	}
 }
 
 // checkCoverage returns one line per row no exchange satisfies.
@@ -176,7 +186,7 @@ func checkCoverage(rows []statusRow, seen []seenExchange) []string {
 	byKey := map[key][]string{} // scopes
 	statuses := map[spec.Endpoint]map[int]bool{}
 	for _, ex := range seen {
-		ep := endpointOf(ex.Method, ex.Path)
+		ep := protocol.EndpointOf(ex.Method, ex.Path)
 		byKey[key{ep, ex.Status}] = append(byKey[key{ep, ex.Status}], ex.Scope)
 		if statuses[ep] == nil {
 			statuses[ep] = map[int]bool{}
@@ -210,24 +220,6 @@ func checkCoverage(rows []statusRow, seen []seenExchange) []string {
 	return problems
 }
 
-// endpointOf maps a request to the spec endpoint it addresses; "" for a
-// path or method the spec does not list.
-func endpointOf(method, path string) spec.Endpoint {
-	rest, ok := strings.CutPrefix(path, "/api/")
-	if !ok {
-		return ""
-	}
-	name, key, _ := strings.Cut(rest, "/")
-	for _, ep := range spec.Endpoints() {
-		tmpl := strings.TrimPrefix(ep.Path(), "/api/")
-		tname, tkey, _ := strings.Cut(tmpl, "/")
-		if ep.Method() == method && tname == name && (tkey != "") == (key != "") {
-			return ep
-		}
-	}
-	return ""
-}
-
 func TestEndpointOf(t *testing.T) {
 	cases := map[[2]string]spec.Endpoint{
 		{"GET", "/api/pages"}:                 spec.ListPages,
@@ -246,7 +238,7 @@ func TestEndpointOf(t *testing.T) {
 		{"GET", "/api/categories/tech-stuff"}: spec.GetCategory,
 	}
 	for in, want := range cases {
-		if got := endpointOf(in[0], in[1]); got != want {
+		if got := protocol.EndpointOf(in[0], in[1]); got != want {
 			t.Errorf("endpointOf(%s %s) = %q, want %q", in[0], in[1], got, want)
 		}
 	}

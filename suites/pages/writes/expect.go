@@ -6,7 +6,6 @@ package writes
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -88,20 +87,6 @@ func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
 // HTML-encoded exactly once (framework.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
 	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, framework.BeEncodedOnce(sent)), why)
-}
-
-// expectArrived expects the string at path of ex's body to be sent once
-// every HTML encoding in it is undone: the value arrived, however encoded
-// (how it must be encoded is PAGE-TITLE-ENCODED's and
-// GEN-FORM-SANITISED-ONCE's to judge).
-func expectArrived(ex *client.Exchange, path, sent, why string) {
-	r := ex.Get(path)
-	got := r.String()
-	for range 4 { // a few layers at most: more say nothing new
-		got = html.UnescapeString(got)
-	}
-	ExpectWithOffset(1, r.Type == gjson.String && got == sent).To(BeTrue(),
-		framework.Evidence(ex, "%s: %s is %s, want %q (in any HTML encoding)", why, path, framework.JSONText(r), sent))
 }
 
 // expectEncodedOnceIfPresent is expectEncodedOnce for a field a response

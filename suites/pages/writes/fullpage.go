@@ -2,13 +2,11 @@ package writes
 
 // The page created with every field the suite can set and read back (JSON
 // body): what the create (4.3) and the page type draft (3) show, then two
-// edits that each send one field (4.4), and the JSON body rule of section 1.
+// edits that each send one field (4.4).
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,11 +29,6 @@ type fullPage struct {
 	tags       []string         // the tag names sent
 	plain      string           // the words of the content sent, before its Markdown
 	created    *client.Exchange
-	// twin is the same fields form-encoded, sent when the JSON create was
-	// refused with 400: it tells a refusal of the encoding from one of a
-	// field (GEN-JSON-BODY). Its page is deleted at once.
-	twin       *client.Exchange
-	twinKey    string
 	key        string // the page created ("" when the create made none)
 	read       *client.Exchange
 	descSent   string
@@ -66,15 +59,6 @@ func (s *suite) makeFullPage(ctx context.Context) *fullPage {
 	}
 	p.created, p.key = t.CreatePage(ctx, p.sent)
 	p.add(p.created)
-	if p.created.Err == nil && p.created.Status == http.StatusBadRequest {
-		form := url.Values{}
-		for f, v := range p.sent {
-			form.Set(f, fmt.Sprint(v))
-		}
-		p.twin, p.twinKey = k.createForm(ctx, form)
-		p.add(p.twin)
-		k.remove(ctx, p.twinKey)
-	}
 	if p.key == "" {
 		return p
 	}
@@ -83,12 +67,12 @@ func (s *suite) makeFullPage(ctx context.Context) *fullPage {
 
 	p.descSent = "Conformance edited description " + t.RunID
 	p.descEdit = p.add(k.edit(ctx, key, map[string]any{"description": p.descSent}))
-	key = k.follow(ctx, key, p.descEdit)
+	key = t.FollowEdit(ctx, key, p.descEdit)
 	p.afterDesc = p.add(k.read(ctx, key))
 
 	p.titleSent = k.title("Partial Retitled")
 	p.titleEdit = p.add(k.edit(ctx, key, map[string]any{"title": p.titleSent}))
-	key = k.follow(ctx, key, p.titleEdit, t.Marker("partial-retitled"))
+	key = t.FollowEdit(ctx, key, p.titleEdit, t.Marker("partial-retitled"))
 	p.afterTitle = p.add(k.read(ctx, key))
 	k.remove(ctx, key)
 	return p
@@ -220,22 +204,4 @@ func (s *suite) judgePartial(_ SpecContext, p *fullPage) {
 	expectUnchanged(afterDesc, afterTitle,
 		append([]string{"description"}, without(stableFields(), "key", "slug", "permalink", "uuid", "title")...),
 		"fields the edit sending only title did not send changed")
-}
-
-// judgeJSONCreate: GEN-JSON-BODY on create. Refused: for the encoding, or
-// for a field the server requires (not shown, 4.3)? The same fields in the
-// other encoding tell.
-func (s *suite) judgeJSONCreate(_ SpecContext, p *fullPage) {
-	const sent = "a JSON body (Content-Type: application/json)"
-	judgeBodyTwin("GEN-JSON-BODY", sent, p.created, p.twin, p.twinKey, s.t)
-	expectWritten(p.created, "a create with "+sent)
-	expectArrived(expectRead(p.read, "the page created from a JSON body"), "data.title", p.title(),
-		"the title sent in the JSON body")
-}
-
-func (s *suite) judgeJSONEdit(_ SpecContext, p *fullPage) {
-	needPage(p.created, p.key)
-	Expect(p.descEdit).To(framework.BeSuccess(http.StatusOK), "an edit with a JSON body (Content-Type: application/json)")
-	expectString(expectRead(p.afterDesc, "the page edited with a JSON body"), "data.description", p.descSent,
-		"the description sent in the JSON body")
 }

@@ -3,7 +3,6 @@ package writes
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -69,59 +68,6 @@ func (k kit) createForm(ctx context.Context, form url.Values) (*client.Exchange,
 // edit sends PUT /api/pages/{key} with a JSON body.
 func (k kit) edit(ctx context.Context, key string, body map[string]any) *client.Exchange {
 	return k.t.Write(ctx, http.MethodPut, framework.PagePath(key), body)
-}
-
-// editForm sends PUT /api/pages/{key} with a form-encoded body.
-func (k kit) editForm(ctx context.Context, key string, form url.Values) *client.Exchange {
-	return k.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: framework.PagePath(key), Form: form, Credentials: client.BothTokens})
-}
-
-// follow keeps the ledger on the page after an edit answered ex and returns
-// the key the page now has.
-//
-// A new data.key that carries the run marker is trusted. One without it is
-// followed only when the old key no longer reads and the new one does (a
-// server may derive keys in its own way); otherwise it is reported as a
-// teardown problem and left alone, since it could be someone else's page.
-// When data.key is the old key and the edit could have moved the page (the
-// caller passes candidates: the run-marked keys it could have moved to), the
-// old key is read back and, if it is gone, the candidates are tried, so that
-// a server that misreports the new key does not make the run leave the page
-// behind unnoticed.
-func (k kit) follow(ctx context.Context, old string, ex *client.Exchange, candidates ...string) string {
-	if ex.Err != nil || ex.Status < 200 || ex.Status >= 300 {
-		return old
-	}
-	reads := func(key string) bool {
-		r := k.t.Read(ctx, framework.PagePath(key), nil)
-		return r.Err == nil && r.Status == http.StatusOK && r.Get("data.key").String() == key
-	}
-	nk := ex.Get("data.key").String()
-	if nk != "" && nk != old {
-		switch {
-		case framework.IsRunMarked(nk):
-			k.t.Renamed(old, nk)
-		case !reads(old) && reads(nk):
-			k.t.Renamed(old, nk)
-			k.t.Observe("an edit moved run page %s to %s, a key without the run marker", old, nk)
-		default:
-			k.t.Ledger.AddProblem(fmt.Sprintf("an edit of page %s answered data.key %s, which carries no run marker "+
-				"and could not be confirmed as the page's new key; not deleted automatically", old, nk))
-		}
-		return nk
-	}
-	if len(candidates) == 0 || reads(old) {
-		return old
-	}
-	for _, c := range candidates {
-		if c != old && framework.IsRunMarked(c) && reads(c) {
-			k.t.Renamed(old, c)
-			return c
-		}
-	}
-	k.t.Ledger.AddProblem(fmt.Sprintf("page %s no longer reads after an edit that answered data.key %q, "+
-		"and it was not found where the edit could have moved it; it may be left on the target", old, nk))
-	return old
 }
 
 // read reads the page at key (GET /api/pages/{key}).

@@ -76,7 +76,7 @@ func (p *typedPage) edit(ctx context.Context, k kit, key string, body map[string
 	if candidate != "" {
 		candidates = append(candidates, candidate)
 	}
-	e.at = k.follow(ctx, key, e.ex, candidates...)
+	e.at = k.t.FollowEdit(ctx, key, e.ex, candidates...)
 	if readBack(e.ex) {
 		e.read = p.add(k.read(ctx, e.at))
 	}

@@ -1,8 +1,8 @@
 // Package writes checks the page lifecycle of the spec: create (4.3), the
-// page types (3), edit (4.4), delete (4.5), writes to hierarchical keys
-// (2.1), and the request-body rules of section 1 that page writes check.
-// Every page it creates carries the run marker and is deleted again, also
-// when a spec fails.
+// page types (3), edit (4.4), delete (4.5) and writes to hierarchical keys
+// (2.1). Every page it creates carries the run marker and is deleted again,
+// also when a spec fails. (The request-body rules of section 1 are
+// suites/protocol's.)
 package writes
 
 import (
@@ -23,7 +23,7 @@ type suite struct {
 
 	hierarchy *fixture[*hierarchy] // hierarchy.go
 	full      *fixture[*fullPage]  // fullpage.go
-	form      *fixture[*formPage]  // protocol.go
+	form      *fixture[*formPage]  // formpage.go
 	// Pages created with one type and edited to others (types.go).
 	published, static, sticky, scheduled *fixture[*typedPage]
 	// Refused writes (refusals.go).
@@ -63,7 +63,6 @@ func Register(t *framework.Fixture) {
 		Describe("4.4 PUT /api/pages/{key}", Label(spec.EditPage.Label()), s.registerEdit)
 		Describe("3 Page types", s.registerTypes)
 		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
-		Describe("1 Request bodies on page writes", s.registerProtocol)
 	})
 }
 
@@ -142,15 +141,4 @@ func (s *suite) registerTypes() {
 func (s *suite) registerHierarchy() {
 	judgeOn(s, s.hierarchy, "PAGE-EDIT-HIERARCHICAL", judgeEditHierarchical, spec.EditPage)
 	judgeOn(s, s.hierarchy, "PAGE-DELETE-HIERARCHICAL", judgeDeleteHierarchical, spec.DeletePage, spec.GetPage)
-}
-
-// registerProtocol: GEN-JSON-BODY, GEN-FORM-BODY and GEN-FORM-SANITISED-ONCE
-// on a create and an edit each.
-func (s *suite) registerProtocol() {
-	judgeOn(s, s.full, "GEN-JSON-BODY", s.judgeJSONCreate, framework.Case("POST /api/pages"), spec.CreatePage)
-	judgeOn(s, s.full, "GEN-JSON-BODY", s.judgeJSONEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
-	judgeOn(s, s.form, "GEN-FORM-BODY", s.judgeFormCreate, framework.Case("POST /api/pages"), spec.CreatePage)
-	judgeOn(s, s.form, "GEN-FORM-BODY", s.judgeFormEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
-	judgeOn(s, s.form, "GEN-FORM-SANITISED-ONCE", judgeSanitisedCreate, framework.Case("POST /api/pages"))
-	judgeOn(s, s.form, "GEN-FORM-SANITISED-ONCE", judgeSanitisedEdit, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 }
