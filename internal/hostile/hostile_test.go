@@ -36,11 +36,16 @@ const (
 // the CLI takes about 20 to 33 MB (the binary grows with the suite) and a
 // whole run against the reference about 32 MB; a 50 MB body may add a few
 // --max-body (4 MiB) buffers, while a client that read it whole would take
-// 50 MB more at least, so 40 MB still tells the two apart. The race
-// detector's shadow memory multiplies everything.
+// 50 MB more at least, so 40 MB still tells the two apart. A full run
+// has up to --concurrency (8) requests in flight, each of which may hold
+// up to --max-body while it is read, and the collector lags behind on a
+// loaded machine: it peaks at 47 to 53 MB on a quiet 2-core machine and
+// was seen at 70 under a load of 20; a client that read a 50 MB body
+// whole, let alone eight, would pass 100. The race detector's shadow
+// memory multiplies everything.
 const (
 	preflightPeak = 40 << 20
-	fullRunPeak   = 64 << 20
+	fullRunPeak   = 80 << 20
 	raceFactor    = 2.5
 )
 
