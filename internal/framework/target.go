@@ -6,6 +6,8 @@
 // Install), the judge
 // of every exchange with the checks suites add (CrossCutting), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
+// groups of specs whose fixtures are prepared side by side and judged in
+// order (prepared.go), the phases that order the run's containers,
 // and the evidence kit: matchers whose failures carry the exchange and
 // record their facts, and one way to show a value or an outcome. What a run
 // creates, and how each kind is removed again, is listed in removal.go.
