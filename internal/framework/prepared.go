@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -49,6 +51,8 @@ type Group struct {
 	started int
 	judged  int
 	shared  cleanups
+	// helds are the held requests of the group's shared fixtures.
+	helds []*client.Held
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -62,6 +66,13 @@ type prepared struct {
 	value   any
 	panic   any
 	held    *client.Held
+	namer   *namer // names the pages its prepare creates
+	// shared are the held requests of the shared fixtures (Share) its
+	// prepare used: the spec that judges it records them before its own,
+	// when no earlier spec has, so that evidence never shows a request
+	// not yet numbered.
+	sharedMu sync.Mutex
+	shared   []*client.Held
 	// cleanups are what prepare deferred (Adopt, GuardCreate): the spec
 	// that judges it registers them with ginkgo.DeferCleanup.
 	cleanups cleanups
@@ -144,7 +155,8 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 	}
 	loc := types.NewCodeLocation(1)
 	m := &prepared{key: SpecKey(loc, d.text), def: d, done: make(chan struct{}),
-		run: func(ctx context.Context) any { return prepare(ctx) }}
+		run:   func(ctx context.Context) any { return prepare(ctx) },
+		namer: g.t.newNamer("f")}
 	g.members = append(g.members, m)
 	return g.t.register(d, loc, func(ctx ginkgo.SpecContext) {
 		g.start()
@@ -157,7 +169,7 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 		case <-ctx.Done():
 			ginkgo.Fail("interrupted while its requests were on their way")
 		}
-		g.t.Client.Release(m.held)
+		m.release(g.t.Client)
 		if g.lastJudged(m) {
 			// Before the spec's own, so that they run after them.
 			g.shared.register()
@@ -183,17 +195,25 @@ func Share[T any](g *Group, fn func(ctx context.Context) T) func(ctx context.Con
 	done := make(chan struct{})
 	var value T
 	var panicked any
+	var held *client.Held
+	names := g.t.newNamer("s")
 	return func(ctx context.Context) T {
 		once.Do(func() {
 			defer close(done)
 			defer func() { panicked = caught(recover()) }()
-			value = fn(context.WithValue(ctx, cleanupsKey{}, &g.shared))
+			var hctx context.Context
+			hctx, held = client.Hold(context.WithValue(context.WithValue(ctx, cleanupsKey{}, &g.shared), namerKey{}, names))
+			g.sharedHeld(held)
+			value = fn(hctx)
 		})
 		select {
 		case <-done:
 		case <-ctx.Done():
 			var zero T
 			return zero
+		}
+		if m, ok := ctx.Value(memberKey{}).(*prepared); ok {
+			m.uses(held)
 		}
 		if panicked != nil {
 			panic(panicked)
@@ -235,6 +255,38 @@ type preparations struct {
 	mu       sync.Mutex
 	groups   []*Group
 	selected map[string]bool // nil: every spec
+	namers   int             // namers made so far (newNamer)
+}
+
+// namer names the pages one prepare function, or one shared fixture,
+// creates (PageFields): from the order they were registered in and a
+// count of its own, so a page gets the same slug in every run, whichever
+// prepare ran first.
+type namer struct {
+	prefix string
+	n      atomic.Int64
+}
+
+// namerKey carries the *namer of a prepare or Share function's context.
+type namerKey struct{}
+
+// newNamer returns the next namer of the run, its prefix starting with
+// kind.
+func (t *Fixture) newNamer(kind string) *namer {
+	t.prep.mu.Lock()
+	defer t.prep.mu.Unlock()
+	t.prep.namers++
+	return &namer{prefix: fmt.Sprintf("%s%d", kind, t.prep.namers)}
+}
+
+// pageSlug is the run-marked slug of the next page created with ctx: named
+// by its prepare or shared fixture (namer), else by a count of the run's
+// own, which only specs, one after another, use.
+func (t *Fixture) pageSlug(ctx context.Context) string {
+	if nm, ok := ctx.Value(namerKey{}).(*namer); ok {
+		return t.Marker(fmt.Sprintf("%s-p%d", nm.prefix, nm.n.Add(1)))
+	}
+	return t.Marker(fmt.Sprintf("p%d", t.names.Add(1)))
 }
 
 // start launches, once, the prepare function of every member the run
@@ -286,11 +338,46 @@ func (g *Group) lastJudged(m *prepared) bool {
 // exec runs m's prepare function with its requests held, and keeps what it
 // returned or the panic it raised.
 func (m *prepared) exec(c *client.Client, ctx context.Context) {
+	ctx = context.WithValue(context.WithValue(ctx, memberKey{}, m), namerKey{}, m.namer)
 	hctx, h := client.Hold(context.WithValue(ctx, cleanupsKey{}, &m.cleanups))
 	m.held = h
 	defer close(m.done)
 	defer func() { m.panic = caught(recover()) }()
 	m.value = m.run(hctx)
+}
+
+// memberKey carries the *prepared whose prepare function runs with a
+// context.
+type memberKey struct{}
+
+// uses notes that m's prepare used the shared fixture whose requests h
+// holds.
+func (m *prepared) uses(h *client.Held) {
+	m.sharedMu.Lock()
+	defer m.sharedMu.Unlock()
+	if !slices.Contains(m.shared, h) {
+		m.shared = append(m.shared, h)
+	}
+}
+
+// release records the requests of m's prepare, after those of the shared
+// fixtures it used that no earlier spec recorded.
+func (m *prepared) release(c *client.Client) {
+	m.sharedMu.Lock()
+	shared := slices.Clone(m.shared)
+	m.sharedMu.Unlock()
+	for _, h := range shared {
+		c.Release(h)
+	}
+	c.Release(m.held)
+}
+
+// sharedHeld keeps h, the held requests of one of g's shared fixtures, for
+// the end of the run should no spec that used it be judged.
+func (g *Group) sharedHeld(h *client.Held) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.helds = append(g.helds, h)
 }
 
 // raised is a panic of a function that ran outside any spec (a prepare,
@@ -332,12 +419,18 @@ func (t *Fixture) releasePrepared(ctx context.Context) {
 	var left []func(context.Context)
 	for _, g := range groups {
 		left = append(left, g.shared.take()...) // run after the members'
+		g.mu.Lock()
+		helds := slices.Clone(g.helds)
+		g.mu.Unlock()
 		for _, m := range g.members {
 			if m.started {
 				<-m.done
-				t.Client.Release(m.held)
+				m.release(t.Client)
 				left = append(left, m.cleanups.take()...)
 			}
+		}
+		for _, h := range helds { // shared fixtures no judged spec used
+			t.Client.Release(h)
 		}
 	}
 	for i := len(left) - 1; i >= 0; i-- {

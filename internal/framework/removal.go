@@ -179,7 +179,7 @@ func (t *Fixture) childPagesBlocked(ctx context.Context, prove func(context.Cont
 // pages are blocked, or "" when the page survived. The page is deleted
 // again (its cleanup is registered too).
 func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
-	ex := t.Write(ctx, http.MethodPost, PagesPath, t.PageFields(map[string]any{
+	ex := t.Write(ctx, http.MethodPost, PagesPath, t.PageFields(ctx, map[string]any{
 		"slug": t.Marker("removal-proof"), "title": "Conformance run " + t.RunID + " removal proof"}))
 	parent := t.Adopt(ctx, ex)
 	if parent == "" {

@@ -85,7 +85,7 @@ func TestCleanupFollowsRename(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
 	old := tg.Marker("before-rename")
-	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(map[string]any{"slug": old}))
+	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(ctx, map[string]any{"slug": old}))
 	if created.Status != http.StatusCreated || created.Get("data.key").String() != old {
 		t.Fatalf("create: %s", Outcome(created))
 	}
@@ -147,7 +147,7 @@ func TestChildPagesBlocked(t *testing.T) {
 
 		caller := referenceTarget(t, mutants...)
 		parent := caller.Marker("caller-parent")
-		if ex := caller.Write(ctx, http.MethodPost, PagesPath, caller.PageFields(map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
+		if ex := caller.Write(ctx, http.MethodPost, PagesPath, caller.PageFields(ctx, map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
 			t.Fatalf("%q: create: %s", c.mutant, Outcome(ex))
 		}
 		del := caller.Write(ctx, http.MethodDelete, PagePath(parent+"/"+caller.Marker("no-such-child")), nil)

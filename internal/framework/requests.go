@@ -61,7 +61,7 @@ func (t *Fixture) Write(ctx context.Context, method, path string, body map[strin
 // can remove it again (ChildPagesBlocked): otherwise nothing is sent and
 // the exchange carries a *NotCreated error saying why.
 func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ...RequestOption) (*client.Exchange, string) {
-	body := t.PageFields(fields)
+	body := t.PageFields(ctx, fields)
 	if parent, _ := body["parent"].(string); parent != "" {
 		if why := t.ChildPagesBlocked(ctx); why != "" {
 			return notSent(http.MethodPost, PagesPath, &NotCreated{Reason: why}), ""
@@ -78,10 +78,10 @@ func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ..
 // is not shown (spec 4.3), so every page carries the ones a site could
 // plausibly insist on. A field whose value is nil is left out: {"slug": nil}
 // lets the server derive the slug (the title must then carry the marker).
-func (t *Fixture) PageFields(fields map[string]any) map[string]any {
+func (t *Fixture) PageFields(ctx context.Context, fields map[string]any) map[string]any {
 	body := map[string]any{
 		"type":        "draft",
-		"slug":        t.Marker(fmt.Sprintf("p%d", t.names.Add(1))),
+		"slug":        t.pageSlug(ctx),
 		"title":       "Conformance run " + t.RunID,
 		"content":     "This page was made by conformance test run " + t.RunID + ", which deletes it when it ends.",
 		"description": "Conformance test page (run " + t.RunID + ")",
@@ -98,9 +98,9 @@ func (t *Fixture) PageFields(fields map[string]any) map[string]any {
 
 // PageForm is PageFields for a form-encoded create: form, completed the same
 // way (a value of "" counts as given).
-func (t *Fixture) PageForm(form url.Values) url.Values {
+func (t *Fixture) PageForm(ctx context.Context, form url.Values) url.Values {
 	out := url.Values{}
-	for k, v := range t.PageFields(nil) {
+	for k, v := range t.PageFields(ctx, nil) {
 		out.Set(k, v.(string))
 	}
 	for k, v := range form {

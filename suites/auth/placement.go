@@ -138,7 +138,7 @@ func writeWithFormTokens(ctx context.Context, t *framework.Fixture, pages func(c
 	guard := pages(ctx)
 	guard.watch(slug)
 	v.created = t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Credentials: client.BothTokens,
-		Placement: client.SpecPlacement, Form: t.PageForm(url.Values{"slug": {slug}})})
+		Placement: client.SpecPlacement, Form: t.PageForm(ctx, url.Values{"slug": {slug}})})
 	key := t.Adopt(ctx, v.created)
 	if key == slug {
 		guard.settle(slug)

@@ -68,7 +68,7 @@ func (k pageKit) create(ctx context.Context, enc encoding, fields map[string]str
 		return k.t.CreatePage(ctx, asJSON(fields))
 	}
 	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath,
-		Form: k.t.PageForm(asForm(fields)), Credentials: client.BothTokens})
+		Form: k.t.PageForm(ctx, asForm(fields)), Credentials: client.BothTokens})
 	return ex, k.t.Adopt(ctx, ex)
 }
 

@@ -60,7 +60,7 @@ func (k kit) created(ex *client.Exchange, what string) {
 // createForm creates a page with a form-encoded body (the fields of
 // framework.PageForm unless form says otherwise) and registers its cleanup.
 func (k kit) createForm(ctx context.Context, form url.Values) (*client.Exchange, string) {
-	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Form: k.t.PageForm(form),
+	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Form: k.t.PageForm(ctx, form),
 		Credentials: client.BothTokens})
 	return ex, k.t.Adopt(ctx, ex)
 }
