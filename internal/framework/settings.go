@@ -27,7 +27,10 @@ import (
 // one, whether it means to change a setting or sends a request the target
 // must refuse.
 type SettingsGuard struct {
-	t        *Fixture
+	t *Fixture
+	// mu guards what requests change (sent, changes, requests, latest):
+	// the prepares of a group may send through one guard side by side.
+	mu       sync.Mutex
 	what     string         // what the specs send, for the run summary
 	original map[string]any // the whole settings map before
 	// volatile are the fields that changed between two reads with no
@@ -156,7 +159,9 @@ func (g *SettingsGuard) Volatile() []string { return g.volatile }
 func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]any, string) {
 	ex, m, problem := g.t.ReadSettings(ctx)
 	if problem == "" {
+		g.mu.Lock()
 		g.latest, g.latestEx = m, ex
+		g.mu.Unlock()
 	}
 	return ex, m, problem
 }
@@ -164,24 +169,25 @@ func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]
 // Current is the settings as they are now: those the guard read last, or
 // a new Read when a request that may change them was sent since.
 func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[string]any, string) {
-	if g.latest != nil {
-		return g.latestEx, g.latest, ""
+	g.mu.Lock()
+	latest, latestEx := g.latest, g.latestEx
+	g.mu.Unlock()
+	if latest != nil {
+		return latestEx, latest, ""
 	}
 	return g.Read(ctx)
 }
 
 // Put sends a settings change with both tokens.
 func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
-	g.changes = true
-	g.sending("PUT " + strings.Join(slices.Sorted(maps.Keys(fields)), ", "))
+	g.sending("PUT "+strings.Join(slices.Sorted(maps.Keys(fields)), ", "), true)
 	return g.t.Write(ctx, http.MethodPut, "/api/settings", fields)
 }
 
 // PutForm sends a settings change as a form-encoded body (spec 1), with
 // both tokens.
 func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
-	g.changes = true
-	g.sending("PUT " + strings.Join(slices.Sorted(maps.Keys(form)), ", ") + " (form-encoded)")
+	g.sending("PUT "+strings.Join(slices.Sorted(maps.Keys(form)), ", ")+" (form-encoded)", true)
 	return g.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
 }
 
@@ -189,13 +195,17 @@ func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Ex
 // must refuse); should it change them after all, they are restored too.
 func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exchange {
 	fields := slices.Concat(slices.Collect(maps.Keys(r.JSON)), slices.Collect(maps.Keys(r.Form)))
-	g.sending(r.Method + " " + strings.Join(slices.Sorted(slices.Values(fields)), ", ") + " (to be refused)")
+	g.sending(r.Method+" "+strings.Join(slices.Sorted(slices.Values(fields)), ", ")+" (to be refused)", false)
 	return g.t.Client.Do(ctx, r)
 }
 
-// sending notes a request that may change the settings: what it sends,
-// and that what the guard read last is out of date.
-func (g *SettingsGuard) sending(what string) {
+// sending notes a request that may change the settings (meant to: a
+// change): what it sends, and that what the guard read last is out of
+// date.
+func (g *SettingsGuard) sending(what string, change bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.changes = g.changes || change
 	g.sent = true
 	g.latest, g.latestEx = nil, nil
 	g.requests = append(g.requests, what)
@@ -229,7 +239,9 @@ func (g *SettingsGuard) cleanup(ctx ginkgo.SpecContext) {
 // meant change always, a request that should have changed nothing only
 // when it did.
 func (g *SettingsGuard) restore(ctx context.Context) {
+	g.mu.Lock()
 	if g.restored || !g.sent || g.original == nil {
+		g.mu.Unlock()
 		return
 	}
 	g.restored = true
@@ -237,12 +249,17 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	if g.listed {
 		what += " (" + strings.Join(g.requests, "; ") + ")"
 	}
-	if !g.changes {
+	changes := g.changes
+	g.mu.Unlock()
+	if !changes {
 		if _, now, problem := g.Current(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
 		}
 	}
-	if problem := g.t.restoreSettings(ctx, g.original, g.latest, g.volatile...); problem != "" {
+	g.mu.Lock()
+	latest := g.latest
+	g.mu.Unlock()
+	if problem := g.t.restoreSettings(ctx, g.original, latest, g.volatile...); problem != "" {
 		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + what + ") not restored: " + problem))
 		g.t.Ledger.SettingsChanged(what + "; the restore FAILED (see the problems)")
 		return

@@ -3,9 +3,11 @@ package framework
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -132,5 +134,34 @@ func TestRestoreLeavesVolatileFieldsAlone(t *testing.T) {
 		if d := SettingsDiff(original, now, volatile...); len(d) > 0 {
 			t.Fatalf("settings not restored: %v", d)
 		}
+	}
+}
+
+// TestGuardSharedBySidebySidePrepares: the prepares of a group may send
+// through one guard at once (auth's refused settings updates); under the
+// race detector this fails without the guard's lock, and the restore sees
+// every request (each listed, the settings left as they were).
+func TestGuardSharedBySidebySidePrepares(t *testing.T) {
+	ctx := context.WithValue(context.Background(), cleanupsKey{}, &cleanups{})
+	tg := referenceTarget(t)
+	g, reason := tg.TryGuardSettings(ctx, "refused updates")
+	if reason != "" {
+		t.Fatal(reason)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings", Credentials: client.APIToken,
+				JSON: map[string]any{"slogan": fmt.Sprintf("refused %d", i)}})
+			g.Current(ctx)
+		})
+	}
+	wg.Wait()
+	g.restore(ctx)
+	if len(g.requests) != 8 || !g.sent || g.changes {
+		t.Errorf("guard after 8 refused sends: %d requests noted, sent %v, changes %v", len(g.requests), g.sent, g.changes)
+	}
+	if _, now, problem := tg.ReadSettings(ctx); problem != "" || len(SettingsDiff(g.Original(), now)) > 0 {
+		t.Errorf("settings after the restore: %s %v", problem, SettingsDiff(g.Original(), now))
 	}
 }
