@@ -3,10 +3,8 @@ package framework
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -76,57 +74,6 @@ type prepared struct {
 	// cleanups are what prepare deferred (Adopt, GuardCreate): the spec
 	// that judges it registers them with ginkgo.DeferCleanup.
 	cleanups cleanups
-}
-
-// cleanups collects the cleanups of a prepare function, which runs
-// outside any spec and so cannot register them itself.
-type cleanups struct {
-	mu  sync.Mutex
-	fns []func(context.Context)
-}
-
-// register hands the cleanups collected so far to ginkgo.DeferCleanup, in
-// the running spec.
-func (c *cleanups) register() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, fn := range c.fns {
-		ginkgo.DeferCleanup(fn)
-	}
-	c.fns = nil
-}
-
-// take returns the cleanups no spec has registered, and forgets them.
-func (c *cleanups) take() []func(context.Context) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fns := c.fns
-	c.fns = nil
-	return fns
-}
-
-// cleanupsKey carries a prepare function's *cleanups in its context.
-type cleanupsKey struct{}
-
-// deferCleanup runs fn when the current spec ends, also when it fails or
-// the run is interrupted (ginkgo.DeferCleanup); in a prepare function (ctx
-// of Prepare) when the spec that judges it ends.
-func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
-	if c, ok := ctx.Value(cleanupsKey{}).(*cleanups); ok {
-		c.mu.Lock()
-		c.fns = append(c.fns, fn)
-		c.mu.Unlock()
-		return
-	}
-	ginkgo.DeferCleanup(fn)
-}
-
-// DeferCleanup is deferCleanup for suites: a cleanup they compose
-// themselves (one guard over the requests of several prepares, say), to
-// run when the current spec ends or, called in a prepare or Share
-// function, when the spec that judges it (the group's last spec) ends.
-func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
-	t.deferCleanup(ctx, fn)
 }
 
 // NewGroup returns an empty group of t.
@@ -258,37 +205,6 @@ type preparations struct {
 	namers   int             // namers made so far (newNamer)
 }
 
-// namer names the pages one prepare function, or one shared fixture,
-// creates (PageFields): from the order they were registered in and a
-// count of its own, so a page gets the same slug in every run, whichever
-// prepare ran first.
-type namer struct {
-	prefix string
-	n      atomic.Int64
-}
-
-// namerKey carries the *namer of a prepare or Share function's context.
-type namerKey struct{}
-
-// newNamer returns the next namer of the run, its prefix starting with
-// kind.
-func (t *Fixture) newNamer(kind string) *namer {
-	t.prep.mu.Lock()
-	defer t.prep.mu.Unlock()
-	t.prep.namers++
-	return &namer{prefix: fmt.Sprintf("%s%d", kind, t.prep.namers)}
-}
-
-// pageSlug is the run-marked slug of the next page created with ctx: named
-// by its prepare or shared fixture (namer), else by a count of the run's
-// own, which only specs, one after another, use.
-func (t *Fixture) pageSlug(ctx context.Context) string {
-	if nm, ok := ctx.Value(namerKey{}).(*namer); ok {
-		return t.Marker(fmt.Sprintf("%s-p%d", nm.prefix, nm.n.Add(1)))
-	}
-	return t.Marker(fmt.Sprintf("p%d", t.names.Add(1)))
-}
-
 // start launches, once, the prepare function of every member the run
 // selected and checks: at most Concurrency at a time, started in the order
 // registered.
@@ -380,31 +296,6 @@ func (g *Group) sharedHeld(h *client.Held) {
 	g.helds = append(g.helds, h)
 }
 
-// raised is a panic of a function that ran outside any spec (a prepare,
-// Share's fn), with the stack it was raised on: the spec that raises it
-// again shows where it came from, not where it was raised again.
-type raised struct {
-	value any
-	stack []byte
-}
-
-func (r raised) String() string {
-	return fmt.Sprintf("%v\n\nraised outside the spec, at:\n%s", r.value, r.stack)
-}
-
-// caught keeps what recover returned, with the stack of the panic, for a
-// spec to raise again; nil when there was no panic. Called in the
-// deferred function that recovered, the stack is still the panic's.
-func caught(r any) any {
-	if r == nil {
-		return nil
-	}
-	if _, ok := r.(raised); ok {
-		return r // raised by Share's fn: its own stack says more
-	}
-	return raised{value: r, stack: debug.Stack()}
-}
-
 // releasePrepared records what prepares held but no spec judged (a spec
 // skipped by --fail-fast or an interrupt), once every prepare has
 // returned: the run's request count and exchanges include them. Then it
@@ -437,41 +328,3 @@ func (t *Fixture) releasePrepared(ctx context.Context) {
 		left[i](ctx)
 	}
 }
-
-// Got is what a prepare function returns for a spec that judges one
-// exchange: the exchange, or why the spec is not checked (a prepare
-// function may not say so itself). Judge calls Exchange.
-type Got struct {
-	ex         *client.Exchange
-	notChecked string
-}
-
-// GotExchange is a Got holding ex.
-func GotExchange(ex *client.Exchange) Got { return Got{ex: ex} }
-
-// GotNothing is a Got whose spec is not checked, for the reason given.
-func GotNothing(format string, args ...any) Got {
-	return Got{notChecked: fmt.Sprintf(format, args...)}
-}
-
-// Exchange returns the exchange, or makes the running spec not checked
-// with the reason the prepare function gave.
-func (g Got) Exchange() *client.Exchange {
-	if g.notChecked != "" {
-		notChecked(g.notChecked, 1)
-	}
-	return g.ex
-}
-
-// Phases order the run's top-level containers (Ginkgo runs higher
-// priorities first; the cross-cutting checks come last of all). Reads come
-// first, while the read cache holds (any other request empties it); then
-// the probes that carry no valid authentication (refused writes); then
-// page and file writes; settings writes last, so no other spec sees the
-// site with a setting changed. Put one on each top-level Describe.
-const (
-	PhaseReads          = ginkgo.SpecPriority(400)
-	PhaseProbes         = ginkgo.SpecPriority(300)
-	PhaseWrites         = ginkgo.SpecPriority(200)
-	PhaseSettingsWrites = ginkgo.SpecPriority(100)
-)

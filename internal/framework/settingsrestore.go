@@ -1,0 +1,196 @@
+package framework
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// This file restores and compares settings maps for SettingsGuard
+// (settings.go): the restore itself, the test of fields that change by
+// themselves, and reading and diffing the map.
+
+// restoreSettings puts back every field of original that differs on the
+// target, volatile fields aside, then verifies the whole map with a GET. It
+// returns "" when the settings are exactly as before, or what is still
+// wrong. current, when not nil, is the settings as the target holds them
+// now (read since the last request that may have changed them), which
+// spares the first read. A first PUT sends the values as read; for fields
+// that still differ, a second sends them HTML-unescaped and objects or
+// arrays as JSON text (see secondTry). A field still different after both
+// is put to the test of settleVolatile before it is reported.
+func (t *Fixture) restoreSettings(ctx context.Context, original, current map[string]any, volatile ...string) string {
+	var failed []string
+	for attempt := 0; ; attempt++ {
+		if current == nil {
+			var problem string
+			if _, current, problem = t.ReadSettings(ctx); problem != "" {
+				return "reading them back: " + problem
+			}
+		}
+		body := map[string]any{}
+		for k, v := range original {
+			if cur, ok := current[k]; (ok && reflect.DeepEqual(cur, v)) || slices.Contains(volatile, k) {
+				continue
+			}
+			if attempt > 0 {
+				v = secondTry(v)
+			}
+			body[k] = v
+		}
+		if len(body) == 0 || attempt == 2 {
+			break // restored, or two tries sent: current is the verifying read
+		}
+		if ex := t.Write(ctx, http.MethodPut, "/api/settings", body); ex.Err != nil || ex.Status != http.StatusOK {
+			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), Outcome(ex)))
+		}
+		current = nil
+	}
+	volatile = slices.Concat(volatile, t.settleVolatile(ctx, changedFields(original, current, volatile...)))
+	d := SettingsDiff(original, current, volatile...)
+	if len(d) == 0 {
+		return ""
+	}
+	return strings.Join(append(d, failed...), "; ")
+}
+
+// volatilePause separates the two reads of settleVolatile: longer than the
+// one-second resolution of a time a server may keep in a setting.
+const volatilePause = 1100 * time.Millisecond
+
+// settleVolatile reads the settings twice, volatilePause apart, and returns
+// those of fields that changed between the two reads (none when fields is
+// empty: nothing is read then).
+func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	_, first, problem := t.ReadSettings(ctx)
+	if problem != "" {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-time.After(volatilePause):
+	}
+	_, second, problem := t.readSettings(ctx, Fresh())
+	if problem != "" {
+		return nil
+	}
+	changed := changedFields(first, second)
+	return slices.DeleteFunc(slices.Clone(fields), func(f string) bool { return !slices.Contains(changed, f) })
+}
+
+// secondTry is how a value that did not read back as sent is sent again:
+// a string HTML-unescaped, for servers that return stored text encoded but
+// encode what they are sent (spec 1: input is sanitised once); an object or
+// array as JSON text, for servers that return stored JSON text (such as
+// customFields) decoded but take only text.
+func secondTry(v any) any {
+	switch x := v.(type) {
+	case string:
+		return html.UnescapeString(x)
+	case map[string]any, []any:
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(x) == nil {
+			return strings.TrimSpace(b.String())
+		}
+	}
+	return v
+}
+
+// ReadSettings reads the whole settings map (both tokens). Numbers are kept
+// as written (json.Number) so that comparing maps is exact. The string is
+// what went wrong, "" when the map was read.
+func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[string]any, string) {
+	return t.readSettings(ctx)
+}
+
+// readSettings is ReadSettings with options: Fresh for the second of two
+// reads that find the fields changing by themselves (the read cache would
+// answer it with the first).
+func (t *Fixture) readSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
+	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
+	m, problem := settingsOf(ex)
+	return ex, m, problem
+}
+
+// settingsOf decodes the settings map of a GET /api/settings exchange, or
+// says what went wrong.
+func settingsOf(ex *client.Exchange) (map[string]any, string) {
+	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
+		return nil, "GET /api/settings: " + Outcome(ex)
+	}
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(ex.Get("data").Raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, "GET /api/settings: data: " + err.Error()
+	}
+	return m, ""
+}
+
+// changedFields lists the names of the fields whose values differ between
+// before and after (or that only one of them has), except the named ones,
+// sorted.
+func changedFields(before, after map[string]any, except ...string) []string {
+	keys := slices.Collect(maps.Keys(before))
+	for k := range after {
+		if _, ok := before[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return slices.DeleteFunc(keys, func(k string) bool {
+		b, inBefore := before[k]
+		a, inAfter := after[k]
+		return slices.Contains(except, k) || (inBefore && inAfter && reflect.DeepEqual(a, b))
+	})
+}
+
+// SettingsDiff lists the fields whose values differ between before and
+// after, except the named ones, one line each, sorted.
+func SettingsDiff(before, after map[string]any, except ...string) []string {
+	var out []string
+	for _, k := range changedFields(before, after, except...) {
+		b, inBefore := before[k]
+		a, inAfter := after[k]
+		switch {
+		case !inAfter:
+			out = append(out, fmt.Sprintf("%s: was %s, now missing", k, showValue(b)))
+		case !inBefore:
+			out = append(out, fmt.Sprintf("%s: not there before, now %s", k, showValue(a)))
+		case !reflect.DeepEqual(a, b):
+			out = append(out, fmt.Sprintf("%s: was %s, now %s", k, showValue(b), showValue(a)))
+		}
+	}
+	return out
+}
+
+// showValue renders a decoded JSON value for a message, shortened.
+func showValue(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // settings hold HTML-encoded text: show it as is
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	s := strings.TrimSpace(b.String())
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
