@@ -154,6 +154,27 @@ func TestUnsentWriteKeepsCache(t *testing.T) {
 	}
 }
 
+// TestSafeMethodsKeepCache: HEAD and OPTIONS (the CORS preflight at the
+// run's start) are safe by definition and leave the cache as it is; a
+// DELETE, even refused, still empties it.
+func TestSafeMethodsKeepCache(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		kept   bool
+	}{{http.MethodOptions, true}, {http.MethodHead, true}, {http.MethodDelete, false}} {
+		t.Run(c.method, func(t *testing.T) {
+			rec := newRecorder(t, countingBody())
+			cl := cached(t, rec, nil)
+			ctx := context.Background()
+			cl.Do(ctx, Request{Path: "/api/tags"})
+			cl.Do(ctx, Request{Method: c.method, Path: "/api/pages", Credentials: NoTokens})
+			if ex := cl.Do(ctx, Request{Path: "/api/tags"}); ex.Replayed != c.kept {
+				t.Errorf("after %s the repeated read was replayed: %v, want %v", c.method, ex.Replayed, c.kept)
+			}
+		})
+	}
+}
+
 // TestReadCacheKeepsOnlyWholeAnswers: busy answers, errors, cut and
 // truncated bodies are never replayed.
 func TestReadCacheKeepsOnlyWholeAnswers(t *testing.T) {

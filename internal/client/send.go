@@ -102,7 +102,10 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 		ctx, cancel = context.WithDeadline(ctx, c.cfg.Deadline)
 		defer cancel()
 	}
-	if c.cfg.ReadCache {
+	// HEAD and OPTIONS are safe methods (RFC 9110, 9.2.1) and are never
+	// cached: they leave the cache alone (the CORS preflight of the run's
+	// start would otherwise empty it before the first spec).
+	if c.cfg.ReadCache && (p.key != "" || !safeUncached(p.ex.Method)) {
 		p.ticket, p.began = c.cache.begin(p.key), true
 	}
 	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), p.ex)
@@ -242,6 +245,11 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-timer.C:
 		return true
 	}
+}
+
+// safeUncached: methods the read cache neither keeps nor lets empty it.
+func safeUncached(method string) bool {
+	return method == http.MethodHead || method == http.MethodOptions
 }
 
 // takeSlot waits for one of the MaxInFlight slots, false when ctx ends
