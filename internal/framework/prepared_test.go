@@ -154,7 +154,7 @@ func preparedSharedRead(t *testing.T, concurrency int) {
 	ginkgo.Describe("shared read", func() {
 		g := w.target.NewGroup()
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
-			return []*client.Exchange{read(ctx, "/t/slow", 80), read(ctx, "/t/shared", 20)}
+			return []*client.Exchange{read(ctx, "/t/slow", 300), read(ctx, "/t/shared", 20)}
 		}, judge, framework.Case("first"))
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
 			return []*client.Exchange{read(ctx, "/t/shared", 20)}
