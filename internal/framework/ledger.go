@@ -82,11 +82,13 @@ func (l *Ledger) AddUpload(desc string) {
 	l.uploads = append(l.uploads, desc)
 }
 
-// Uploads returns what was uploaded.
+// Uploads returns what was uploaded, sorted: uploads made side by side
+// (prepared fixtures) are recorded in the order they were answered, which
+// changes from run to run; the summary does not.
 func (l *Ledger) Uploads() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]string(nil), l.uploads...)
+	return slices.Sorted(slices.Values(l.uploads))
 }
 
 // AddProblem records a teardown failure (reported apart from rule failures).
