@@ -6,7 +6,6 @@ package cli_test
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,20 +90,6 @@ func runCases(t *testing.T, cases []cliCase) {
 	}
 }
 
-// closedURL is the address of a loopback port that nothing listens on.
-func closedURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String()
-	if err := ln.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return url
-}
-
 // htmlServer answers every request like a site whose API plugin is not
 // active: the theme's HTML "Page not found".
 func htmlServer(t *testing.T) string {
@@ -139,7 +124,7 @@ func oneProblemSentence(t *testing.T, res selftest.Result, _ string) {
 }
 
 func TestExitCodes(t *testing.T) {
-	closed := closedURL(t)
+	closed := testkit.RefusedURL(t)
 	html := htmlServer(t)
 	srv := testkit.Reference(t)
 	ref, token := srv.URL, srv.Token
@@ -190,7 +175,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestEnvironmentAndFlags(t *testing.T) {
-	envURL, flagURL := closedURL(t), closedURL(t)
+	envURL, flagURL := testkit.RefusedURL(t), testkit.RefusedURL(t)
 	srv := testkit.Reference(t)
 	ref, token := srv.URL, srv.Token
 	tokenFile := filepath.Join(t.TempDir(), "api.token")

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // Exit codes of the CLI (internal/runner).
@@ -79,7 +81,7 @@ func scenarios() []scenario {
 		{
 			name: "refuses connections",
 			target: func(t *testing.T, _ tokens) (string, []string, func(*testing.T, cliRun)) {
-				return refusedURL(t), nil, nil
+				return testkit.RefusedURL(t), nil, nil
 			},
 			exit: exitUnusable, verdict: cannotCheck + `Cannot reach http://127\.0\.0\.1:\d+: the connection was refused`, maxTook: startup,
 		},

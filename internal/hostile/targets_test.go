@@ -135,18 +135,6 @@ func trickle(c net.Conn, s string, interval time.Duration, done <-chan struct{})
 	<-done
 }
 
-// refusedURL is a loopback address where nothing listens.
-func refusedURL(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return "http://" + addr
-}
-
 // forbidden is a server that must never be contacted (another host a
 // redirect points to): any request fails the test.
 func forbidden(t *testing.T) *httptest.Server {
