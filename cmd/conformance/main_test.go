@@ -5,7 +5,6 @@ package main
 // one thing internal/cli's own tests cannot see.
 
 import (
-	"net"
 	"os"
 	"regexp"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -24,12 +24,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestMainExitCodes(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := "http://" + ln.Addr().String()
-	ln.Close()
+	closed := testkit.RefusedURL(t)
 	cases := []struct {
 		name     string
 		args     []string
