@@ -65,6 +65,10 @@ type prepared struct {
 	panic   any
 	held    *client.Held
 	namer   *namer // names the pages its prepare creates
+	// slots are the group's places, one of which its prepare holds while
+	// it runs (nil when its spec prepared it alone): await gives it up
+	// while waiting for a shared fixture.
+	slots chan struct{}
 	// shared are the held requests of the shared fixtures (Share) its
 	// prepare used: the spec that judges it records them before its own,
 	// when no earlier spec has, so that evidence never shows a request
@@ -132,40 +136,69 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 }
 
 // Share returns a function that gives every prepare function of g the same
-// fixture: the first call runs fn (with the caller's context, so its
-// requests show as that spec's), later and concurrent ones wait for its
-// value. What fn creates is removed when the group's last spec ends, not
+// fixture: the first call runs fn, later and concurrent ones wait for its
+// value (giving up their place among the group's --concurrency meanwhile).
+// fn's requests are recorded by the first spec judged whose prepare used
+// the fixture, whichever prepare made it. What fn creates is removed when the group's last spec ends, not
 // with the spec whose prepare happened to make it, since other prepares
 // may still be using it. fn follows the rules of a prepare function.
 func Share[T any](g *Group, fn func(ctx context.Context) T) func(ctx context.Context) T {
-	var once sync.Once
 	done := make(chan struct{})
 	var value T
 	var panicked any
 	var held *client.Held
 	names := g.t.newNamer("s")
+	var mu sync.Mutex
+	started := false
 	return func(ctx context.Context) T {
-		once.Do(func() {
-			defer close(done)
-			defer func() { panicked = caught(recover()) }()
-			var hctx context.Context
-			hctx, held = client.Hold(context.WithValue(context.WithValue(ctx, cleanupsKey{}, &g.shared), namerKey{}, names))
-			g.sharedHeld(held)
-			value = fn(hctx)
-		})
-		select {
-		case <-done:
-		case <-ctx.Done():
+		m, _ := ctx.Value(memberKey{}).(*prepared)
+		mu.Lock()
+		first := !started
+		started = true
+		mu.Unlock()
+		if first {
+			func() {
+				defer close(done)
+				defer func() { panicked = caught(recover()) }()
+				var hctx context.Context
+				hctx, held = client.Hold(context.WithValue(context.WithValue(ctx, cleanupsKey{}, &g.shared), namerKey{}, names))
+				g.sharedHeld(held)
+				value = fn(hctx)
+			}()
+		} else if !m.await(ctx, done) {
 			var zero T
 			return zero
 		}
-		if m, ok := ctx.Value(memberKey{}).(*prepared); ok {
+		if m != nil {
 			m.uses(held)
 		}
 		if panicked != nil {
 			panic(panicked)
 		}
 		return value
+	}
+}
+
+// await waits until done is closed, false when ctx ends first. Meanwhile
+// m's prepare (nil: a spec's body) gives up its place among the group's
+// --concurrency, so that waiting for a shared fixture never keeps the
+// prepares that would let it finish from starting; it takes a place again
+// before it goes on.
+func (m *prepared) await(ctx context.Context, done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+	}
+	if m != nil && m.slots != nil {
+		<-m.slots
+		defer func() { m.slots <- struct{}{} }()
+	}
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
@@ -230,6 +263,7 @@ func (g *Group) start() {
 					m.exec(g.t.Client, ctx) // ends at once, its context done
 					continue
 				}
+				m.slots = slots
 				g.t.background.wg.Go(func() {
 					defer func() { <-slots }()
 					m.exec(g.t.Client, ctx)

@@ -41,6 +41,7 @@ var preparedCases = []struct {
 	{"share in run order", preparedShareRunOrder},
 	{"interrupted", preparedInterrupted},
 	{"nil values", preparedNilValues},
+	{"waiting for a share frees its place", preparedShareWaitFreesPlace},
 }
 
 // envPrepared, followed by a case's name, makes TestPreparedChild run that
@@ -248,6 +249,39 @@ func preparedNilValues(t *testing.T) {
 	})
 	specs := w.run(t, "")
 	for _, c := range []verdict.Case{"nil error", "nil any"} {
+		if s := specs[c]; s.Status != report.Passed {
+			t.Errorf("%s: %s (%s)", c, s.Status, s.Message)
+		}
+	}
+}
+
+// preparedShareWaitFreesPlace: at --concurrency 2, the shared fixture can
+// only be made once the third prepare has run; the second prepare waits
+// for the fixture meanwhile. Were it to keep its place, the third would
+// never start and the fixture never be made.
+func preparedShareWaitFreesPlace(t *testing.T) {
+	w := newWorld(t, setup{concurrency: 2})
+	third := make(chan struct{})
+	ginkgo.Describe("share", func() {
+		g := w.target.NewGroup()
+		shared := framework.Share(g, func(context.Context) string {
+			select {
+			case <-third:
+				return "made"
+			case <-time.After(5 * time.Second):
+				return "the third prepare never started"
+			}
+		})
+		for _, c := range []string{"a first user", "b second user"} {
+			framework.Prepare(g, "PAGE-LIST-SHAPE", shared, func(_ ginkgo.SpecContext, v string) {
+				gomega.Expect(v).To(gomega.Equal("made"))
+			}, framework.Case(c))
+		}
+		framework.Prepare(g, "PAGE-LIST-SHAPE", func(context.Context) string { close(third); return "ran" },
+			func(_ ginkgo.SpecContext, v string) { gomega.Expect(v).To(gomega.Equal("ran")) }, framework.Case("c third"))
+	})
+	specs := w.run(t, "")
+	for _, c := range []verdict.Case{"a first user", "b second user", "c third"} {
 		if s := specs[c]; s.Status != report.Passed {
 			t.Errorf("%s: %s (%s)", c, s.Status, s.Message)
 		}
