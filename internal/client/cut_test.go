@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // How a test server treats one request.
@@ -36,20 +38,19 @@ func refusing(t *testing.T, plan ...answer) (*recorder, *atomic.Int64) {
 			_, _ = io.WriteString(w, body)
 			return
 		}
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
 		if how == resetFirst {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			// Linger 0: close sends RST instead of FIN.
 			_ = conn.(*net.TCPConn).SetLinger(0)
+			_ = conn.Close()
 			return
 		}
-		_, _ = buf.WriteString("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nX-Seen: yes\r\n" +
-			"Content-Length: 500\r\n\r\n" + body[:20])
-		_ = buf.Flush()
+		testkit.WriteCut(t, w, http.StatusUnauthorized,
+			http.Header{"Content-Type": {"application/json"}, "X-Seen": {"yes"}}, []byte(body), 20)
 	})
 	return rec, &n
 }

@@ -42,6 +42,7 @@ var preparedCases = []struct {
 	{"interrupted", preparedInterrupted},
 	{"nil values", preparedNilValues},
 	{"waiting for a share frees its place", preparedShareWaitFreesPlace},
+	{"share panics", preparedSharePanics},
 }
 
 // envPrepared, followed by a case's name, makes TestPreparedChild run that
@@ -285,6 +286,36 @@ func preparedShareWaitFreesPlace(t *testing.T) {
 		if s := specs[c]; s.Status != report.Passed {
 			t.Errorf("%s: %s (%s)", c, s.Status, s.Message)
 		}
+	}
+}
+
+// preparedSharePanics: a panic while a shared fixture is made errs every
+// spec whose prepare asked for it (not only the one that made it), each
+// showing where the panic was raised; none of them is judged.
+func preparedSharePanics(t *testing.T) {
+	w := newWorld(t, setup{concurrency: 8})
+	cases := []string{"user 1", "user 2", "user 3"}
+	ginkgo.Describe("share panics", func() {
+		g := w.target.NewGroup()
+		broken := framework.Share(g, func(context.Context) string { panic("the shared fixture broke") })
+		for _, c := range cases {
+			framework.Prepare(g, "PAGE-LIST-SHAPE", broken, func(ginkgo.SpecContext, string) {
+				w.called("judged after a panic")
+			}, framework.Case(c))
+		}
+	})
+	specs := w.run(t, "")
+	for _, c := range cases {
+		if s := specs[verdict.Case(c)]; s.Status != report.Errored {
+			t.Errorf("%s: %s (%s), want errored", c, s.Status, s.Message)
+		}
+		panicked := w.ginkgoSpec(c).Failure.ForwardedPanic
+		if !strings.Contains(panicked, "the shared fixture broke") || !strings.Contains(panicked, "prepared_test.go") {
+			t.Errorf("%s: the spec's panic:\n%s\nwant the shared fixture's panic and where it was raised", c, panicked)
+		}
+	}
+	if n := w.count("judged after a panic"); n != 0 {
+		t.Errorf("judged %d times after the shared fixture panicked, want never", n)
 	}
 }
 

@@ -2,10 +2,8 @@ package auth_test
 
 import (
 	"fmt"
-	"maps"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 
@@ -68,24 +66,8 @@ func cutUnauthorized(t *testing.T, h http.Handler) http.Handler {
 			_, _ = w.Write(rec.Body.Bytes())
 			return
 		}
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
 		body := rec.Body.Bytes()
-		var head strings.Builder
-		head.WriteString("HTTP/1.1 401 Unauthorized\r\n")
-		for _, k := range slices.Sorted(maps.Keys(rec.Header())) {
-			for _, v := range rec.Header()[k] {
-				fmt.Fprintf(&head, "%s: %s\r\n", k, v)
-			}
-		}
-		fmt.Fprintf(&head, "Content-Length: %d\r\n\r\n", len(body))
-		_, _ = buf.WriteString(head.String())
-		_, _ = buf.Write(body[:len(body)/2])
-		_ = buf.Flush()
+		testkit.WriteCut(t, w, http.StatusUnauthorized, rec.Header(), body, len(body)/2)
 	})
 }
 

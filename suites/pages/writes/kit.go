@@ -76,9 +76,8 @@ func (k kit) read(ctx context.Context, key string) *client.Exchange {
 }
 
 // remove deletes a page the run created, where its edits took it, when a
-// fixture is done with it: in the fixture's prepare function, beside the
-// other fixtures' work, rather than in a cleanup after the spec, one at a
-// time. What it cannot delete stays in the ledger for the cleanup
+// chain is done with it: in the chain itself, beside the other chains'
+// work, rather than in a cleanup after the group, one at a time. What it cannot delete stays in the ledger for the cleanup
 // registered at create time and the final sweep.
 func (k kit) remove(ctx context.Context, key string) {
 	if key != "" {

@@ -2,7 +2,7 @@ package writes
 
 // The writes the spec says are refused: a create with a type outside the
 // five (4.3), and an edit and a delete of a key no page has (4.4, 4.5).
-// Each is a fixture of its own, so that its request is the evidence of its
+// Each is a chain of its own, so that its request is the evidence of its
 // rule's spec.
 
 import (

@@ -21,42 +21,34 @@ type suite struct {
 	k kit
 	g *framework.Group
 
-	hierarchy *fixture[*hierarchy] // hierarchy.go
-	full      *fixture[*fullPage]  // fullpage.go
-	form      *fixture[*formPage]  // formpage.go
+	hierarchy chain[*hierarchy] // hierarchy.go
+	full      chain[*fullPage]  // fullpage.go
+	form      chain[*formPage]  // formpage.go
 	// Pages created with one type and edited to others (types.go).
-	published, static, sticky, scheduled *fixture[*typedPage]
+	published, static, sticky, scheduled chain[*typedPage]
 	// Refused writes (refusals.go).
-	invalidCreate              *fixture[*invalidCreate]
-	editMissing, deleteMissing *fixture[*missingKey]
+	invalidCreate              chain[*invalidCreate]
+	editMissing, deleteMissing chain[*missingKey]
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
-// top-level container: its specs' fixtures are made together (see
-// fixture). Pages are drafts unless the rule needs another type; the
-// published, static and sticky pages carry a date far in the past.
-//
-// Each fixture is made by the first spec registered on it (its lead), whose
-// requests are its evidence: the lead is the spec of the rule a chain's
-// distinctive answer belongs to (PAGE-CREATE-201 for the 201 of a create,
-// PAGE-EDIT-INVALID-400 for the 400 of an edit, PAGE-DELETE-OK for the 200
-// of a delete, ...), which orders the sections. Ginkgo runs the specs of a
-// section in the order of their code location, so leads (one line of
-// judgeOn) before the others (another line); when the first lead runs, the
-// group starts every selected lead's fixture, in the order registered.
+// top-level container: one group, whose chains are made side by side when
+// its first spec runs (see chain). Pages are drafts unless the rule needs
+// another type; the published, static and sticky pages carry a date far in
+// the past.
 func Register(t *framework.Fixture) {
 	Describe("Page writes", framework.PhaseWrites, func() {
 		s := &suite{t: t, k: kit{t}, g: t.NewGroup()}
-		s.hierarchy = newFixture(s.makeHierarchy)
-		s.full = newFixture(s.makeFullPage)
-		s.form = newFixture(s.makeFormPage)
-		s.published = newFixture(s.makePublished)
-		s.static = newFixture(s.makeStatic)
-		s.sticky = newFixture(s.makeSticky)
-		s.scheduled = newFixture(s.makeScheduled)
-		s.invalidCreate = newFixture(s.makeInvalidCreate)
-		s.editMissing = newFixture(s.makeEditMissing)
-		s.deleteMissing = newFixture(s.makeDeleteMissing)
+		s.hierarchy = newChain(s, s.makeHierarchy)
+		s.full = newChain(s, s.makeFullPage)
+		s.form = newChain(s, s.makeFormPage)
+		s.published = newChain(s, s.makePublished)
+		s.static = newChain(s, s.makeStatic)
+		s.sticky = newChain(s, s.makeSticky)
+		s.scheduled = newChain(s, s.makeScheduled)
+		s.invalidCreate = newChain(s, s.makeInvalidCreate)
+		s.editMissing = newChain(s, s.makeEditMissing)
+		s.deleteMissing = newChain(s, s.makeDeleteMissing)
 
 		Describe("4.3 POST /api/pages", Label(spec.CreatePage.Label()), s.registerCreate)
 		Describe("4.5 DELETE /api/pages/{key}", Label(spec.DeletePage.Label()), s.registerDelete)
@@ -111,7 +103,7 @@ func (s *suite) registerEdit() {
 func (s *suite) registerTypes() {
 	for _, c := range []struct {
 		typ  string
-		page *fixture[*typedPage]
+		page chain[*typedPage]
 	}{{"published", s.published}, {"static", s.static}, {"sticky", s.sticky}, {"scheduled", s.scheduled}} {
 		judgeOn(s, c.page, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *typedPage) {
 			s.judgeTypeCreate(c.typ, p.created, p.read)
@@ -123,7 +115,7 @@ func (s *suite) registerTypes() {
 
 	for _, c := range []struct {
 		from, typ string
-		page      *fixture[*typedPage]
+		page      chain[*typedPage]
 		edit      int // which edit of the page
 	}{
 		{"scheduled", "draft", s.scheduled, 0},
