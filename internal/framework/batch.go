@@ -3,7 +3,6 @@ package framework
 import (
 	"context"
 	"slices"
-	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
 )
@@ -38,39 +37,21 @@ func Fresh() RequestOption {
 	return func(r *client.Request) { r.Fresh = true }
 }
 
-// judgedLog holds the exchanges the running spec judges besides its own
-// requests (Judged). The runner's AfterEach shows them with the spec's
-// failure.
-type judgedLog struct {
-	mu  sync.Mutex
-	exs []*client.Exchange
-}
-
 // Judged names exchanges the running spec judges that it did not make
 // itself — made in a BeforeAll for every spec of an Ordered container, by
 // a background task, or by an earlier spec — so that a failure shows them
 // with the spec's own requests. Exchanges the spec made need no mention.
 func (t *Fixture) Judged(exs ...*client.Exchange) {
-	t.judged.mu.Lock()
-	defer t.judged.mu.Unlock()
-	for _, ex := range exs {
-		if ex != nil && !slices.Contains(t.judged.exs, ex) {
-			t.judged.exs = append(t.judged.exs, ex)
-		}
-	}
+	t.judged.add(exs...)
 }
 
 // evidence returns what a failing spec shows: the exchanges it was told it
 // judges (Judged), then those recorded since it started (own), each once;
 // and forgets the first, ready for the next spec.
 func (t *Fixture) evidence(own []*client.Exchange) []*client.Exchange {
-	t.judged.mu.Lock()
-	judged := t.judged.exs
-	t.judged.exs = nil
-	t.judged.mu.Unlock()
-	out := slices.Clone(judged)
-	for _, ex := range own {
-		if !slices.Contains(judged, ex) {
+	var out []*client.Exchange
+	for _, ex := range append(t.judged.take(), own...) {
+		if ex != nil && !slices.Contains(out, ex) {
 			out = append(out, ex)
 		}
 	}

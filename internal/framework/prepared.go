@@ -50,7 +50,7 @@ type Group struct {
 	judged  int
 	shared  cleanups
 	// helds are the held requests of the group's shared fixtures.
-	helds []*client.Held
+	helds lockedList[*client.Held]
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -162,7 +162,7 @@ func Share[T any](g *Group, fn func(ctx context.Context) T) func(ctx context.Con
 				defer func() { panicked = caught(recover()) }()
 				var hctx context.Context
 				hctx, held = client.Hold(context.WithValue(context.WithValue(ctx, cleanupsKey{}, &g.shared), namerKey{}, names))
-				g.sharedHeld(held)
+				g.helds.add(held)
 				value = fn(hctx)
 			}()
 		} else if !m.await(ctx, done) {
@@ -322,14 +322,6 @@ func (m *prepared) release(c *client.Client) {
 	c.Release(m.held)
 }
 
-// sharedHeld keeps h, the held requests of one of g's shared fixtures, for
-// the end of the run should no spec that used it be judged.
-func (g *Group) sharedHeld(h *client.Held) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.helds = append(g.helds, h)
-}
-
 // releasePrepared records what prepares held but no spec judged (a spec
 // skipped by --fail-fast or an interrupt), once every prepare has
 // returned: the run's request count and exchanges include them. Then it
@@ -344,9 +336,7 @@ func (t *Fixture) releasePrepared(ctx context.Context) {
 	var left []func(context.Context)
 	for _, g := range groups {
 		left = append(left, g.shared.take()...) // run after the members'
-		g.mu.Lock()
-		helds := slices.Clone(g.helds)
-		g.mu.Unlock()
+		helds := g.helds.take()
 		for _, m := range g.members {
 			if m.started {
 				<-m.done

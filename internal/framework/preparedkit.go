@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
@@ -17,30 +16,18 @@ import (
 // create, panics carried from a prepare to its spec, Got, and the phases.
 
 // cleanups collects the cleanups of a prepare function, which runs
-// outside any spec and so cannot register them itself.
+// outside any spec and so cannot register them itself. take returns those
+// no spec has registered.
 type cleanups struct {
-	mu  sync.Mutex
-	fns []func(context.Context)
+	lockedList[func(context.Context)]
 }
 
 // register hands the cleanups collected so far to ginkgo.DeferCleanup, in
 // the running spec.
 func (c *cleanups) register() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, fn := range c.fns {
+	for _, fn := range c.take() {
 		ginkgo.DeferCleanup(fn)
 	}
-	c.fns = nil
-}
-
-// take returns the cleanups no spec has registered, and forgets them.
-func (c *cleanups) take() []func(context.Context) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	fns := c.fns
-	c.fns = nil
-	return fns
 }
 
 // cleanupsKey carries a prepare function's *cleanups in its context.
@@ -51,9 +38,7 @@ type cleanupsKey struct{}
 // of Prepare) when the spec that judges it ends.
 func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
 	if c, ok := ctx.Value(cleanupsKey{}).(*cleanups); ok {
-		c.mu.Lock()
-		c.fns = append(c.fns, fn)
-		c.mu.Unlock()
+		c.add(fn)
 		return
 	}
 	ginkgo.DeferCleanup(fn)

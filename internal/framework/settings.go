@@ -261,28 +261,12 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.t.Ledger.SettingsChanged(what + "; every field restored and verified")
 }
 
-// settingsLeft is the guards of the run that read the settings and whose
-// restore may not have run.
-type settingsLeft struct {
-	mu     sync.Mutex
-	guards []*SettingsGuard
-}
-
-func (l *settingsLeft) add(g *SettingsGuard) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.guards = append(l.guards, g)
-}
-
 // restoreSettingsLeft restores the settings of every guard whose restore
 // did not run (Install's AfterSuite calls it, before the sweep): the
 // backstop of a container Ginkgo left without its cleanup. The specs have
 // ended then, so no guard is in use.
 func (t *Fixture) restoreSettingsLeft(ctx context.Context) {
-	t.settings.mu.Lock()
-	guards := t.settings.guards
-	t.settings.guards = nil
-	t.settings.mu.Unlock()
+	guards := t.settings.take()
 	cctx, cancel := CleanupContext(ctx)
 	defer cancel()
 	for _, g := range slices.Backward(guards) {

@@ -61,11 +61,14 @@ type Fixture struct {
 	// removal: what the run found out about removing what it creates
 	// (removal.go).
 	removal removal
-	// settings: the settings guards whose restore has not run yet, for
-	// the final sweep (settings.go).
-	settings settingsLeft
+	// settings: the settings guards of the run, whose restore may not
+	// have run yet, for the final sweep (settings.go).
+	settings lockedList[*SettingsGuard]
+	// judged: the exchanges the running spec judges besides its own
+	// requests (Judged); the runner's AfterEach shows them with the spec's
+	// failure (batch.go).
+	judged lockedList[*client.Exchange]
 
-	judged     judgedLog      // what the running spec judges (batch.go)
 	background backgroundWork // tasks running beside the specs (background.go)
 	prep       preparations   // groups of specs prepared together (prepared.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)

@@ -113,16 +113,8 @@ func (s *shared) prepareGetPages(ctx context.Context) singles {
 
 func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	k := s.k
-	if v.reason != "" {
-		framework.NotChecked("%s", v.reason)
-	}
 	judged := 0
-	for i, ex := range v.views {
-		tm := v.sample[i]
-		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
-		Expect(ex).To(framework.MatchSchema(k.getSchema))
-		judged += len(ex.Get("data.pages").Array())
-	}
+	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += len(ex.Get("data.pages").Array()) })
 	if judged == 0 {
 		framework.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
 	}
@@ -134,6 +126,15 @@ func (s *shared) prepareGetShape(ctx context.Context) singles {
 }
 
 func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
+	s.judgeViews(v, func(tm term, ex *client.Exchange) {
+		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", s.k.noun)
+	})
+}
+
+// judgeViews judges every single view v read: it answered 200 with the
+// single view's shape, and passes check. v's reason, when it has one, says
+// why there was nothing to judge.
+func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange)) {
 	k := s.k
 	if v.reason != "" {
 		framework.NotChecked("%s", v.reason)
@@ -142,7 +143,7 @@ func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
 		tm := v.sample[i]
 		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
-		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", k.noun)
+		check(tm, ex)
 	}
 }
 

@@ -21,21 +21,23 @@ type suite struct {
 	k kit
 	g *framework.Group
 
-	hierarchy chain[*hierarchy] // hierarchy.go
-	full      chain[*fullPage]  // fullpage.go
-	form      chain[*formPage]  // formpage.go
+	hierarchy *chain[*hierarchy] // hierarchy.go
+	full      *chain[*fullPage]  // fullpage.go
+	form      *chain[*formPage]  // formpage.go
 	// Pages created with one type and edited to others (types.go).
-	published, static, sticky, scheduled chain[*typedPage]
+	published, static, sticky, scheduled *chain[*typedPage]
 	// Refused writes (refusals.go).
-	invalidCreate              chain[*invalidCreate]
-	editMissing, deleteMissing chain[*missingKey]
+	invalidCreate              *chain[*invalidCreate]
+	editMissing, deleteMissing *chain[*missingKey]
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
 // top-level container: one group, whose chains are made side by side when
 // its first spec runs (see chain). Pages are drafts unless the rule needs
 // another type; the published, static and sticky pages carry a date far in
-// the past.
+// the past. The sections are in the order of the chains' leads (see
+// judgeOn): the section of a chain's lead comes before every other section
+// that judges the chain.
 func Register(t *framework.Fixture) {
 	Describe("Page writes", framework.PhaseWrites, func() {
 		s := &suite{t: t, k: kit{t}, g: t.NewGroup()}
@@ -103,7 +105,7 @@ func (s *suite) registerEdit() {
 func (s *suite) registerTypes() {
 	for _, c := range []struct {
 		typ  string
-		page chain[*typedPage]
+		page *chain[*typedPage]
 	}{{"published", s.published}, {"static", s.static}, {"sticky", s.sticky}, {"scheduled", s.scheduled}} {
 		judgeOn(s, c.page, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *typedPage) {
 			s.judgeTypeCreate(c.typ, p.created, p.read)
@@ -115,7 +117,7 @@ func (s *suite) registerTypes() {
 
 	for _, c := range []struct {
 		from, typ string
-		page      chain[*typedPage]
+		page      *chain[*typedPage]
 		edit      int // which edit of the page
 	}{
 		{"scheduled", "draft", s.scheduled, 0},
