@@ -169,3 +169,29 @@ func TestDifferencesAreMarked(t *testing.T) {
 		t.Errorf("--only-differences kept a rule with one verdict or lost a differing one")
 	}
 }
+
+// What a report says of its target (its address, its label) stays text in
+// the Markdown matrix: no HTML, no extra table cell, no code span closed
+// early.
+func TestMarkdownKeepsTargetTextText(t *testing.T) {
+	m := load(t, regressionPair...)
+	m.Columns[0].Label = "a|b <script>x</script>"
+	m.Columns[0].Target = "http://h/`x`|y"
+	var b bytes.Buffer
+	if err := m.WriteMarkdown(&b, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "<script>") {
+		t.Errorf("raw HTML from a label:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, "| Target |") && !strings.HasPrefix(line, "| Run |") {
+			continue
+		}
+		cells := len(strings.Split(strings.ReplaceAll(line, `\|`, ""), "|")) - 2
+		if cells != 1+len(m.Columns) {
+			t.Errorf("%d cells in %q, want %d: a pipe of the target's text split a cell", cells, line, 1+len(m.Columns))
+		}
+	}
+}

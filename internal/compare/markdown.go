@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/conformance-suite/conformance/internal/mdtext"
 	"github.com/conformance-suite/conformance/internal/report"
 )
 
@@ -51,7 +52,7 @@ func (m *Matrix) WriteMarkdown(w io.Writer, o Options) error {
 	header := func(first string) {
 		fmt.Fprintf(b, "| %s |", first)
 		for _, c := range m.Columns {
-			fmt.Fprintf(b, " %s |", mdEscape(c.Label))
+			fmt.Fprintf(b, " %s |", mdtext.Text(c.Label))
 		}
 		fmt.Fprintf(b, "\n|---|%s\n", strings.Repeat("---|", len(m.Columns)))
 	}
@@ -63,12 +64,12 @@ func (m *Matrix) WriteMarkdown(w io.Writer, o Options) error {
 		fmt.Fprintln(b)
 	}
 	header("Run")
-	line("Target", func(c Column) string { return mdCode(c.Target) })
-	line("Suite version", func(c Column) string { return mdCode(c.SuiteVersion) })
-	line("Mode", func(c Column) string { return mdEscape(c.Mode) })
-	line("Date", func(c Column) string { return mdEscape(c.Date) })
-	line("Filters", func(c Column) string { return mdEscape(strings.Join(c.Filters, "; ")) })
-	line("Verdict", func(c Column) string { return mdEscape(c.Verdict) })
+	line("Target", func(c Column) string { return mdtext.Code(c.Target) })
+	line("Suite version", func(c Column) string { return mdtext.Code(c.SuiteVersion) })
+	line("Mode", func(c Column) string { return mdtext.Text(c.Mode) })
+	line("Date", func(c Column) string { return mdtext.Text(c.Date) })
+	line("Filters", func(c Column) string { return mdtext.Text(strings.Join(c.Filters, "; ")) })
+	line("Verdict", func(c Column) string { return mdtext.Text(c.Verdict) })
 
 	fmt.Fprintf(b, "\n### Totals\n\n")
 	header("Rules")
@@ -84,15 +85,15 @@ func (m *Matrix) WriteMarkdown(w io.Writer, o Options) error {
 	}
 	fmt.Fprintf(b, "\n\n| ≠ | Rule | § |")
 	for _, c := range m.Columns {
-		fmt.Fprintf(b, " %s |", mdEscape(c.Label))
+		fmt.Fprintf(b, " %s |", mdtext.Text(c.Label))
 	}
 	fmt.Fprintf(b, "\n|---|---|---|%s\n", strings.Repeat("---|", len(m.Columns)))
 	for _, r := range rows {
-		mark, id := "", mdCode(r.ID)
+		mark, id := "", mdtext.Code(r.ID)
 		if r.Differs {
 			mark, id = "≠", "**"+id+"**"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s |", mark, id, mdEscape(r.Section))
+		fmt.Fprintf(b, "| %s | %s | %s |", mark, id, mdtext.Text(r.Section))
 		for _, s := range r.Cells {
 			icon, words := verdictText(s)
 			cell := strings.TrimSpace(icon + " " + words)
@@ -104,22 +105,4 @@ func (m *Matrix) WriteMarkdown(w io.Writer, o Options) error {
 		fmt.Fprintln(b)
 	}
 	return b.Flush()
-}
-
-// mdEscape makes text safe in a table cell: one line, Markdown and HTML
-// characters escaped.
-func mdEscape(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`,
-		"<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// mdCode is s as a code span: its pipes escaped (they end a cell even in a
-// code span) and backticks, which a span cannot hold, replaced.
-func mdCode(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if s == "" {
-		return ""
-	}
-	return "`" + strings.NewReplacer("`", "'", "|", `\|`).Replace(s) + "`"
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // exchangeWith is a real exchange whose answer is body (HTTP 200, JSON).
@@ -171,15 +172,8 @@ func TestShowAndOutcome(t *testing.T) {
 func cutExchange(t *testing.T) *client.Exchange {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
-		_, _ = buf.WriteString("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n" +
-			`{"message":"Invalid authentication token."}`[:20])
-		_ = buf.Flush()
+		testkit.WriteCut(t, w, http.StatusUnauthorized, http.Header{"Content-Type": {"application/json"}},
+			[]byte(`{"message":"Invalid authentication token."}`), 20)
 	}))
 	t.Cleanup(srv.Close)
 	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef", AuthToken: "auth-token-0123456789abcdef"})

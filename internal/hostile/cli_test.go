@@ -16,6 +16,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/cli"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/selftest"
 )
 
 // cliEnv makes the test binary act as the conformance CLI: RunSpecs can run
@@ -71,7 +72,7 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	peakFile := filepath.Join(t.TempDir(), "peak")
-	cmd.Env = append(cleanEnv(), cliEnv+"=1", peakFileEnv+"="+peakFile, "CONFORMANCE_TOKEN="+token)
+	cmd.Env = append(selftest.Environ(), cliEnv+"=1", peakFileEnv+"="+peakFile, "CONFORMANCE_TOKEN="+token)
 	if auth != "" {
 		cmd.Env = append(cmd.Env, "CONFORMANCE_AUTH_TOKEN="+auth)
 	}
@@ -101,18 +102,6 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 		}
 	}
 	return res
-}
-
-// cleanEnv is the test's environment without CONFORMANCE_* variables, so a
-// developer's settings cannot redirect a scenario.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CONFORMANCE_") {
-			env = append(env, kv)
-		}
-	}
-	return env
 }
 
 // stackTrace matches what a Go panic or fatal error prints, and the race

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/conformance-suite/conformance/internal/mdtext"
 )
 
 // MarkdownLimit is the most the Markdown report writes, in bytes (so also
@@ -123,18 +125,18 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 func mdHead(r *Run, v view) string {
 	var b strings.Builder
 	icon := map[string]string{"pass": "✅", "fail": "❌", "incomplete": "⚠️"}[v.Outcome]
-	fmt.Fprintf(&b, "## %s %s\n\n", icon, mdText(r.Verdict))
+	fmt.Fprintf(&b, "## %s %s\n\n", icon, mdtext.Text(r.Verdict))
 	if d := r.Diagnosis; d != nil {
-		fmt.Fprintf(&b, "> ⚠️ **%s**\n\n", mdText(d.Line))
+		fmt.Fprintf(&b, "> ⚠️ **%s**\n\n", mdtext.Text(d.Line))
 	}
 	fmt.Fprintf(&b, "| | |\n|---|---|\n")
-	fmt.Fprintf(&b, "| Target | %s |\n", mdCode(r.Meta.Target))
-	fmt.Fprintf(&b, "| Mode | %s |\n", mdText(v.Mode))
+	fmt.Fprintf(&b, "| Target | %s |\n", mdtext.Code(r.Meta.Target))
+	fmt.Fprintf(&b, "| Mode | %s |\n", mdtext.Text(v.Mode))
 	fmt.Fprintf(&b, "| Date | %s (took %s, %d requests) |\n", v.Date, r.Meta.Duration, r.Meta.Requests)
-	fmt.Fprintf(&b, "| Suite version | %s |\n", mdCode(r.Meta.SuiteVersion))
-	fmt.Fprintf(&b, "| Filters | %s |\n", mdText(strings.Join(v.Filters, "; ")))
+	fmt.Fprintf(&b, "| Suite version | %s |\n", mdtext.Code(r.Meta.SuiteVersion))
+	fmt.Fprintf(&b, "| Filters | %s |\n", mdtext.Text(strings.Join(v.Filters, "; ")))
 	if r.Meta.RunID != "" {
-		fmt.Fprintf(&b, "| Run ID | %s |\n", mdCode(r.Meta.RunID))
+		fmt.Fprintf(&b, "| Run ID | %s |\n", mdtext.Code(r.Meta.RunID))
 	}
 	fmt.Fprintf(&b, "\n**%d failed** · %d passed · %d not checked · %d not testable", r.Counts.Failed, r.Counts.Passed, r.Counts.NotChecked, r.Counts.NotTestable)
 	if r.Counts.Errored > 0 {
@@ -142,7 +144,7 @@ func mdHead(r *Run, v view) string {
 	}
 	fmt.Fprintf(&b, "\n\n")
 	for _, e := range r.SuiteErrors {
-		fmt.Fprintf(&b, "**The run did not complete normally:**\n\n%s\n", mdBlock("text", clip(e, mdExchangeLimit)))
+		fmt.Fprintf(&b, "**The run did not complete normally:**\n\n%s\n", mdtext.Block("text", clip(e, mdExchangeLimit)))
 	}
 	fmt.Fprintf(&b, "### Rules by area\n\n| Area | ✅ Passed | ❌ Failed | ⚪ Not checked | ➖ Not testable | Failed rules |\n|---|---:|---:|---:|---:|---|\n")
 	for _, a := range v.Areas {
@@ -152,7 +154,7 @@ func mdHead(r *Run, v view) string {
 				ids = append(ids, rr.ID)
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |\n", mdText(a.Name), a.Counts.Passed, a.Counts.Failed+a.Counts.Errored,
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s |\n", mdtext.Text(a.Name), a.Counts.Passed, a.Counts.Failed+a.Counts.Errored,
 			a.Counts.NotChecked, a.Counts.NotTestable, mdIDList(ids, 600))
 	}
 	return b.String()
@@ -167,7 +169,7 @@ func mdIDList(ids []string, limit int) string {
 			fmt.Fprintf(&b, "and %d more", len(ids)-i)
 			break
 		}
-		b.WriteString(mdCode(id) + " ")
+		b.WriteString(mdtext.Code(id) + " ")
 	}
 	return strings.TrimSpace(b.String())
 }
@@ -180,9 +182,9 @@ func mdFailure(f failureView, compact bool) string {
 	if f.Rule.Status == Errored {
 		mark = "⚠️ could not finish:"
 	}
-	fmt.Fprintf(&b, "\n#### %s %s — §%s, %s, %s\n\n%s\n", mark, mdCode(f.Rule.ID), mdText(f.Rule.Section), f.Rule.Level, mdText(f.Rule.Area), mdText(f.Rule.Text))
+	fmt.Fprintf(&b, "\n#### %s %s — §%s, %s, %s\n\n%s\n", mark, mdtext.Code(f.Rule.ID), mdtext.Text(f.Rule.Section), f.Rule.Level, mdtext.Text(f.Rule.Area), mdtext.Text(f.Rule.Text))
 	if f.Rule.Reading != "" {
-		fmt.Fprintf(&b, "\n*How the suite reads the spec here:* %s\n", mdText(f.Rule.Reading))
+		fmt.Fprintf(&b, "\n*How the suite reads the spec here:* %s\n", mdtext.Text(f.Rule.Reading))
 	}
 	for i, c := range f.Cases {
 		if compact && i == mdCompactCases {
@@ -198,9 +200,9 @@ func mdFailure(f failureView, compact bool) string {
 			lines = mdCompactLines
 		}
 		head, rest := headLines(c.Expectation, lines)
-		fmt.Fprintf(&b, "\nSpec: %s\n\n**%s**\n\n%s", mdText(c.Name), label, mdBlock("text", head))
+		fmt.Fprintf(&b, "\nSpec: %s\n\n**%s**\n\n%s", mdtext.Text(c.Name), label, mdtext.Block("text", head))
 		if rest != "" && !compact {
-			fmt.Fprintf(&b, "\n<details><summary>%d more lines</summary>\n\n%s\n</details>\n", strings.Count(rest, "\n")+1, mdBlock("text", clip(rest, mdExchangeLimit)))
+			fmt.Fprintf(&b, "\n<details><summary>%d more lines</summary>\n\n%s\n</details>\n", strings.Count(rest, "\n")+1, mdtext.Block("text", clip(rest, mdExchangeLimit)))
 		}
 		if !compact {
 			for i, ex := range c.Exchanges {
@@ -208,10 +210,10 @@ func mdFailure(f failureView, compact bool) string {
 				if len(c.Exchanges) > 1 {
 					exLabel = fmt.Sprintf("Exchange %d (tokens redacted)", i+1)
 				}
-				fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n%s\n</details>\n", exLabel, mdBlock("http", clip(ex, mdExchangeLimit)))
+				fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n%s\n</details>\n", exLabel, mdtext.Block("http", clip(ex, mdExchangeLimit)))
 			}
 			if c.Requests != "" {
-				fmt.Fprintf(&b, "\n<details><summary>Every request this spec made</summary>\n\n%s\n</details>\n", mdBlock("http", clip(c.Requests, mdExchangeLimit)))
+				fmt.Fprintf(&b, "\n<details><summary>Every request this spec made</summary>\n\n%s\n</details>\n", mdtext.Block("http", clip(c.Requests, mdExchangeLimit)))
 			}
 		}
 		curl := c.Curl
@@ -219,7 +221,7 @@ func mdFailure(f failureView, compact bool) string {
 			curl = curl[:1]
 		}
 		if len(curl) > 0 {
-			fmt.Fprintf(&b, "\n**Reproduce** (set `CONFORMANCE_TOKEN` and `CONFORMANCE_AUTH_TOKEN` first)\n\n%s", mdBlock("sh", clip(strings.Join(curl, "\n"), mdExchangeLimit)))
+			fmt.Fprintf(&b, "\n**Reproduce** (set `CONFORMANCE_TOKEN` and `CONFORMANCE_AUTH_TOKEN` first)\n\n%s", mdtext.Block("sh", clip(strings.Join(curl, "\n"), mdExchangeLimit)))
 		}
 	}
 	return b.String()
@@ -236,7 +238,7 @@ func mdNotChecked(v view) string {
 		for i, rr := range g.Rules {
 			ids[i] = rr.ID
 		}
-		fmt.Fprintf(&b, "| %s | %s |\n", mdText(g.Reason), mdIDList(ids, 2000))
+		fmt.Fprintf(&b, "| %s | %s |\n", mdtext.Text(g.Reason), mdIDList(ids, 2000))
 	}
 	return b.String()
 }
@@ -248,7 +250,7 @@ func mdNotTestable(v view) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n<details><summary>Not testable by any black-box client (%d)</summary>\n\n| Rule | § | Why |\n|---|---|---|\n", len(v.NotTestable))
 	for _, rr := range v.NotTestable {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", mdCode(rr.ID), mdText(rr.Section), mdText(rr.Text+" — "+rr.Reason))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", mdtext.Code(rr.ID), mdtext.Text(rr.Section), mdtext.Text(rr.Text+" — "+rr.Reason))
 	}
 	fmt.Fprintf(&b, "\n</details>\n")
 	return b.String()
@@ -262,66 +264,9 @@ func mdList(title string, items []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n### %s\n\n", title)
 	for _, it := range items {
-		fmt.Fprintf(&b, "- %s\n", mdText(it))
+		fmt.Fprintf(&b, "- %s\n", mdtext.Text(it))
 	}
 	return b.String()
-}
-
-// mdText escapes text for Markdown prose and table cells: whatever the
-// target sent must not become markup (a link, HTML, a broken table).
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range strings.Join(strings.Fields(s), " ") {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '|', '#', '~':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// mdCode is an inline code span that survives backticks and pipes inside.
-func mdCode(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if s == "" {
-		return ""
-	}
-	fence := strings.Repeat("`", longestRun(s, '`')+1)
-	pad := ""
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		pad = " "
-	}
-	// A pipe ends a table cell even inside a code span.
-	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
-}
-
-// mdBlock is a fenced code block whose fence is longer than any backtick
-// run in the content, so a body cannot close it early.
-func mdBlock(lang, s string) string {
-	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
-	return fence + lang + "\n" + strings.TrimRight(s, "\n") + "\n" + fence + "\n"
-}
-
-func longestRun(s string, c rune) int {
-	best, n := 0, 0
-	for _, r := range s {
-		if r == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
 }
 
 func clip(s string, limit int) string {

@@ -98,28 +98,6 @@ func TestHTMLFailureReadsWell(t *testing.T) {
 	}
 }
 
-func TestMarkdownEscapesTargetContent(t *testing.T) {
-	for in, want := range map[string]string{
-		"a | b":              `a \| b`,
-		"<b>x</b>":           "&lt;b&gt;x&lt;/b&gt;",
-		"[link](http://x)":   `\[link\](http://x)`,
-		"*bold* _it_ `code`": "\\*bold\\* \\_it\\_ \\`code\\`",
-		"two\nlines":         "two lines",
-	} {
-		if got := mdText(in); got != want {
-			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
-		}
-	}
-	// A body with a fence cannot close the block it is shown in.
-	block := mdBlock("http", "body: ```\n````x")
-	if !strings.HasPrefix(block, "`````http\n") || !strings.HasSuffix(block, "\n`````\n") {
-		t.Errorf("fence not longer than the content's: %q", block)
-	}
-	if got := mdCode("a`b|c"); got != "``a`b\\|c``" {
-		t.Errorf("mdCode = %q", got)
-	}
-}
-
 // A run that fails everything with big exchanges still fits a pull-request
 // comment: at most MarkdownLimit bytes, well-formed, every failed rule
 // named, and a note pointing to the full reports.

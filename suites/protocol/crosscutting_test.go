@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestCrossCuttingChecks feeds the checks of every response
@@ -139,15 +140,9 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write([]byte(nginxOwn400))
 		case r.URL.Path == "/api/refused": // a 401 whose body the connection cuts
-			conn, buf, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer conn.Close()
-			_, _ = buf.WriteString("HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n" +
-				"Access-Control-Allow-Origin: *\r\nCache-Control: no-store\r\nContent-Length: 80\r\n\r\n{\"message\":")
-			_ = buf.Flush()
+			testkit.WriteCut(t, w, http.StatusUnauthorized, http.Header{"Content-Type": {"application/json"},
+				"Access-Control-Allow-Origin": {"*"}, "Cache-Control": {"no-store"}},
+				[]byte(`{"message":"Invalid authentication token."}`), len(`{"message":`))
 		default: // conforming JSON
 			h.Set("Content-Type", "application/json")
 			h.Set("Access-Control-Allow-Origin", "*")
