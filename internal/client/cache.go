@@ -91,7 +91,6 @@ func (rc *readCache) lookupOrClaim(key string) (*cacheEntry, <-chan struct{}) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	if e := rc.entries[key]; e != nil {
-		rc.hits++
 		return e, nil
 	}
 	if wait, ok := rc.claims[key]; ok {
@@ -186,12 +185,4 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Duration = o.Duration
 	// A copy per replay: the cache's copy never leaves the cache.
 	ex.setBody(append([]byte(nil), e.body...), len(e.body))
-}
-
-// CacheHits is how many reads the run's read cache answered
-// (Config.ReadCache).
-func (c *Client) CacheHits() int {
-	c.cache.mu.Lock()
-	defer c.cache.mu.Unlock()
-	return c.cache.hits
 }

@@ -86,7 +86,7 @@ type Config struct {
 	ReadCacheBytes int64
 	// MaxInFlight bounds the requests of the whole client on their way at
 	// once, whoever sends them (a batch, prepared fixtures running side by
-	// side, a background task): --concurrency. 0 or less: no bound.
+	// side): --concurrency. 0 or less: no bound.
 	MaxInFlight int
 }
 

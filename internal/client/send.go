@@ -33,11 +33,11 @@ type pending struct {
 	// the request is a GET without a body.
 	key string
 	// ticket, when began, is the request's place in the read cache's
-	// bookkeeping, closed by settle.
+	// bookkeeping, closed by exec once the answer stands.
 	ticket readTicket
 	began  bool
-	// claimed: this read is the one on its way for its key (unclaimed
-	// when settled).
+	// claimed: this read is the one on its way for its key (unclaimed by
+	// exec once the answer stands).
 	claimed bool
 }
 

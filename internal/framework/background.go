@@ -5,20 +5,17 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/conformance-suite/conformance/internal/client"
 )
 
-// This file runs slow work beside the specs: a fixture that must wait
-// (FILES-NEWEST-FIRST needs two uploads more than a second apart) starts
-// early and is waited for by the spec that judges it, so the run does
-// something useful in the meantime: a task (Start), or a group of
-// prepared specs started as soon as the run's reads are over
-// (Group.StartAfterReads).
+// This file runs work beside the specs: the prepare functions of groups
+// (Prepare), and a group started as soon as the run's reads are over
+// (Group.StartAfterReads), so that a fixture that must wait
+// (FILES-NEWEST-FIRST needs two uploads more than a second apart) does so
+// while the run does something useful.
 
-// backgroundWork is the fixture's tasks: their context, which ends when
-// the specs end (before the sweep, so no background request lands after
-// it), and the group the sweep waits for.
+// backgroundWork is the work running beside the specs: its context, which
+// ends when the specs end (before the sweep, so no background request
+// lands after it), and the goroutines the sweep waits for.
 type backgroundWork struct {
 	mu     sync.Mutex
 	ctx    context.Context
@@ -27,63 +24,6 @@ type backgroundWork struct {
 	// afterReads are the groups waiting for the first spec past the
 	// reads phase (Group.StartAfterReads).
 	afterReads []*Group
-}
-
-// Task is work started with Start: Wait gives its result.
-type Task[T any] struct {
-	done     chan struct{}
-	value    T
-	panicked any // a panic of fn, raised again by Wait
-	finished time.Time
-}
-
-// Start runs fn in a goroutine of its own and returns at once. fn's
-// requests are recorded under the scope "background: <name>" (the spec
-// that judges them names them with Judged). fn's context ends when the
-// run's specs end, before the final sweep; it is not the calling spec's
-// context, which ends with that spec.
-//
-// fn must not fail a spec (no Expect, Fail, NotChecked: a goroutine has no
-// spec): it returns what it got, and the spec that calls Wait judges it.
-// Anything fn creates goes into the Ledger before the request that creates
-// it is sent, so an interrupted run still reports or removes it.
-func Start[T any](t *Fixture, name string, fn func(ctx context.Context) T) *Task[T] {
-	ctx := client.WithScope(t.backgroundContext(), "background: "+name)
-	k := &Task[T]{done: make(chan struct{})}
-	t.background.wg.Go(func() {
-		defer close(k.done)
-		defer func() {
-			k.panicked = recover()
-			k.finished = time.Now()
-		}()
-		k.value = fn(ctx)
-	})
-	return k
-}
-
-// Wait returns the task's result once it is done, or ok false when ctx
-// ends first. A panic of the task is raised again here, in the waiting
-// spec's goroutine, where Ginkgo reports it against that spec.
-func (k *Task[T]) Wait(ctx context.Context) (value T, ok bool) {
-	select {
-	case <-k.done:
-	case <-ctx.Done():
-		return value, false
-	}
-	if k.panicked != nil {
-		panic(k.panicked)
-	}
-	return k.value, true
-}
-
-// Finished is when the task ended; zero while it runs.
-func (k *Task[T]) Finished() time.Time {
-	select {
-	case <-k.done:
-		return k.finished
-	default:
-		return time.Time{}
-	}
 }
 
 // SleepUntil waits until at, or less if ctx ends first; it reports whether
@@ -101,8 +41,8 @@ func SleepUntil(ctx context.Context, at time.Time) bool {
 	}
 }
 
-// backgroundContext is the context of background tasks, made at the first
-// Start.
+// backgroundContext is the context of the work beside the specs, made when
+// the first group starts.
 func (t *Fixture) backgroundContext() context.Context {
 	b := &t.background
 	b.mu.Lock()
@@ -113,8 +53,8 @@ func (t *Fixture) backgroundContext() context.Context {
 	return b.ctx
 }
 
-// stopBackground ends the tasks' context and waits until every task has
-// returned: after it, no background request is on its way. Install's
+// stopBackground ends the background context and waits until all work
+// beside the specs has returned: after it, no background request is on its way. Install's
 // AfterSuite calls it before the sweep.
 func (t *Fixture) stopBackground() {
 	b := &t.background

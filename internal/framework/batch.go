@@ -9,7 +9,7 @@ import (
 
 // This file lets a spec send independent requests side by side, and show
 // as its evidence exchanges made before it ran (a BeforeAll's fixtures, a
-// background task, a batch shared by several specs).
+// prepare function, a batch shared by several specs).
 
 // All sends reqs side by side, at most Options.Concurrency at a time (one
 // by one when it is 1 or unset), under the run's --rps limit, and returns
@@ -39,7 +39,7 @@ func Fresh() RequestOption {
 
 // Judged names exchanges the running spec judges that it did not make
 // itself — made in a BeforeAll for every spec of an Ordered container, by
-// a background task, or by an earlier spec — so that a failure shows them
+// a prepare function or a shared fixture, or by an earlier spec — so that a failure shows them
 // with the spec's own requests. Exchanges the spec made need no mention.
 func (t *Fixture) Judged(exs ...*client.Exchange) {
 	t.judged.add(exs...)

@@ -126,10 +126,7 @@ func words(v any) string {
 	case gjson.Type:
 		return gjsonTypes[v]
 	case gjson.Result:
-		if !v.Exists() {
-			return "missing"
-		}
-		return v.Raw
+		return Show(v)
 	case error:
 		return v.Error()
 	case fmt.Stringer:

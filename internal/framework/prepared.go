@@ -113,7 +113,7 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 		g.start()
 		if !m.started {
 			// Not foreseen by the selection: prepared here, alone.
-			m.exec(g.t.Client, ctx)
+			m.exec(ctx)
 		}
 		select {
 		case <-m.done:
@@ -260,13 +260,13 @@ func (g *Group) start() {
 				select {
 				case slots <- struct{}{}:
 				case <-ctx.Done():
-					m.exec(g.t.Client, ctx) // ends at once, its context done
+					m.exec(ctx) // ends at once, its context done
 					continue
 				}
 				m.slots = slots
 				g.t.background.wg.Go(func() {
 					defer func() { <-slots }()
-					m.exec(g.t.Client, ctx)
+					m.exec(ctx)
 				})
 			}
 		})
@@ -287,7 +287,7 @@ func (g *Group) lastJudged(m *prepared) bool {
 
 // exec runs m's prepare function with its requests held, and keeps what it
 // returned or the panic it raised.
-func (m *prepared) exec(c *client.Client, ctx context.Context) {
+func (m *prepared) exec(ctx context.Context) {
 	ctx = context.WithValue(context.WithValue(ctx, memberKey{}, m), namerKey{}, m.namer)
 	hctx, h := client.Hold(context.WithValue(ctx, cleanupsKey{}, &m.cleanups))
 	m.held = h

@@ -33,23 +33,18 @@ func (c *cleanups) register() {
 // cleanupsKey carries a prepare function's *cleanups in its context.
 type cleanupsKey struct{}
 
-// deferCleanup runs fn when the current spec ends, also when it fails or
-// the run is interrupted (ginkgo.DeferCleanup); in a prepare function (ctx
-// of Prepare) when the spec that judges it ends.
-func (t *Fixture) deferCleanup(ctx context.Context, fn func(context.Context)) {
+// DeferCleanup runs fn when the current spec ends, also when it fails or
+// the run is interrupted (ginkgo.DeferCleanup); called in a prepare
+// function (ctx of Prepare), when the spec that judges it ends; in a Share
+// function, when the group's last spec ends. Suites use it for cleanups
+// they compose themselves (one guard over the requests of several
+// prepares, say).
+func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
 	if c, ok := ctx.Value(cleanupsKey{}).(*cleanups); ok {
 		c.add(fn)
 		return
 	}
 	ginkgo.DeferCleanup(fn)
-}
-
-// DeferCleanup is deferCleanup for suites: a cleanup they compose
-// themselves (one guard over the requests of several prepares, say), to
-// run when the current spec ends or, called in a prepare or Share
-// function, when the spec that judges it (the group's last spec) ends.
-func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
-	t.deferCleanup(ctx, fn)
 }
 
 // namer names the pages one prepare function, or one shared fixture,

@@ -180,9 +180,9 @@ func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
 }
 
 // Settle takes responsibility for what the probe's exchange ex made if the
-// server wrongly accepted it (Send's second half), for a safe probe sent
-// in a batch (Fixture.All): a created page is adopted, an upload listed in
-// the run summary.
+// server wrongly accepted it (Send's second half), for a probe sent
+// otherwise than by Send (a prepare function's Client.Do, a batch): a
+// created page is adopted, an upload listed in the run summary.
 func (p Probe) Settle(ctx context.Context, ex *client.Exchange) {
 	t := p.t
 	// A cut body still tells the status: an upload accepted and then cut
@@ -203,7 +203,7 @@ func (p Probe) Settle(ctx context.Context, ex *client.Exchange) {
 // is removed if it exists after all: at the end of the spec its slug is
 // read and, when found, deleted with valid credentials.
 func (t *Fixture) GuardCreate(ctx context.Context, slug string) {
-	t.deferCleanup(ctx, func(ctx context.Context) {
+	t.DeferCleanup(ctx, func(ctx context.Context) {
 		if t.ReadOnly || !t.Client.HasAuth() {
 			return
 		}
@@ -242,20 +242,11 @@ func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Re
 	return r, slug
 }
 
-// Discover returns the path of a real resource of a read endpoint: the
+// DiscoverPath returns the path of a real resource of a read endpoint: the
 // endpoint's path itself for lists, and for single resources a key that a
 // list endpoint names (a page the run creates when the target has none and
-// writes are allowed). Without one the spec is not checked.
-func (t *Fixture) Discover(ctx context.Context, ep spec.Endpoint) string {
-	path, reason := t.DiscoverPath(ctx, ep)
-	if reason != "" {
-		NotChecked("%s", reason)
-	}
-	return path
-}
-
-// DiscoverPath is Discover for a prepare function (Prepare), which may not
-// skip a spec: without a path it returns why, for judge to say.
+// writes are allowed). Without one it returns why, for the judge to say
+// (NotChecked): a prepare function may not skip its spec.
 func (t *Fixture) DiscoverPath(ctx context.Context, ep spec.Endpoint) (path, reason string) {
 	list := map[spec.Endpoint]string{spec.GetPage: "pages", spec.ListFiles: "pages", spec.GetTag: "tags",
 		spec.GetCategory: "categories", spec.GetUser: "users"}[ep]

@@ -109,19 +109,6 @@ func (t *Fixture) PageForm(ctx context.Context, form url.Values) url.Values {
 	return out
 }
 
-// MustCreatePage is CreatePage for a spec whose rule needs a page but is
-// not about creating it: when the page could not be made (the server
-// refused the create, or it was not sent: see CreatePage), the rule is not
-// checked, with the server's answer as the reason. PAGE-CREATE-201 alone
-// judges a refused create.
-func (t *Fixture) MustCreatePage(ctx context.Context, fields map[string]any) string {
-	ex, key := t.CreatePage(ctx, fields)
-	if key == "" {
-		NotChecked("could not create the page this rule needs: %s", CreateOutcome(ex))
-	}
-	return key
-}
-
 // Adopt takes responsibility for the page a create exchange made (if any):
 // records it in the ledger and registers its deletion at the end of the
 // spec (of the spec that judges a prepare function, for ctx of one).
@@ -144,7 +131,7 @@ func (t *Fixture) Adopt(ctx context.Context, ex *client.Exchange) string {
 // error status yet carried out, found afterwards by reading its key.
 func (t *Fixture) AdoptKey(ctx context.Context, key string) {
 	t.Ledger.AddPage(key)
-	t.deferCleanup(ctx, func(ctx context.Context) { t.removeCreated(ctx, key) })
+	t.DeferCleanup(ctx, func(ctx context.Context) { t.removeCreated(ctx, key) })
 }
 
 // removeCreated is the cleanup of the page created at key: it deletes the

@@ -22,7 +22,7 @@ import (
 // must refuse.
 type SettingsGuard struct {
 	t *Fixture
-	// mu guards what requests change (sent, changes, requests, latest):
+	// mu guards what requests change (changes, requests, latest):
 	// the prepares of a group may send through one guard side by side.
 	mu       sync.Mutex
 	what     string         // what the specs send, for the run summary
@@ -32,9 +32,9 @@ type SettingsGuard struct {
 	// may be a read counter or time): neither restored nor compared.
 	volatile []string
 	changes  bool // a change was meant (Put)
-	sent     bool // a request that may change them was sent
-	// requests says what each request that may change them sent, for the
-	// run summary of a container's guard (whose what names no request).
+	// requests says what each request that may change them sent (none
+	// sent: nothing to restore), for the run summary of a container's
+	// guard (whose what names no request).
 	requests []string
 	listed   bool // requests go into the summary (GuardSettingsInOrder)
 	// latest is the settings map the guard read last, nil once a request
@@ -70,7 +70,7 @@ func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsG
 	if reason := g.read(ctx); reason != "" {
 		return nil, reason
 	}
-	t.deferCleanup(ctx, func(ctx context.Context) {
+	t.DeferCleanup(ctx, func(ctx context.Context) {
 		cctx, cancel := CleanupContext(ctx)
 		defer cancel()
 		g.restore(cctx)
@@ -200,7 +200,6 @@ func (g *SettingsGuard) sending(what string, change bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.changes = g.changes || change
-	g.sent = true
 	g.latest, g.latestEx = nil, nil
 	g.requests = append(g.requests, what)
 }
@@ -234,7 +233,7 @@ func (g *SettingsGuard) cleanup(ctx ginkgo.SpecContext) {
 // when it did.
 func (g *SettingsGuard) restore(ctx context.Context) {
 	g.mu.Lock()
-	if g.restored || !g.sent || g.original == nil {
+	if g.restored || len(g.requests) == 0 || g.original == nil {
 		g.mu.Unlock()
 		return
 	}

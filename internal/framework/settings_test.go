@@ -158,8 +158,8 @@ func TestGuardSharedBySidebySidePrepares(t *testing.T) {
 	}
 	wg.Wait()
 	g.restore(ctx)
-	if len(g.requests) != 8 || !g.sent || g.changes {
-		t.Errorf("guard after 8 refused sends: %d requests noted, sent %v, changes %v", len(g.requests), g.sent, g.changes)
+	if len(g.requests) != 8 || g.changes {
+		t.Errorf("guard after 8 refused sends: %d requests noted, changes %v", len(g.requests), g.changes)
 	}
 	if _, now, problem := tg.ReadSettings(ctx); problem != "" || len(SettingsDiff(g.Original(), now)) > 0 {
 		t.Errorf("settings after the restore: %s %v", problem, SettingsDiff(g.Original(), now))

@@ -84,7 +84,7 @@ func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string 
 		return nil
 	case <-time.After(volatilePause):
 	}
-	_, second, problem := t.readSettings(ctx, Fresh())
+	_, second, problem := t.ReadSettings(ctx, Fresh())
 	if problem != "" {
 		return nil
 	}
@@ -114,15 +114,10 @@ func secondTry(v any) any {
 
 // ReadSettings reads the whole settings map (both tokens). Numbers are kept
 // as written (json.Number) so that comparing maps is exact. The string is
-// what went wrong, "" when the map was read.
-func (t *Fixture) ReadSettings(ctx context.Context) (*client.Exchange, map[string]any, string) {
-	return t.readSettings(ctx)
-}
-
-// readSettings is ReadSettings with options: Fresh for the second of two
-// reads that find the fields changing by themselves (the read cache would
-// answer it with the first).
-func (t *Fixture) readSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
+// what went wrong, "" when the map was read. opts: Fresh for the second of
+// two reads that find the fields changing by themselves (the read cache
+// would answer it with the first).
+func (t *Fixture) ReadSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
 	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
 	m, problem := settingsOf(ex)
 	return ex, m, problem
