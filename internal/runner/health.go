@@ -53,9 +53,8 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 	// Exchanges that tell something: sent, and not cut short by the end of
 	// the run (those say nothing about the target).
 	var telling []*client.Exchange
-	var sent int
-	first := -1 // index among sent exchanges of the first failure of the final streak
-	// served counts the answered requests: the target stopped after them.
+	// served counts the answered requests: the target stopped after them
+	// (none: it never served, which is not stopping).
 	// Requests that went side by side may fail before one beside them is
 	// answered; those failures are not requests the target served.
 	served := 0
@@ -66,17 +65,13 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 		}
 		switch classify(ex, deadlineHit) {
 		case answered:
-			streak, first = 0, -1
+			streak = 0
 			served++
 			telling = append(telling, ex)
 		case notServing:
-			if streak == 0 {
-				first = sent
-			}
 			streak++
 			telling = append(telling, ex)
 		}
-		sent++
 	}
 	window := telling[max(0, len(telling)-healthWindow):]
 	failures := 0
@@ -85,7 +80,7 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 			failures++
 		}
 	}
-	stopped := first > 0 && streak > 0 &&
+	stopped := served > 0 && streak > 0 &&
 		((streak >= minStreak && 2*failures >= len(window)) || deadlineHit)
 	c := run.Counts
 	if stopped {

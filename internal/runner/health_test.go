@@ -101,6 +101,10 @@ func TestAssessHealth(t *testing.T) {
 		{"a wave in flight when the target stopped", wave, live, false, ExitUnusable,
 			"stopped answering after 20 requests: the last 6 got no answer"},
 		{"read-only refusals are not the target's doing", join(answered(10), failed(3, client.ErrReadOnly)), live, false, 0, ""},
+		// A target that answered nothing did not stop answering: no
+		// "stopped after 0 requests" (an unreachable target is the
+		// preflight's verdict).
+		{"no answer at all after writes refused 503", join([]*client.Exchange{writeRefused, writeRefused}, failed(12, refused())), live, false, 0, ""},
 		// Requests that went side by side are recorded in the order their
 		// specs judged them: an answer recorded after a request the target
 		// never answered still came before the outage.
