@@ -16,9 +16,9 @@ import (
 // The probes are prepared with the rest of group g, side by side.
 func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup) {
 	Describe("5.6 The API token, on every endpoint", func() {
-		// One rule's probes after the other's: two probes of one endpoint
-		// are not on their way at once, nor are two huge answers a broken
-		// server may give on one endpoint read at once.
+		// One rule's probes after the other's: these two rules' probes of
+		// one endpoint are not on their way at once, nor are two huge
+		// answers a broken server may give on one endpoint read at once.
 		for _, ep := range spec.Endpoints() {
 			missing := t.NewProbe(ep, "missing-token-"+framework.EndpointName(ep))
 			framework.Prepare(g, "AUTH-MISSING-TOKEN-400", func(ctx context.Context) framework.Got {

@@ -43,10 +43,10 @@ func Register(t *framework.Fixture) {
 	})
 	Describe("4, 5 Writes to pages the run creates", framework.PhaseWrites, func() {
 		g := t.NewGroup()
-		// Four pages carry these specs, each written by the first prepare
-		// that asks for it while the others wait: the first spec of each
-		// page is registered among the first few, so that the four are
-		// written side by side.
+		// Five pages carry these specs (three refused writes, two placed
+		// ones), each written by the first prepare that asks for it while
+		// the others wait: the first spec of each page is registered among
+		// the first few, so that the five are written side by side.
 		noAuth := registerRefusedOnPages(t, g)
 		registerPlacedWrites(t, g)
 		registerNoEffectOnPage(t, g, noAuth)

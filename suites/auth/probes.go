@@ -209,16 +209,21 @@ func foundAt(read *client.Exchange, slug string) bool {
 }
 
 // readSlug reads the page at slug for a prepare function (slugRead) and
-// settles it: a page found is adopted (deleted when the spec that judges
-// ctx ends), a complete answer without it needs no second read.
+// settles it when the answer shows: a page found is adopted (deleted when
+// the spec that judges ctx ends), a 404 shows no page there. Any other
+// answer (an error status, another page) shows neither: the group's
+// cleanup reads the slug again.
 func (pg *probeGroup) readSlug(ctx context.Context, slug string) *client.Exchange {
 	t := pg.t
 	read := t.Client.Do(ctx, slugRead(t, slug))
 	if !t.CanWrite() || read.Err != nil {
 		return read
 	}
-	if foundAt(read, slug) {
+	switch {
+	case foundAt(read, slug):
 		t.AdoptKey(ctx, slug)
+	case read.Status != http.StatusNotFound:
+		return read
 	}
 	pg.pages(ctx).settle(slug)
 	return read
