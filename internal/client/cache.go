@@ -44,7 +44,6 @@ type readCache struct {
 	// while it was on its way.
 	generation uint64
 	writing    int
-	hits       int
 	// claims are the cacheable reads on their way, by key: an identical
 	// read waits for the first one's answer instead of going out beside it
 	// (prepared fixtures running side by side read the same listing).
