@@ -71,7 +71,8 @@ func (f *credentialsFlag) Set(s string) error {
 func (f *targetFlags) registerRun(fs *pflag.FlagSet) {
 	c := &f.cfg
 	fs.BoolVar(&c.ReadOnly, "read-only", false, "send no request that could change the site (write rules: not checked)")
-	fs.IntVar(&c.Concurrency, "concurrency", client.DefaultConcurrency, "requests in flight at once: independent probes and the fixtures of a group of specs go out side by side; 1: one at a time, in a fixed order (--rps still caps the rate)")
+	fs.IntVar(&c.Concurrency, "concurrency", client.DefaultConcurrency, "reads in flight at once: independent reads and the fixtures of a group of specs go out side by side; a write (any request but GET, HEAD, OPTIONS) is always alone on the wire; 1: one request at a time (--rps still caps the rate)")
+	fs.BoolVar(&c.ParallelWrites, "parallel-writes", false, "let writes go out beside other requests (up to --concurrency): only for a server whose storage is transactional. RISK: on a host that keeps its content in flat files (the standard one), a request beside a write sees an empty site and a write beside another request saves it empty: the site loses its pages, tags and categories")
 	fs.BoolVar(&c.ReadCache, "read-cache", true, "answer a read repeated before any write with the run's first answer (false: send every read)")
 	fs.BoolVar(&c.SettingsWrites, "allow-settings-write", false, "allow PUT /api/settings (every value changed is restored and verified)")
 	fs.StringVar(&c.JUnitReport, "junit-report", "", "write a JUnit XML report to this file (- for standard output)")

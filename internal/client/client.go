@@ -86,8 +86,15 @@ type Config struct {
 	ReadCacheBytes int64
 	// MaxInFlight bounds the requests of the whole client on their way at
 	// once, whoever sends them (a batch, prepared fixtures running side by
-	// side): --concurrency. 0 or less: no bound.
+	// side): --concurrency. 0 or less: no bound. Whatever the bound, a
+	// write is alone on the wire (see wire).
 	MaxInFlight int
+	// ParallelWrites lets writes go out beside other requests
+	// (--parallel-writes): only for servers whose storage is
+	// transactional. On a host that keeps its content in flat files, a
+	// request beside a write sees an empty site and a write beside another
+	// request can save it empty.
+	ParallelWrites bool
 }
 
 // Client sends requests to one target.
@@ -103,7 +110,7 @@ type Client struct {
 	limiter  *rate.Limiter // safe for concurrent use
 	log      exchangeLog
 	cache    readCache
-	inFlight chan struct{} // MaxInFlight slots; nil: no bound
+	wire     *wire // which requests may be on their way together
 }
 
 // Defaults of Config (and of the CLI's flags).
@@ -178,9 +185,7 @@ func New(cfg Config) (*Client, error) {
 		apiOnly:  redact.New(redact.Secret{Value: cfg.Token, Placeholder: TokenPlaceholder})}
 	c.cache.limit = cfg.ReadCacheBytes
 	c.http = &http.Client{Transport: transport, CheckRedirect: c.checkRedirect}
-	if cfg.MaxInFlight > 0 {
-		c.inFlight = make(chan struct{}, cfg.MaxInFlight)
-	}
+	c.wire = newWire(cfg.MaxInFlight, cfg.ParallelWrites)
 	if cfg.RPS > 0 {
 		c.limiter = rate.NewLimiter(rate.Limit(cfg.RPS), 1)
 	}

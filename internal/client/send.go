@@ -159,7 +159,8 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 			break // the last answer stands
 		}
-		if !c.takeSlot(ctx) {
+		weight, ok := c.wire.take(ctx, req.Method)
+		if !ok {
 			if kept == nil {
 				ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
 				return
@@ -167,8 +168,8 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			break
 		}
 		ex.Sent = true
-		t := c.sendOnce(ctx, req, body)
-		c.giveSlot()
+		t := c.sendOnce(sendContext(ctx, req.Method), req, body)
+		c.wire.give(req.Method, weight)
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {
 			kept = t
@@ -235,6 +236,18 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *
 	return t
 }
 
+// sendContext is the context a request is sent with. A write, once on its
+// way, is seen through to its answer or its --request-timeout, whether the
+// run is interrupted or its time is up meanwhile: the server goes on with
+// a write the client stops waiting for, and the next request (the
+// cleanup's, say) would then overlap it.
+func sendContext(ctx context.Context, method string) context.Context {
+	if Alone(method) {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
+}
+
 // sleep waits d, or less if ctx ends first; it reports whether d passed.
 func sleep(ctx context.Context, d time.Duration) bool {
 	timer := time.NewTimer(d)
@@ -250,26 +263,6 @@ func sleep(ctx context.Context, d time.Duration) bool {
 // safeUncached: methods the read cache neither keeps nor lets empty it.
 func safeUncached(method string) bool {
 	return method == http.MethodHead || method == http.MethodOptions
-}
-
-// takeSlot waits for one of the MaxInFlight slots, false when ctx ends
-// first; giveSlot hands it back. Without a bound both do nothing.
-func (c *Client) takeSlot(ctx context.Context) bool {
-	if c.inFlight == nil {
-		return true
-	}
-	select {
-	case c.inFlight <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-func (c *Client) giveSlot() {
-	if c.inFlight != nil {
-		<-c.inFlight
-	}
 }
 
 // waitTurn waits for the --rps limiter and checks that the request may

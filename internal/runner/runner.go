@@ -69,6 +69,9 @@ type Config struct {
 	// Concurrency is how many requests are in flight at once
 	// (--concurrency; 1 sends them one by one; --rps still caps).
 	Concurrency int
+	// ParallelWrites lets writes share the wire (--parallel-writes; see
+	// client.Config.ParallelWrites). Never the default.
+	ParallelWrites bool
 	// ReadCache answers a read repeated before any write from the run's
 	// first answer (--read-cache; see client.Config.ReadCache).
 	ReadCache bool
@@ -92,7 +95,7 @@ func (c Config) ClientConfig() client.Config {
 		BaseURL: c.BaseURL, Token: c.Token, AuthToken: c.AuthToken,
 		RequestTimeout: c.RequestTimeout, MaxBody: c.MaxBody, CACert: c.CACert, Insecure: c.Insecure,
 		ReadOnly: c.ReadOnly || c.AuthToken == "", RPS: c.RPS, Retries: c.Retries, ReadCache: c.ReadCache, MaxInFlight: c.Concurrency,
-		CredentialsPlacement: c.Credentials,
+		ParallelWrites: c.ParallelWrites, CredentialsPlacement: c.Credentials,
 	}
 }
 

@@ -2,6 +2,8 @@ package selftest_test
 
 import (
 	"net/http"
+	"os"
+	"strings"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,8 +23,10 @@ const distantRoundTrip = 50 * time.Millisecond
 // every request before it is answered, as a far-away site would. The delay
 // is added per request, not per TCP segment: connections are kept alive,
 // so a request costs one round trip either way.
-func distantServer(tb testing.TB) (url, token, auth string) {
+// watch sees the requests as they reach the server (after the delay).
+func distantServer(tb testing.TB, watch *testkit.WireWatch) (url, token, auth string) {
 	ref := testkit.ReferenceWith(tb, reference.Options{}, func(h http.Handler) http.Handler {
+		h = watch.Wrap(h)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-time.After(distantRoundTrip):
@@ -40,7 +44,9 @@ func distantServer(tb testing.TB) (url, token, auth string) {
 // (the goals: a full write run in 8 s or less, a read-only run in
 // 4 s or less, at most 3 requests per testable rule on a full run).
 func benchDistant(b *testing.B, extra ...string) {
-	url, token, auth := distantServer(b)
+	watch := testkit.NewWireWatch()
+	watch.KeepTimeline = os.Getenv("DISTANT_TIMELINE") != ""
+	url, token, auth := distantServer(b, watch)
 	dir := b.TempDir()
 	path := filepath.Join(dir, "distant.json")
 	testable := 0
@@ -66,6 +72,15 @@ func benchDistant(b *testing.B, extra ...string) {
 		wall += res.Elapsed
 	}
 	n := float64(b.N)
+	seen := watch.Seen()
+	if len(seen.Overlaps) > 0 {
+		b.Errorf("%d requests overlapped a write, first: %s", len(seen.Overlaps), seen.Overlaps[0])
+	}
+	if path := os.Getenv("DISTANT_TIMELINE"); path != "" {
+		_ = os.WriteFile(path, []byte(strings.Join(seen.Timeline, "\n")+"\n"), 0o644)
+	}
+	b.ReportMetric(float64(seen.Writes)/n, "writes/op")
+	b.ReportMetric(float64(len(seen.Overlaps))/n, "overlapped/op")
 	b.ReportMetric(wall.Seconds()/n, "wall-s/op")
 	b.ReportMetric(float64(requests)/n, "requests/op")
 	b.ReportMetric(float64(requests)/n/float64(testable), "requests/testable-rule")

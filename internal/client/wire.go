@@ -1,0 +1,120 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// The wire is the one place that decides which requests of the run may be
+// on their way together, whoever sends them (a spec, a batch, prepares
+// side by side, a shared fixture, background uploads, the settings
+// restore, the cleanup, the final sweep, `conformance cleanup`, the
+// preflight).
+//
+// A write is alone on the wire. The spec promises no transactions, and
+// the host keeps its content in flat files that every request reads whole,
+// without a lock, and every write truncates and rewrites: a request that
+// overlaps a write sees an empty site, and if it writes too, it saves that
+// empty view (shared observations, host storage). So while a request that
+// is not GET, HEAD or OPTIONS is on its way, no other request of the run
+// is; reads go side by side with reads only. A write refused by the
+// server counts as a write: a broken server may act on it.
+//
+// Config.ParallelWrites lifts this for servers whose storage is
+// transactional; it is never the default.
+type wire struct {
+	sem *semaphore.Weighted
+	// whole is the weight of the whole wire: what a request that must be
+	// alone takes. A read takes 1.
+	whole          int64
+	parallelWrites bool
+	// What the wire saw, for tests and benchmarks: the requests and the
+	// writes on their way now, the writes sent, and the overlaps: a write
+	// that started while another request was on its way, or a request that
+	// started while a write was (zero unless parallelWrites).
+	mu                 sync.Mutex
+	onWire, writing    int
+	writes, overlapped int64
+}
+
+// unboundedWire is the weight of the wire when MaxInFlight sets no bound:
+// more reads than a run ever has in flight.
+const unboundedWire = 1 << 30
+
+func newWire(maxInFlight int, parallelWrites bool) *wire {
+	whole := int64(maxInFlight)
+	if whole <= 0 {
+		whole = unboundedWire
+	}
+	return &wire{sem: semaphore.NewWeighted(whole), whole: whole, parallelWrites: parallelWrites}
+}
+
+// Alone reports whether a request of method must be the only request of
+// the run on its way: anything but GET, HEAD and OPTIONS (safe methods,
+// RFC 9110 9.2.1), which the spec and the host leave unwritten.
+func Alone(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, "":
+		return false
+	}
+	return true
+}
+
+// take waits until a request of method may go on the wire: a read for one
+// place among MaxInFlight and no write on its way, a write for the whole
+// wire (waiters are served in order, so a write waiting keeps later reads
+// back until it is done). It returns the weight to give back, false when
+// ctx ended first (nothing taken).
+func (w *wire) take(ctx context.Context, method string) (int64, bool) {
+	weight := int64(1)
+	write := Alone(method)
+	if write && !w.parallelWrites {
+		weight = w.whole
+	}
+	if err := w.sem.Acquire(ctx, weight); err != nil {
+		return 0, false
+	}
+	w.mu.Lock()
+	if (write && w.onWire > 0) || w.writing > 0 {
+		w.overlapped++
+	}
+	w.onWire++
+	if write {
+		w.writing++
+		w.writes++
+	}
+	w.mu.Unlock()
+	return weight, true
+}
+
+// give hands back what take took for a request of method.
+func (w *wire) give(method string, weight int64) {
+	w.mu.Lock()
+	w.onWire--
+	if Alone(method) {
+		w.writing--
+	}
+	w.mu.Unlock()
+	w.sem.Release(weight)
+}
+
+// WireStats is what the wire saw: the writes sent, and the overlaps (a
+// write that started while another request of the run was on its way, or
+// a request that started while a write was).
+type WireStats struct {
+	Writes, Overlaps int64
+}
+
+// WireStats reports what the wire saw so far.
+func (c *Client) WireStats() WireStats {
+	c.wire.mu.Lock()
+	defer c.wire.mu.Unlock()
+	return WireStats{Writes: c.wire.writes, Overlaps: c.wire.overlapped}
+}
+
+// ParallelWrites reports whether writes may share the wire (the opt-in
+// for transactional storage).
+func (c *Client) ParallelWrites() bool { return c.wire.parallelWrites }

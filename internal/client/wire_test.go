@@ -1,0 +1,147 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/testkit"
+)
+
+// slowAnswers answers every request after d.
+func slowAnswers(d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(d)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"status":"0","message":"ok"}`))
+	})
+}
+
+// mixedTraffic sends reads and writes from many goroutines at once, single
+// requests and batches, as prepares side by side and batches of probes do.
+func mixedTraffic(cl *Client) {
+	methods := []string{http.MethodGet, http.MethodPost, http.MethodGet, http.MethodPut, http.MethodGet,
+		http.MethodDelete, http.MethodHead, http.MethodPatch, http.MethodOptions, http.MethodGet}
+	var wg sync.WaitGroup
+	for i, m := range methods {
+		wg.Go(func() {
+			cl.Do(context.Background(), Request{Method: m, Path: fmt.Sprintf("/api/single/%d", i), Fresh: true})
+		})
+	}
+	for b := range 3 {
+		wg.Go(func() {
+			var reqs []Request
+			for i, m := range methods {
+				reqs = append(reqs, Request{Method: m, Path: fmt.Sprintf("/api/batch/%d/%d", b, i), Fresh: true})
+			}
+			cl.DoAll(context.Background(), reqs, 8)
+		})
+	}
+	wg.Wait()
+}
+
+// TestWriteAloneOnTheWire: whoever sends them, side by side or in batches,
+// no request of the client is on its way while a write (any method but
+// GET, HEAD, OPTIONS) is, at any --concurrency; reads still go side by
+// side. With ParallelWrites (the opt-in for transactional storage) writes
+// do overlap: the watch can see it.
+func TestWriteAloneOnTheWire(t *testing.T) {
+	for _, c := range []struct {
+		maxInFlight    int
+		parallelWrites bool
+	}{{0, false}, {1, false}, {8, false}, {8, true}} {
+		t.Run(fmt.Sprintf("concurrency %d parallel-writes %v", c.maxInFlight, c.parallelWrites), func(t *testing.T) {
+			watch := testkit.NewWireWatch()
+			srv := httptest.NewServer(watch.Wrap(slowAnswers(20 * time.Millisecond)))
+			t.Cleanup(srv.Close)
+			cl := newClient(t, srv.URL, func(cfg *Config) {
+				cfg.MaxInFlight, cfg.ParallelWrites = c.maxInFlight, c.parallelWrites
+			})
+			mixedTraffic(cl)
+			seen, stats := watch.Seen(), cl.WireStats()
+			if seen.Requests != 40 || seen.Writes != 16 || stats.Writes != 16 {
+				t.Fatalf("%d requests and %d writes reached the server, the client sent %d writes; want 40, 16, 16",
+					seen.Requests, seen.Writes, stats.Writes)
+			}
+			if c.parallelWrites {
+				if len(seen.Overlaps) == 0 || stats.Overlaps == 0 {
+					t.Errorf("with parallel writes nothing overlapped a write (server %d, client %d): the watch proves nothing",
+						len(seen.Overlaps), stats.Overlaps)
+				}
+				return
+			}
+			if len(seen.Overlaps) > 0 || stats.Overlaps > 0 {
+				t.Errorf("%d requests overlapped a write at the server (client counted %d), first: %s",
+					len(seen.Overlaps), stats.Overlaps, seen.Overlaps[0])
+			}
+			if c.maxInFlight != 1 && seen.Peak < 2 {
+				t.Errorf("peak in flight %d: reads no longer go side by side", seen.Peak)
+			}
+		})
+	}
+}
+
+// TestWriteSeenThrough: a write on its way when the run is interrupted (its
+// context ends) is waited for until its answer: the server goes on with it
+// whatever the client does, and the cleanup's requests that follow must
+// not overlap it.
+func TestWriteSeenThrough(t *testing.T) {
+	watch := testkit.NewWireWatch()
+	srv := httptest.NewServer(watch.Wrap(slowAnswers(200 * time.Millisecond)))
+	t.Cleanup(srv.Close)
+	cl := newClient(t, srv.URL, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *Exchange)
+	go func() { done <- cl.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/pages/x"}) }()
+	for watch.Seen().Requests == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	// The cleanup's read, sent at once.
+	cleanup := cl.Do(context.Background(), Request{Path: "/api/pages", Fresh: true})
+	ex := <-done
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		t.Errorf("the interrupted write: status %d, err %v; want its answer", ex.Status, ex.Err)
+	}
+	if cleanup.Status != http.StatusOK {
+		t.Errorf("the read after it: status %d, err %v", cleanup.Status, cleanup.Err)
+	}
+	if o := watch.Seen().Overlaps; len(o) > 0 {
+		t.Errorf("the read after an interrupted write overlapped it: %s", o[0])
+	}
+}
+
+// TestWriteWaitingHoldsLaterReads: a write waiting for the reads on their
+// way is served before reads that come after it, so a stream of reads
+// never keeps a write waiting for ever.
+func TestWriteWaitingHoldsLaterReads(t *testing.T) {
+	watch := testkit.NewWireWatch()
+	watch.KeepTimeline = true
+	srv := httptest.NewServer(watch.Wrap(slowAnswers(50 * time.Millisecond)))
+	t.Cleanup(srv.Close)
+	cl := newClient(t, srv.URL, func(cfg *Config) { cfg.MaxInFlight = 8 })
+	var wg sync.WaitGroup
+	wg.Go(func() { cl.Do(context.Background(), Request{Path: "/api/first", Fresh: true}) })
+	for watch.Seen().Requests == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	wg.Go(func() { cl.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/write"}) })
+	time.Sleep(10 * time.Millisecond) // the write is waiting now
+	wg.Go(func() { cl.Do(context.Background(), Request{Path: "/api/later", Fresh: true}) })
+	wg.Wait()
+	var order []string
+	for _, l := range watch.Seen().Timeline {
+		var at float64
+		var sign, method, path string
+		if _, err := fmt.Sscanf(l, "%fs %s %s %s", &at, &sign, &method, &path); err == nil && sign == "+" {
+			order = append(order, path)
+		}
+	}
+	if fmt.Sprint(order) != "[/api/first /api/write /api/later]" {
+		t.Errorf("requests began in the order %v, want the write before the later read", order)
+	}
+}
