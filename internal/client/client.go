@@ -111,6 +111,7 @@ type Client struct {
 	log      exchangeLog
 	cache    readCache
 	wire     *wire // which requests may be on their way together
+	guard    WriteGuard
 }
 
 // Defaults of Config (and of the CLI's flags).
@@ -127,6 +128,11 @@ const (
 
 // ErrReadOnly is returned for a request that would write in a read-only run.
 var ErrReadOnly = errors.New("refused: the run is read-only and this request could change the target")
+
+// ErrWritesStopped is (wrapped in) the error of a write not sent because
+// the run's WriteGuard stopped every further write: the site was seen
+// losing data.
+var ErrWritesStopped = errors.New("not sent: writes were stopped")
 
 // ErrRunDeadline is returned for a request not sent because the run's time
 // limit (Config.Deadline) had passed.

@@ -159,7 +159,12 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 			break // the last answer stands
 		}
-		weight, ok := c.wire.take(ctx, req.Method)
+		// A guard's own read goes on the wire its write already holds.
+		guarded := c.guard != nil && !onHeldWire(ctx)
+		weight, ok := int64(0), true
+		if guarded || c.guard == nil {
+			weight, ok = c.wire.take(ctx, req.Method)
+		}
 		if !ok {
 			if kept == nil {
 				ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
@@ -167,9 +172,25 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 			break
 		}
+		if guarded && Alone(req.Method) {
+			if err := c.guard.BeforeWrite(ctx, c.guardRead(ctx)); err != nil {
+				c.wire.give(req.Method, weight)
+				if kept == nil {
+					ex.Err = err
+					return
+				}
+				break
+			}
+		}
 		ex.Sent = true
 		t := c.sendOnce(sendContext(ctx, req.Method), req, body)
-		c.wire.give(req.Method, weight)
+		if guarded && t.status != 0 {
+			c.guard.Answered(Answer{Method: req.Method, URL: req.URL, Status: t.status, Body: t.body,
+				Complete: t.err == nil && !t.truncated})
+		}
+		if weight > 0 {
+			c.wire.give(req.Method, weight)
+		}
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {
 			kept = t

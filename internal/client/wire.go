@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"sync"
 
 	"golang.org/x/sync/semaphore"
@@ -118,3 +119,50 @@ func (c *Client) WireStats() WireStats {
 // ParallelWrites reports whether writes may share the wire (the opt-in
 // for transactional storage).
 func (c *Client) ParallelWrites() bool { return c.wire.parallelWrites }
+
+// WriteGuard watches the run's traffic for a site that is losing data and
+// can stop every further write (the tripwire). The client calls it from
+// the one place every request passes through, so no sender can pass it by.
+type WriteGuard interface {
+	// BeforeWrite is called for each write once it has the wire to itself
+	// (nothing else of the run is on its way), before it is sent. A non-nil
+	// error stops the write: it is not sent, and the error is its
+	// Exchange's Err. read sends a read on the held wire (recorded at once,
+	// never held, never seen by Answered), for the guard's own checks.
+	BeforeWrite(ctx context.Context, read func(Request) *Exchange) error
+	// Answered is told each answer the target sent, before the request
+	// leaves the wire: a read's answer is told before any later write is
+	// sent, a write's before any later request. Reads told side by side
+	// call it concurrently.
+	Answered(a Answer)
+}
+
+// Answer is what a guard is told of one answered request.
+type Answer struct {
+	Method string
+	URL    *url.URL // as sent, tokens included: never to be shown
+	Status int
+	// Body is what was read of the body; Complete is false when it was cut
+	// (--max-body, a closed connection).
+	Body     []byte
+	Complete bool
+}
+
+// SetWriteGuard installs g on c; nil removes it. Call it before the run's
+// first request.
+func (c *Client) SetWriteGuard(g WriteGuard) { c.guard = g }
+
+// heldWireKey marks the context of a guard's own reads, sent while the
+// write that asked for them holds the whole wire.
+type heldWireKey struct{}
+
+// onHeldWire reports whether ctx is a guard's read on a held wire.
+func onHeldWire(ctx context.Context) bool { return ctx.Value(heldWireKey{}) != nil }
+
+// guardRead returns the read function a guard's BeforeWrite is given: its
+// requests go on the wire the write already holds, are never held for a
+// spec (client.Hold) and are recorded under the scope "tripwire".
+func (c *Client) guardRead(ctx context.Context) func(Request) *Exchange {
+	ctx = context.WithValue(context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil)), heldWireKey{}, true)
+	return func(r Request) *Exchange { return c.Do(ctx, r) }
+}

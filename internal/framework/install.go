@@ -3,11 +3,14 @@ package framework
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/tripwire"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -35,9 +38,15 @@ func Install(t *Fixture) {
 		if !ginkgo.CurrentSpecReport().Failed() {
 			return
 		}
+		evidence := t.evidence(t.Client.Since(mark))
+		if slices.ContainsFunc(evidence, func(ex *client.Exchange) bool { return tripwire.IsStopped(ex.Err) }) {
+			// It failed because its writes were stopped, not because of
+			// the target's answers: its rule is not checked.
+			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
+		}
 		var b strings.Builder
 		var data []verdict.Exchange
-		for _, ex := range t.evidence(t.Client.Since(mark)) {
+		for _, ex := range evidence {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
 			data = append(data, exchangeData(ex, t.Client.Redactor().String))
 		}
@@ -53,6 +62,9 @@ func Install(t *Fixture) {
 		t.releasePrepared(ctx)
 		t.restoreSettingsLeft(ctx)
 		t.sweep(ctx)
+		if t.Tripwire != nil {
+			t.Tripwire.Final(ctx, t.Client)
+		}
 	})
 	ginkgo.ReportAfterSuite("conformance report", func(r types.Report) { t.setReport(r) })
 

@@ -108,6 +108,8 @@ func (t *Fixture) gate(d specDef) string {
 		return "no --auth-token given: this rule needs write requests"
 	case d.settings && !t.SettingsWrites:
 		return "settings writes not allowed (pass --allow-settings-write)"
+	case d.writes && t.WritesStopped() != "":
+		return t.WritesStopped()
 	}
 	return ""
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/tripwire"
 )
 
 // Options is the part of the run's configuration that specs read.
@@ -54,6 +55,9 @@ type Fixture struct {
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
 	CrossCutting *CrossCutting
+	// Tripwire stops every write once the site is seen losing data; nil in
+	// a run that cannot write (internal/tripwire).
+	Tripwire *tripwire.Tripwire
 
 	// assertions counts what the running spec evaluated (assertions.go).
 	assertions assertionCounter
@@ -87,7 +91,23 @@ func New(c *client.Client, opts Options) *Fixture {
 	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
 	t.CrossCutting = NewCrossCutting(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
+	if t.CanWrite() {
+		t.Tripwire = tripwire.New()
+		c.SetWriteGuard(t.Tripwire)
+	}
 	return t
+}
+
+// WritesStopped is why the run sends no further write (the tripwire
+// tripped: the site lost data during the run), "" while it may write.
+func (t *Fixture) WritesStopped() string {
+	if t.Tripwire == nil {
+		return ""
+	}
+	if trip := t.Tripwire.Tripped(); trip != nil {
+		return "writes were stopped: the site lost data during the run (" + trip.Summary() + ")"
+	}
+	return ""
 }
 
 // Marker returns a slug for something this run creates:

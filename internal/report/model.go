@@ -341,6 +341,10 @@ func specResult(sr types.SpecReport) SpecResult {
 		case verdict.EntryAssertions:
 			n, _ := entryValue[verdict.Assertions](e)
 			res.Assertions = int(n)
+		case verdict.EntryNotChecked:
+			if n, ok := entryValue[verdict.NotChecked](e); ok && n.WritesStopped && res.Status == Failed {
+				res.Status, res.Message, res.Location = NotChecked, n.Reason, ""
+			}
 		}
 	}
 	return res

@@ -254,6 +254,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		markInterrupted(run)
 	}
 	healthExit := afterSpecs(run, c, k)
+	if h := tripped(target, run, c.BaseURL()); h != nil {
+		run.Verdict, healthExit = h.Sentence, h.Exit
+	}
 	reportErr := writeReports(run, cfg, red)
 	run.WriteConsole(out, con.options(cfg.Verbose))
 	printPlacementProbes(out, c)

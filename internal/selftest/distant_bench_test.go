@@ -3,8 +3,8 @@ package selftest_test
 import (
 	"net/http"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 

@@ -42,6 +42,10 @@ type NotChecked struct {
 	// NoAssertion: the spec ran to its end without evaluating a single
 	// assertion, so its pass would have been vacuous (see NoAssertion).
 	NoAssertion bool `json:"noAssertion,omitempty"`
+	// WritesStopped: the spec failed only because the run stopped its
+	// writes (the site lost data during the run): its verdict is this, not
+	// the failure.
+	WritesStopped bool `json:"writesStopped,omitempty"`
 }
 
 // ReasonNoAssertion is why a spec that ran to its end without evaluating an

@@ -1,0 +1,524 @@
+// Package tripwire notices a site losing content while a run writes to it,
+// and stops the run's writes at once.
+//
+// The host keeps its content in flat files without transactions: a request
+// that overlaps a write can empty the page, tag and category indexes
+// (shared observations, host storage). The run itself never overlaps a
+// write (internal/client, the wire), but the site may have other writers,
+// and a broken server may lose data on its own. A site losing data must get
+// no further write, cleanup writes included: every write may save the
+// damage for good.
+//
+// Before the run's first write the tripwire knows which pages the site
+// lists (the baseline: an every-type listing the run read anyway, or one
+// read of its own). During the writes it follows the run's own creates and
+// deletes from their answers, and at a few moments checks that the listing
+// still holds what it should: every baseline page the run did not write
+// to, and about as many new pages as the run created and did not delete.
+// A check is one small read (meta.total of a one-item listing), and only
+// when that falls short a listing of every key and a read of a few missing
+// pages, so that a listing that merely misbehaves (a mutant the rules will
+// catch) is not taken for lost data. Every complete every-type listing the
+// run reads anyway counts as a check too.
+package tripwire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// DefaultCheckEvery is how many writes may go out between two checks.
+const DefaultCheckEvery = 12
+
+// Tripwire is a client.WriteGuard. Create it with New and install it with
+// client.SetWriteGuard before the run's first request.
+type Tripwire struct {
+	// CheckEvery is how many writes may go out between two checks (0:
+	// DefaultCheckEvery).
+	CheckEvery int
+	// MayRemove, when set, names baseline pages the run may delete (the
+	// cleanup command's run-marked leftovers): their going is no loss.
+	MayRemove func(key string) bool
+
+	mu sync.Mutex
+	// baseline is the keys listed before the first write; nil until then.
+	baseline map[string]bool
+	// touched are baseline keys the run wrote to (or under): whatever
+	// happens to them is the run's doing, not a loss.
+	touched map[string]bool
+	// created counts the pages the run's creates made, less those its
+	// deletes removed; unsure counts the writes whose effect on the page
+	// count is not known (no answer, a server error, a refused write a
+	// broken server may have applied). own are the keys of the pages the
+	// run made and did not delete, as its answers named them (a child
+	// whose parent was renamed keeps its old key here).
+	created, unsure int
+	own             map[string]bool
+	// writes counts the writes let through; sinceCheck those since the
+	// last check. suspect: an answer hinted at a loss, check before the
+	// next write.
+	writes, sinceCheck int
+	suspect            bool
+	checks             int
+	tripped            *Trip
+	notes              []string
+}
+
+// Trip is what the tripwire saw when it stopped the writes.
+type Trip struct {
+	// Missing are baseline pages no longer listed (and, read one by one,
+	// gone: 404), sorted; MissingMore counts those not named.
+	Missing     []string
+	MissingMore int
+	// Shrink, when set, says how the listing shrank beyond what the run's
+	// own deletes explain; OwnMissing names pages of the run that are gone
+	// although it never deleted them.
+	Shrink     string
+	OwnMissing []string
+	// AfterWrites is how many writes had gone out.
+	AfterWrites int
+}
+
+// New returns a tripwire with no baseline yet.
+func New() *Tripwire { return &Tripwire{touched: map[string]bool{}, own: map[string]bool{}} }
+
+// Tripped returns what stopped the writes, nil while they go on.
+func (tw *Tripwire) Tripped() *Trip {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.tripped
+}
+
+// Stats is how much the tripwire did: writes let through, checks made.
+func (tw *Tripwire) Stats() (writes, checks int) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return tw.writes, tw.checks
+}
+
+// Notes are observations made on the way (a listing that left out pages
+// that still read fine), for the run's report.
+func (tw *Tripwire) Notes() []string {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	return slices.Clone(tw.notes)
+}
+
+// Stopped is the error of every write after the trip.
+type Stopped struct{ Trip *Trip }
+
+func (e *Stopped) Error() string {
+	return client.ErrWritesStopped.Error() + ": the site lost data during the run (" + e.Trip.Summary() + ")"
+}
+
+// Unwrap lets errors.Is find client.ErrWritesStopped.
+func (e *Stopped) Unwrap() error { return client.ErrWritesStopped }
+
+// Summary says in a few words what was lost.
+func (t *Trip) Summary() string {
+	var parts []string
+	if len(t.Missing) > 0 {
+		s := "these pages are no longer listed: " + strings.Join(t.Missing, ", ")
+		if t.MissingMore > 0 {
+			s += fmt.Sprintf(" and %d more", t.MissingMore)
+		}
+		parts = append(parts, s)
+	}
+	if t.Shrink != "" {
+		parts = append(parts, t.Shrink+" (gone: "+strings.Join(t.OwnMissing, ", ")+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// BeforeWrite implements client.WriteGuard: it takes the baseline before
+// the first write, checks when a check is due, and refuses every write
+// once tripped.
+func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *client.Exchange) error {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.tripped != nil {
+		return &Stopped{Trip: tw.tripped}
+	}
+	every := tw.CheckEvery
+	if every <= 0 {
+		every = DefaultCheckEvery
+	}
+	switch {
+	case tw.baseline == nil:
+		if keys, ok := listKeys(ctx, read); ok {
+			tw.baseline = keys
+		}
+	case tw.suspect || tw.sinceCheck >= every:
+		tw.check(ctx, read)
+		if tw.tripped != nil {
+			return &Stopped{Trip: tw.tripped}
+		}
+	}
+	tw.writes++
+	tw.sinceCheck++
+	return nil
+}
+
+// Final checks once more after the run's last write (the cleanup's
+// deletes included), so that a loss the last writes made is reported too.
+// Nothing is read when no write went out or a listing read since showed
+// nothing lost.
+func (tw *Tripwire) Final(ctx context.Context, c *client.Client) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	if tw.baseline == nil || tw.tripped != nil || (tw.sinceCheck == 0 && !tw.suspect) {
+		return
+	}
+	tw.check(ctx, func(r client.Request) *client.Exchange {
+		r.Fresh = true
+		return c.Do(client.WithScope(ctx, "tripwire"), r)
+	})
+}
+
+// check reads how many pages the site lists and, when that is fewer than
+// it should be, which ones are gone; it trips when baseline pages the run
+// never wrote to are gone, or the run's own pages are fewer than its
+// creates and deletes explain. The caller holds tw.mu.
+func (tw *Tripwire) check(ctx context.Context, read func(client.Request) *client.Exchange) {
+	tw.checks++
+	tw.sinceCheck, tw.suspect = 0, false
+	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: totalQuery(), Fresh: true})
+	if total, ok := listedTotal(ex); ok && total >= tw.expected() {
+		return
+	}
+	keys, ok := listKeys(ctx, read)
+	if !ok {
+		return // no listing to judge by: no verdict either way
+	}
+	tw.judge(keys, func(key string) bool {
+		ex := read(client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true})
+		return ex.Err == nil && ex.Status == http.StatusNotFound
+	})
+}
+
+// expected is how many pages the site lists now when nothing was lost and
+// every write whose outcome is unsure did nothing (the usual case: a
+// refused write): the baseline pages the run never wrote to, and the
+// pages it created and did not delete. A listing that counts fewer is
+// looked at key by key. The caller holds tw.mu.
+func (tw *Tripwire) expected() int {
+	n := 0
+	for k := range tw.baseline {
+		if !tw.mayGo(k) {
+			n++
+		}
+	}
+	return n + tw.created
+}
+
+// mayGo reports whether a baseline page's absence is explained by the run.
+func (tw *Tripwire) mayGo(key string) bool {
+	return tw.touched[key] || (tw.MayRemove != nil && tw.MayRemove(key))
+}
+
+// confirmAtMost bounds the single-page reads that confirm a loss.
+const confirmAtMost = 3
+
+// judge compares a listing of every key with what should be there; gone
+// reads one missing page and reports whether it is gone (404). The caller
+// holds tw.mu.
+func (tw *Tripwire) judge(listed map[string]bool, gone func(key string) bool) {
+	var missing []string
+	for k := range tw.baseline {
+		if !listed[k] && !tw.mayGo(k) {
+			missing = append(missing, k)
+		}
+	}
+	slices.Sort(missing)
+	newOnes := 0
+	for k := range listed {
+		if !tw.baseline[k] {
+			newOnes++
+		}
+	}
+	trip := &Trip{AfterWrites: tw.writes}
+	// A listing may leave out pages that are still there (a broken page
+	// list, or a page of a type the filters do not name: mutants the rules
+	// will report): only pages that read 404 too are lost.
+	if len(missing) > 0 {
+		if k, ok := allGone(missing, gone); !ok {
+			tw.note("the every-type page list left out %d page(s) that were listed before the run's first write, but %s still reads as a page: no data loss assumed", len(missing), k)
+		} else {
+			const named = 20
+			trip.Missing, trip.MissingMore = missing[:min(named, len(missing))], max(len(missing)-named, 0)
+		}
+	}
+	if want := tw.created - tw.unsure; newOnes < want {
+		var unlisted []string
+		for k := range tw.own {
+			if !listed[k] {
+				unlisted = append(unlisted, k)
+			}
+		}
+		slices.Sort(unlisted)
+		if k, ok := allGone(unlisted, gone); !ok || len(unlisted) == 0 {
+			tw.note("the every-type page list holds %d page(s) that were not there before the run, fewer than the %d the run created, but %s still reads as a page: no data loss assumed", newOnes, want, k)
+		} else {
+			trip.Shrink = fmt.Sprintf("the site lists %d page(s) that were not there before the run, fewer than the %d the run created and did not delete", newOnes, want)
+			trip.OwnMissing = unlisted[:min(confirmAtMost, len(unlisted))]
+		}
+	}
+	if len(trip.Missing) > 0 || trip.Shrink != "" {
+		tw.tripped = trip
+	}
+}
+
+// allGone reads up to confirmAtMost of keys; ok is false, with the key,
+// when one of them still reads as a page.
+func allGone(keys []string, gone func(string) bool) (string, bool) {
+	for _, k := range keys[:min(confirmAtMost, len(keys))] {
+		if !gone(k) {
+			return k, false
+		}
+	}
+	return "", true
+}
+
+// note records an observation once. The caller holds tw.mu.
+func (tw *Tripwire) note(format string, args ...any) {
+	n := "tripwire: " + fmt.Sprintf(format, args...)
+	if !slices.Contains(tw.notes, n) {
+		tw.notes = append(tw.notes, n)
+	}
+}
+
+// Answered implements client.WriteGuard: it follows the run's creates and
+// deletes, and takes every complete every-type listing as a check.
+func (tw *Tripwire) Answered(a client.Answer) {
+	tw.mu.Lock()
+	defer tw.mu.Unlock()
+	key, isPage := pageKey(a.URL)
+	switch {
+	case a.Method == http.MethodGet:
+		tw.sawRead(a, key, isPage)
+	case a.Method == http.MethodPost && a.URL.Path == "/api/pages":
+		switch {
+		case a.Status >= 200 && a.Status < 300 && createdKey(a.Body) != "":
+			tw.created++
+			tw.own[createdKey(a.Body)] = true
+		case a.Status >= 500 || (a.Status >= 200 && a.Status < 300):
+			// A server error, or a success that names no page (an error
+			// answered 200, as earlier releases did): a page may or may
+			// not have been made.
+			tw.unsure++
+		}
+	case isPage || strings.HasPrefix(a.URL.Path, "/api/files/"):
+		tw.sawWrite(a, key)
+	}
+}
+
+// sawWrite follows a write to one page. The caller holds tw.mu.
+func (tw *Tripwire) sawWrite(a client.Answer, key string) {
+	if key == "" {
+		key = strings.TrimPrefix(a.URL.Path, "/api/files/")
+	}
+	first, _, _ := strings.Cut(key, "/")
+	for _, k := range []string{key, first} {
+		if tw.baseline[k] {
+			tw.touched[k] = true
+		}
+	}
+	if a.Method == http.MethodPut && a.Status == http.StatusOK && tw.own[key] {
+		if to := createdKey(a.Body); to != "" && to != key {
+			delete(tw.own, key) // renamed (spec 3.2)
+			tw.own[to] = true
+		}
+	}
+	if a.Method != http.MethodDelete || tw.baseline[key] {
+		return
+	}
+	switch {
+	case a.Status >= 200 && a.Status < 300:
+		tw.created--
+		delete(tw.own, key)
+	case a.Status != http.StatusNotFound:
+		// Refused, failed or unanswered: a broken server may have
+		// deleted it anyway.
+		tw.unsure++
+	}
+}
+
+// sawRead takes what a read shows: a complete every-type listing is a
+// baseline before the first write and a check after it; a page the run
+// created reading 404 hints at a loss. The caller holds tw.mu.
+func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
+	if isPage && a.Status == http.StatusNotFound && tw.baseline[key] && !tw.mayGo(key) {
+		tw.suspect = true // a page listed before the run's first write reads 404
+		return
+	}
+	if a.URL.Path != "/api/pages" || !a.Complete || a.Status != http.StatusOK || !everyType(a.URL.Query()) {
+		return
+	}
+	data := gjson.GetBytes(a.Body, "data")
+	if !data.IsArray() {
+		return
+	}
+	q := a.URL.Query()
+	if q.Get("numberOfItems") != "-1" || q.Get("untagged") == "true" || (q.Get("pageNumber") != "" && q.Get("pageNumber") != "1") {
+		if total, ok := totalOf(a.Body); ok && tw.baseline != nil && total < tw.expected() {
+			tw.suspect = true
+		}
+		return
+	}
+	keys := map[string]bool{}
+	for _, p := range data.Array() {
+		keys[p.Get("key").String()] = true
+	}
+	if tw.writes == 0 {
+		tw.baseline = keys
+		return
+	}
+	if tw.baseline == nil || tw.tripped != nil {
+		return
+	}
+	// A listing that falls short is checked again, with reads of the
+	// missing pages, before the next write.
+	for k := range tw.baseline {
+		if !keys[k] && !tw.mayGo(k) {
+			tw.suspect = true
+			return
+		}
+	}
+	newOnes := 0
+	for k := range keys {
+		if !tw.baseline[k] {
+			newOnes++
+		}
+	}
+	if newOnes < tw.created-tw.unsure {
+		tw.suspect = true
+		return
+	}
+	tw.sinceCheck = 0
+}
+
+// createdKey is the key a create's answer names: data.key (spec 4.3), or
+// data itself where a release answered with the key alone (spec 9.3).
+func createdKey(body []byte) string {
+	if gjson.GetBytes(body, "status").String() == "1" {
+		return ""
+	}
+	data := gjson.GetBytes(body, "data")
+	if data.Type == gjson.String {
+		return data.String()
+	}
+	return data.Get("key").String()
+}
+
+// pageKey is the page key of a /api/pages/{key} URL.
+func pageKey(u *url.URL) (string, bool) {
+	rest, ok := strings.CutPrefix(u.Path, "/api/pages/")
+	return rest, ok && rest != ""
+}
+
+// totalQuery asks for one page of every type: its meta.total counts them
+// all (spec 4.1 rule 1).
+func totalQuery() url.Values {
+	q := everyTypeQuery()
+	q.Set("numberOfItems", "1")
+	return q
+}
+
+// everyTypeQuery turns every type filter on (spec 4.1).
+func everyTypeQuery() url.Values {
+	q := url.Values{}
+	for _, ty := range []string{"published", "draft", "static", "sticky", "scheduled"} {
+		q.Set(ty, "true")
+	}
+	return q
+}
+
+// everyType reports whether a page-list query turns every type filter on.
+func everyType(q url.Values) bool {
+	for k := range everyTypeQuery() {
+		if q.Get(k) != "true" {
+			return false
+		}
+	}
+	return true
+}
+
+// listedTotal is the meta.total of a page-list answer.
+func listedTotal(ex *client.Exchange) (int, bool) {
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		return 0, false
+	}
+	return totalOf(ex.Body())
+}
+
+func totalOf(body []byte) (int, bool) {
+	t := gjson.GetBytes(body, "meta.total")
+	if t.Type != gjson.Number {
+		return 0, false
+	}
+	n, err := strconv.Atoi(t.Raw)
+	return n, err == nil
+}
+
+// walkSize is the page size of a listing walked a page at a time, when the
+// every-type listing at once is cut or refused.
+const walkSize = 100
+
+// maxWalk bounds a walk (a million pages).
+const maxWalk = 10000
+
+// listKeys lists the key of every page of every type: at once
+// (numberOfItems=-1), or a page at a time when that answer is cut or no
+// list. ok is false when no complete listing could be had.
+func listKeys(_ context.Context, read func(client.Request) *client.Exchange) (map[string]bool, bool) {
+	q := everyTypeQuery()
+	q.Set("numberOfItems", "-1")
+	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q})
+	if keys, ok := keysOf(ex); ok {
+		return keys, true
+	}
+	keys := map[string]bool{}
+	for n := 1; n <= maxWalk; n++ {
+		q := everyTypeQuery()
+		q.Set("numberOfItems", strconv.Itoa(walkSize))
+		q.Set("pageNumber", strconv.Itoa(n))
+		ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q})
+		page, ok := keysOf(ex)
+		if !ok {
+			return nil, false
+		}
+		for k := range page {
+			keys[k] = true
+		}
+		if len(page) == 0 || !ex.Get("meta.hasMore").Bool() {
+			return keys, true
+		}
+	}
+	return nil, false
+}
+
+// keysOf is the set of page keys of a complete page-list answer.
+func keysOf(ex *client.Exchange) (map[string]bool, bool) {
+	if ex.Err != nil || ex.Status != http.StatusOK || ex.Truncated || ex.BodyCut || !ex.Get("data").IsArray() {
+		return nil, false
+	}
+	keys := map[string]bool{}
+	for _, p := range ex.Get("data").Array() {
+		keys[p.Get("key").String()] = true
+	}
+	return keys, true
+}
+
+// IsStopped reports whether err is a write stopped by a tripwire.
+func IsStopped(err error) bool { return errors.Is(err, client.ErrWritesStopped) }

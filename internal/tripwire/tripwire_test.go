@@ -1,0 +1,204 @@
+package tripwire_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
+	"github.com/conformance-suite/conformance/internal/tripwire"
+)
+
+// world is a reference server with a tripwire-guarded client; deleteNow
+// removes a page behind the client's back, as another editor would.
+type world struct {
+	cl   *client.Client
+	tw   *tripwire.Tripwire
+	ref  testkit.Server
+	sent atomic.Int64 // requests that reached the server
+}
+
+func newWorld(t *testing.T, wrap func(http.Handler) http.Handler) *world {
+	t.Helper()
+	w := &world{}
+	w.ref = testkit.ReferenceWith(t, referenceOptions(), func(h http.Handler) http.Handler {
+		if wrap != nil {
+			h = wrap(h)
+		}
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			w.sent.Add(1)
+			h.ServeHTTP(rw, r)
+		})
+	})
+	cl, err := client.New(client.Config{BaseURL: w.ref.URL, Token: w.ref.Token, AuthToken: w.ref.AuthToken, MaxInFlight: 8, ReadCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.tw = tripwire.New()
+	w.tw.CheckEvery = 4
+	cl.SetWriteGuard(w.tw)
+	w.cl = cl
+	return w
+}
+
+// deleteNow deletes key on the server directly, past the client.
+func (w *world) deleteNow(t *testing.T, key string) {
+	t.Helper()
+	q := url.Values{"token": {w.ref.Token}, "authentication": {w.ref.AuthToken}}
+	req := httptest.NewRequest(http.MethodDelete, "/api/pages/"+key+"?"+q.Encode(), nil)
+	rec := httptest.NewRecorder()
+	w.ref.Server.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("deleting %s behind the client's back: %d %s", key, rec.Code, rec.Body)
+	}
+}
+
+func (w *world) create(name string) *client.Exchange {
+	return w.cl.Do(context.Background(), client.Request{Method: http.MethodPost, Path: "/api/pages", Credentials: client.BothTokens,
+		JSON: map[string]any{"title": "conformance tripwire " + name, "slug": "conformance-20261127t0000-abcdef-" + name, "type": "draft", "content": "x"}})
+}
+
+func (w *world) del(key string) *client.Exchange {
+	return w.cl.Do(context.Background(), client.Request{Method: http.MethodDelete, Path: client.KeyPath("pages", key), Credentials: client.BothTokens})
+}
+
+// TestForeignLossTrips: a page the run never touched vanishes between two
+// writes; by the next check the tripwire has stopped every write: the
+// write is not sent, its error says the site lost data and names the page.
+func TestForeignLossTrips(t *testing.T) {
+	w := newWorld(t, nil)
+	for i := range 3 {
+		if ex := w.create(fmt.Sprint(i)); ex.Status != http.StatusCreated {
+			t.Fatalf("create %d: %d %v", i, ex.Status, ex.Err)
+		}
+	}
+	w.deleteNow(t, "alpha-post")
+	var stopped *client.Exchange
+	for i := 3; i < 8 && stopped == nil; i++ {
+		if ex := w.create(fmt.Sprint(i)); tripwire.IsStopped(ex.Err) {
+			stopped = ex
+		}
+	}
+	if stopped == nil {
+		t.Fatalf("eight writes went out after a foreign page vanished (checks every 4)")
+	}
+	if stopped.Sent || !strings.Contains(stopped.Err.Error(), "alpha-post") || !strings.Contains(stopped.Err.Error(), "lost data") {
+		t.Errorf("the stopped write: sent %v, err %v; want not sent, naming alpha-post", stopped.Sent, stopped.Err)
+	}
+	before := w.sent.Load()
+	for _, ex := range []*client.Exchange{w.del("conformance-20261127t0000-abcdef-0"), w.create("late")} {
+		if !tripwire.IsStopped(ex.Err) {
+			t.Errorf("a write after the trip: %d %v, want stopped", ex.Status, ex.Err)
+		}
+	}
+	if n := w.sent.Load() - before; n != 0 {
+		t.Errorf("%d requests reached the site after the trip, want none", n)
+	}
+	if trip := w.tw.Tripped(); trip == nil || fmt.Sprint(trip.Missing) != "[alpha-post]" {
+		t.Errorf("Tripped() = %+v, want alpha-post missing", trip)
+	}
+}
+
+// TestOwnWritesDoNotTrip: the run's own creates and deletes, refused
+// probes to keys that do not exist and writes to its own pages change the
+// listing only as they should: no trip, and a check costs one read.
+func TestOwnWritesDoNotTrip(t *testing.T) {
+	w := newWorld(t, nil)
+	for i := range 10 {
+		key := "conformance-20261127t0000-abcdef-" + fmt.Sprint(i)
+		if ex := w.create(fmt.Sprint(i)); ex.Status != http.StatusCreated {
+			t.Fatalf("create: %d %v", ex.Status, ex.Err)
+		}
+		if i%2 == 0 {
+			if ex := w.del(key); ex.Status != http.StatusOK {
+				t.Fatalf("delete: %d %v", ex.Status, ex.Err)
+			}
+		}
+		w.del("conformance-20261127t0000-abcdef-no-such-" + fmt.Sprint(i))                                      // 404
+		w.cl.Do(context.Background(), client.Request{Method: http.MethodDelete, Path: "/api/pages/alpha-post"}) // 401: no auth token
+	}
+	if trip := w.tw.Tripped(); trip != nil {
+		t.Fatalf("tripped on the run's own writes: %s", trip.Summary())
+	}
+	writes, checks := w.tw.Stats()
+	reads := 0
+	for _, ex := range w.cl.Exchanges() {
+		if ex.Method == http.MethodGet && !ex.Replayed {
+			reads++
+		}
+	}
+	if checks < writes/4-1 || reads > checks+1 {
+		t.Errorf("%d writes, %d checks, %d reads: want a check every 4 writes, one read each (plus the baseline)", writes, checks, reads)
+	}
+}
+
+// TestOwnPagesVanishTrips: pages the run created and never deleted are no
+// longer listed: the listing shrank in a way the run's deletes do not
+// explain.
+func TestOwnPagesVanishTrips(t *testing.T) {
+	w := newWorld(t, nil)
+	for i := range 3 {
+		w.create(fmt.Sprint(i))
+	}
+	for i := range 3 {
+		w.deleteNow(t, "conformance-20261127t0000-abcdef-"+fmt.Sprint(i))
+	}
+	for i := 3; i < 8; i++ {
+		w.create(fmt.Sprint(i))
+	}
+	trip := w.tw.Tripped()
+	if trip == nil || !strings.Contains(trip.Shrink, "fewer than") {
+		t.Fatalf("Tripped() = %+v, want the run's own pages counted missing", trip)
+	}
+}
+
+// TestBrokenListingIsNoLoss: a page list that leaves out pages which
+// still read fine (a broken list the rules will report, or pages of a type
+// no filter names), the site's or the run's own, is no data loss: no trip,
+// a note says why.
+func TestBrokenListingIsNoLoss(t *testing.T) {
+	hide := atomic.Bool{}
+	w := newWorld(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if hide.Load() && r.Method == http.MethodGet && r.URL.Path == "/api/pages" {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, r)
+				body := strings.Replace(rec.Body.String(), `"key":"alpha-post"`, `"key":"hidden"`, 1)
+				body = ownRe.ReplaceAllString(body, `"key":"x"`)      // like a page of a type no filter names
+				body = totalRe.ReplaceAllString(body, `"total":"$1"`) // no number: the check reads the listing
+				rw.Header().Set("Content-Type", "application/json")
+				_, _ = rw.Write([]byte(body))
+				return
+			}
+			h.ServeHTTP(rw, r)
+		})
+	})
+	w.create("0")
+	hide.Store(true)
+	for i := 1; i < 10; i++ {
+		w.create(fmt.Sprint(i))
+	}
+	if trip := w.tw.Tripped(); trip != nil {
+		t.Fatalf("tripped on a listing that hides a page that still reads fine: %s", trip.Summary())
+	}
+	notes := strings.Join(w.tw.Notes(), "\n")
+	for _, want := range []string{"alpha-post still reads", "conformance-20261127t0000-abcdef-0 still reads"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q, want one saying %s as a page", notes, want)
+		}
+	}
+}
+
+var ownRe = regexp.MustCompile(`"key":"conformance-20261127t0000-abcdef-\d+"`)
+
+var totalRe = regexp.MustCompile(`"total":(\d+)`)
+
+func referenceOptions() reference.Options { return reference.Options{} }
