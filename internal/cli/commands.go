@@ -13,8 +13,10 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/cleanup"
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/runner"
+	"github.com/conformance-suite/conformance/internal/tripwire"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -169,8 +171,13 @@ cleanup is for what is left when a delete failed or the process was killed.
 --dry-run only lists the pages it would delete, and needs no authentication token.
 Uploaded files cannot be deleted through the API: cleanup leaves them.
 
+Deletes go out one at a time, nothing else beside them. If pages that are not the
+runs' leftovers stop being listed while it deletes (the site is losing data), it stops
+at once and says so.
+
 Exit codes: 0 every page found was deleted (or, with --dry-run, listed); 1 a delete
-failed; 2 usage or configuration error; 3 the target's pages cannot be listed.`,
+failed; 2 usage or configuration error; 3 the target's pages cannot be listed, or the
+site lost pages while cleanup ran.`,
 		Example: `  CONFORMANCE_TOKEN=... conformance cleanup --base-url https://staging.example.org --dry-run
   conformance cleanup --base-url https://staging.example.org --token-file api.token \
       --auth-token-file auth.token`,
@@ -191,9 +198,22 @@ failed; 2 usage or configuration error; 3 the target's pages cannot be listed.`,
 			}
 			out := c.Redactor().Writer(stdout)
 			defer out.Flush()
+			// The tripwire: a site seen losing pages that are not the
+			// runs' leftovers gets no further delete.
+			tw := tripwire.New()
+			tw.MayRemove = marker.IsRunMarked
+			c.SetWriteGuard(tw)
 			res, err := cleanup.Run(cmd.Context(), c, dryRun)
 			if err != nil {
 				fmt.Fprintf(out, "conformance: cannot list pages: %v\n", err)
+				return exitError{runner.ExitUnusable}
+			}
+			if !dryRun {
+				tw.Final(cmd.Context(), c)
+			}
+			if trip := tw.Tripped(); trip != nil {
+				fmt.Fprintf(out, "The site lost data while cleanup ran: %s. Deletes were stopped at once (after %d); restore the site from a backup.\n",
+					trip.Summary(), trip.AfterWrites)
 				return exitError{runner.ExitUnusable}
 			}
 			verb := "deleted"

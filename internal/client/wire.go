@@ -166,3 +166,18 @@ func (c *Client) guardRead(ctx context.Context) func(Request) *Exchange {
 	ctx = context.WithValue(context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil)), heldWireKey{}, true)
 	return func(r Request) *Exchange { return c.Do(ctx, r) }
 }
+
+// WithWireAlone runs f with the whole wire held, as a write holds it: the
+// reads f sends with read go out with nothing of the run beside them, are
+// recorded at once under the scope "tripwire", and are not told to the
+// guard. It is for a guard's check after the run's last write
+// (WriteGuard.BeforeWrite gets the same read for its own). False, and f
+// not run, when ctx ends before the wire is free.
+func (c *Client) WithWireAlone(ctx context.Context, f func(read func(Request) *Exchange)) bool {
+	if err := c.wire.sem.Acquire(ctx, c.wire.whole); err != nil {
+		return false
+	}
+	defer c.wire.sem.Release(c.wire.whole)
+	f(c.guardRead(ctx))
+	return true
+}

@@ -171,18 +171,17 @@ func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *
 }
 
 // Final checks once more after the run's last write (the cleanup's
-// deletes included), so that a loss the last writes made is reported too.
-// Nothing is read when no write went out or a listing read since showed
-// nothing lost.
+// deletes included), with the wire held as a write holds it, so that a
+// loss the last writes made is reported too. Nothing is read when no write
+// went out or a listing read since showed nothing lost.
 func (tw *Tripwire) Final(ctx context.Context, c *client.Client) {
-	tw.mu.Lock()
-	defer tw.mu.Unlock()
-	if tw.baseline == nil || tw.tripped != nil || (tw.sinceCheck == 0 && !tw.suspect) {
-		return
-	}
-	tw.check(ctx, func(r client.Request) *client.Exchange {
-		r.Fresh = true
-		return c.Do(client.WithScope(ctx, "tripwire"), r)
+	c.WithWireAlone(ctx, func(read func(client.Request) *client.Exchange) {
+		tw.mu.Lock()
+		defer tw.mu.Unlock()
+		if tw.baseline == nil || tw.tripped != nil || (tw.sinceCheck == 0 && !tw.suspect) {
+			return
+		}
+		tw.check(ctx, read)
 	})
 }
 
