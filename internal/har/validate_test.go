@@ -25,22 +25,28 @@ var validatorDir = filepath.Join("testdata", "validator")
 // the validator is not installed.
 func nodeOrSkip(t *testing.T) string {
 	t.Helper()
+	node, missing := findValidator(t)
+	if missing != "" {
+		t.Skipf("HAR validator absent: %s", missing)
+	}
+	return node
+}
+
+// findValidator returns the node binary, or what is missing to run the
+// validator; in CI a missing validator fails t.
+func findValidator(t *testing.T) (node, missing string) {
+	t.Helper()
 	node, err := exec.LookPath("node")
-	missing := ""
 	switch {
 	case err != nil:
 		missing = "node is not installed"
 	case !exists(filepath.Join(validatorDir, "node_modules", "har-validator")):
 		missing = "har-validator is not installed (npm ci --prefix internal/har/testdata/validator)"
 	}
-	if missing == "" {
-		return node
-	}
-	if os.Getenv("CI") == "true" {
+	if missing != "" && os.Getenv("CI") == "true" {
 		t.Fatalf("HAR validator absent in CI: %s", missing)
 	}
-	t.Skipf("HAR validator absent: %s", missing)
-	return ""
+	return node, missing
 }
 
 func exists(path string) bool {
@@ -71,9 +77,16 @@ func validate(t *testing.T, node string, paths ...string) map[string]string {
 }
 
 // mustValidate fails t unless har-validator accepts the HAR file at path.
+// Without the validator (not in CI) it says so and lets the test go on
+// with its own checks.
 func mustValidate(t *testing.T, path string) {
 	t.Helper()
-	for _, errs := range validate(t, nodeOrSkip(t), path) {
+	node, missing := findValidator(t)
+	if missing != "" {
+		t.Logf("not validated against the HAR 1.2 schema: %s", missing)
+		return
+	}
+	for _, errs := range validate(t, node, path) {
 		t.Errorf("har-validator rejects %s:\n%s", filepath.Base(path), errs)
 	}
 }
