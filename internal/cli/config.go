@@ -79,6 +79,7 @@ func (f *targetFlags) registerRun(fs *pflag.FlagSet) {
 	fs.StringVar(&c.JSONReport, "json-report", "", "write a JSON report to this file, the input of conformance diff and --rerun-failed (- for standard output)")
 	fs.StringVar(&c.HTMLReport, "html-report", "", "write a self-contained HTML report to this file, which opens offline (- for standard output)")
 	fs.StringVar(&c.MarkdownReport, "markdown-report", "", "write a Markdown report to this file, for a PR comment or $GITHUB_STEP_SUMMARY (- for standard output)")
+	fs.StringVar(&c.HARReport, "har-report", "", "write every request and answer of the run as a HAR 1.2 file, which browsers' developer tools open (tokens redacted; each body up to 64 KiB; - for standard output)")
 	fs.StringVar(&c.RerunFailed, "rerun-failed", "", "check only the rules that failed in this earlier JSON report (and'ed with --label-filter); when a cross-cutting rule failed, every other spec runs too, to make the traffic it judges")
 	fs.StringVar(&c.LabelFilter, "label-filter", "", "Ginkgo label filter, e.g. 'area:pages && !writes' or 'rule:PAGE-LIST-ALL'")
 	fs.StringArrayVar(&c.Focus, "focus", nil, "run only specs whose text matches this regexp (repeatable)")

@@ -23,6 +23,7 @@ func reportFlags(cfg *runner.Config) []struct {
 	}{
 		{"--json-report", cfg.JSONReport}, {"--junit-report", cfg.JUnitReport},
 		{"--html-report", cfg.HTMLReport}, {"--markdown-report", cfg.MarkdownReport},
+		{"--har-report", cfg.HARReport},
 	}
 }
 

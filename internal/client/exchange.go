@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -322,9 +323,35 @@ func excerpt(b []byte, limit int) string {
 	}
 	s := printable(b, limit)
 	if len(b) > limit {
-		s += fmt.Sprintf(" …[%d bytes in all]", len(b))
+		s += sizeNoteStart + strconv.Itoa(len(b)) + sizeNoteEnd
 	}
 	return s
+}
+
+// The note excerpt adds after the start of a longer body: " …[N bytes in
+// all]".
+const (
+	sizeNoteStart = " …["
+	sizeNoteEnd   = " bytes in all]"
+)
+
+// RequestBodyCut reports whether RequestBody shows only the start of the
+// request body (the first 2 KiB, then its size note), and then gives that
+// start and the size of the whole body, redacted, in bytes. A body that is
+// not UTF-8 is shown Go-quoted (strconv.Quote) either way.
+func (e *Exchange) RequestBodyCut() (start string, size int, cut bool) {
+	rest, ok := strings.CutSuffix(e.RequestBody, sizeNoteEnd)
+	i := strings.LastIndex(rest, sizeNoteStart)
+	if !ok || i < 0 {
+		return e.RequestBody, 0, false
+	}
+	// A cut start is the excerpt's 2 KiB (less a split rune), or more
+	// when quoted; a shorter body may end like the note itself.
+	n, err := strconv.Atoi(rest[i+len(sizeNoteStart):])
+	if err != nil || n <= requestExcerpt || i <= requestExcerpt-utf8.UTFMax {
+		return e.RequestBody, 0, false
+	}
+	return rest[:i], n, true
 }
 
 func indentTail(s string) string { return strings.ReplaceAll(s, "\n", "\n          ") }

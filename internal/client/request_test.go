@@ -3,11 +3,13 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestTokenPlacement checks where each kind of request carries the two
@@ -373,5 +375,36 @@ func TestBaseURLErrorsMaskThePassword(t *testing.T) {
 	}
 	if got := maskPassword("http://bob@example.org/a:b@c"); got != "http://bob@example.org/a:b@c" {
 		t.Errorf("no password: got %q, want the URL unchanged", got)
+	}
+}
+
+// RequestBodyCut takes the request body's excerpt apart: a short body is
+// whole, even one that ends like the size note; a long one is its first
+// 2 KiB and the size of the whole, redacted.
+func TestRequestBodyCut(t *testing.T) {
+	rec := newRecorder(t, nil)
+	c := newClient(t, rec.URL, nil)
+	for _, tc := range []struct {
+		name      string
+		raw       string
+		wantStart string
+		wantSize  int
+		wantCut   bool
+	}{
+		{"short", "hello", "hello", 0, false},
+		{"short, ending like the note", "x …[9999 bytes in all]", "x …[9999 bytes in all]", 0, false},
+		{"long", strings.Repeat("a", 3000), strings.Repeat("a", requestExcerpt), 3000, true},
+		{"long, with a token", testAuth + strings.Repeat("a", 3000), AuthTokenPlaceholder + strings.Repeat("a", requestExcerpt-len(AuthTokenPlaceholder)),
+			len(AuthTokenPlaceholder) + 3000, true},
+		// printable drops up to 4 bytes looking for a rune boundary, then quotes.
+		{"long, not UTF-8", strings.Repeat("\xff", 3000), fmt.Sprintf("%q", strings.Repeat("\xff", requestExcerpt-utf8.UTFMax)), 3000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ex := c.Do(t.Context(), Request{Method: http.MethodPost, Path: "/api/pages", Raw: []byte(tc.raw), RawContentType: "text/plain"})
+			start, size, cut := ex.RequestBodyCut()
+			if start != tc.wantStart || size != tc.wantSize || cut != tc.wantCut {
+				t.Errorf("RequestBodyCut() = %.40q…, %d, %v; want %.40q…, %d, %v", start, size, cut, tc.wantStart, tc.wantSize, tc.wantCut)
+			}
+		})
 	}
 }

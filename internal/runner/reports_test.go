@@ -27,7 +27,7 @@ func TestReportsRedactTokensEveryFormatEscapes(t *testing.T) {
 	dir := t.TempDir()
 	cfg := Config{JSONReport: filepath.Join(dir, "r.json"), JUnitReport: filepath.Join(dir, "r.xml"),
 		HTMLReport: filepath.Join(dir, "r.html"), MarkdownReport: filepath.Join(dir, "r.md")}
-	if err := writeReports(run, cfg, redact.New(redact.Secret{Value: token, Placeholder: "${T}"})); err != nil {
+	if err := writeReports(run, cfg, redact.New(redact.Secret{Value: token, Placeholder: "${T}"}), nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range reportPaths(cfg) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/har"
 	"github.com/conformance-suite/conformance/internal/preflight"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
@@ -49,6 +50,9 @@ type Config struct {
 	JSONReport     string
 	HTMLReport     string
 	MarkdownReport string
+	// HARReport is where the run's exchanges go as a HAR 1.2 log
+	// (--har-report; see har.go).
+	HARReport string
 
 	LabelFilter string
 	Focus       []string
@@ -183,6 +187,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		fmt.Fprintln(stdout, "conformance: "+err.Error())
 		return Result{Exit: ExitUsage}
 	}
+	harLog := recordHAR(cfg, c) // before the first request
 	red := c.Redactor()
 	out := red.Writer(stdout)
 	defer out.Flush()
@@ -228,7 +233,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 			fmt.Fprintf(out, "\n%s", p.Exchange.String())
 		}
 		run := unusableRun(cfg, c, started, p.Sentence)
-		if err := writeReports(run, cfg, red); err != nil {
+		if err := writeReports(run, cfg, red, harLog); err != nil {
 			fmt.Fprintf(out, "conformance: %v\n", err)
 			return Result{Exit: ExitUsage, Report: run}
 		}
@@ -257,7 +262,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	if h := tripped(target, run, c.BaseURL()); h != nil {
 		run.Verdict, healthExit = h.Sentence, h.Exit
 	}
-	reportErr := writeReports(run, cfg, red)
+	reportErr := writeReports(run, cfg, red, harLog)
 	run.WriteConsole(out, con.options(cfg.Verbose))
 	printPlacementProbes(out, c)
 	if paths := reportPaths(cfg); len(paths) > 0 {
@@ -314,7 +319,7 @@ func extras(t *framework.Fixture) report.Extras {
 // reportPaths lists the report files a run writes.
 func reportPaths(cfg Config) []string {
 	var out []string
-	for _, p := range []string{cfg.JSONReport, cfg.JUnitReport, cfg.HTMLReport, cfg.MarkdownReport} {
+	for _, p := range []string{cfg.JSONReport, cfg.JUnitReport, cfg.HTMLReport, cfg.MarkdownReport, cfg.HARReport} {
 		switch p {
 		case "":
 		case "-":
@@ -329,8 +334,8 @@ func reportPaths(cfg Config) []string {
 // writeReports writes each requested file. Tokens never reach a report,
 // whatever field carried them: the run's strings are redacted first (in
 // place), before any format escapes them, and every file is written
-// through the redactor as well.
-func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
+// through the redactor as well. harLog, when not nil, writes the HAR log.
+func writeReports(run *report.Run, cfg Config, red *redact.Redactor, harLog *har.Recorder) error {
 	red.Fields(run)
 	var firstErr error
 	write := func(path string, render func(io.Writer) error) {
@@ -358,6 +363,9 @@ func writeReports(run *report.Run, cfg Config, red *redact.Redactor) error {
 	write(cfg.JUnitReport, run.WriteJUnit)
 	write(cfg.HTMLReport, run.WriteHTML)
 	write(cfg.MarkdownReport, run.WriteMarkdown)
+	if harLog != nil {
+		write(cfg.HARReport, func(w io.Writer) error { return harLog.Write(w, harOptions(run)) })
+	}
 	return firstErr
 }
 

@@ -184,7 +184,8 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 	env := []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth}
 	reports := func(dir string) []string {
 		return []string{"--json-report", filepath.Join(dir, "reports", "run.json"),
-			"--junit-report", filepath.Join(dir, "reports", "run.xml"), "--verbose", "--no-color"}
+			"--junit-report", filepath.Join(dir, "reports", "run.xml"), "--har-report", filepath.Join(dir, "reports", "run.har"),
+			"--verbose", "--no-color"}
 	}
 	cases := []struct {
 		name     string
