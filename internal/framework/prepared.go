@@ -51,6 +51,8 @@ type Group struct {
 	shared  cleanups
 	// helds are the held requests of the group's shared fixtures.
 	helds lockedList[*client.Held]
+	// creates is the group's guard of refused creates (GuardCreates).
+	creates *CreateGuard
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
