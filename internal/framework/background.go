@@ -119,22 +119,3 @@ func (g *Group) signature() string {
 	}
 	return strings.Join(keys, "\n")
 }
-
-// Prepares reports whether g prepares a spec of rule id in this run: the
-// run selects it and does not gate it. It is meant for prepare functions
-// of g (once g has started, the answer never changes): one that must send
-// its requests after another spec's waits for them only when that spec is
-// prepared, so that no prepare waits for one that never comes. The
-// refused-extension probes of FILES-UPLOAD-REFUSED-400 go to the page
-// after FILES-UPLOAD-ROUNDTRIP's uploads and file lists, when those are
-// made, so that an accepted probe cannot pass for an upload. A prepare
-// that waits for another must be registered after it: with
-// --concurrency 1 they run one after another, in that order.
-func (g *Group) Prepares(id string) bool {
-	for _, m := range g.members {
-		if m.started && m.def.rule.ID == id {
-			return true
-		}
-	}
-	return false
-}

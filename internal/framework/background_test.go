@@ -3,11 +3,8 @@ package framework
 import (
 	"context"
 	"errors"
-	"slices"
 	"testing"
 	"time"
-
-	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // TestStopBackgroundEndsTasks: the sweep's stopBackground cancels the
@@ -95,30 +92,5 @@ func TestStartAfterReads(t *testing.T) {
 	}
 	if n := len(ran); n != 1 {
 		t.Errorf("%d prepares ran, want 1", n)
-	}
-}
-
-// TestPrepares: a group prepares the rules of the members it started (the
-// run selects them and does not gate them), and says so to its prepares.
-func TestPrepares(t *testing.T) {
-	url, _ := slowServer(t, 0)
-	f := fixtureOn(t, url, Options{ReadOnly: true})
-	g := f.NewGroup()
-	var seen []bool
-	for _, m := range []struct {
-		id     string
-		writes bool
-	}{{"RULE-READ", false}, {"RULE-WRITE", true}} {
-		g.members = append(g.members, &prepared{key: m.id, def: specDef{rule: spec.Rule{ID: m.id}, writes: m.writes}, done: make(chan struct{}),
-			run: func(context.Context) any {
-				seen = append(seen, g.Prepares("RULE-READ"), g.Prepares("RULE-WRITE"), g.Prepares("RULE-ELSEWHERE"))
-				return nil
-			}})
-	}
-	g.start()
-	<-g.members[0].done
-	f.stopBackground()
-	if want := []bool{true, false, false}; !slices.Equal(seen, want) {
-		t.Errorf("Prepares of the read, the write gated by a read-only run, a rule not in the group: %v, want %v", seen, want)
 	}
 }

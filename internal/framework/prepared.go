@@ -51,6 +51,8 @@ type Group struct {
 	shared  cleanups
 	// helds are the held requests of the group's shared fixtures.
 	helds lockedList[*client.Held]
+	// creates is the group's guard of refused creates (GuardCreates).
+	creates *CreateGuard
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -65,9 +67,11 @@ type prepared struct {
 	panic   any
 	held    *client.Held
 	namer   *namer // names the pages its prepare creates
+	// after are the members its prepare runs after (After).
+	after []*prepared
 	// slots are the group's places, one of which its prepare holds while
 	// it runs (nil when its spec prepared it alone): await gives it up
-	// while waiting for a shared fixture.
+	// while waiting for a shared fixture or an earlier prepare (After).
 	slots chan struct{}
 	// shared are the held requests of the shared fixtures (Share) its
 	// prepare used: the spec that judges it records them before its own,
@@ -99,7 +103,9 @@ func (t *Fixture) NewGroup() *Group {
 // keys, a reason it stopped early) and judge decides. It may use All. A
 // spec the run does not check before its body (read-only run, no
 // authentication token, settings writes not allowed) prepares nothing.
+// An After argument makes prepare wait for the prepares of other rules.
 func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, judge func(ctx ginkgo.SpecContext, v T), args ...any) bool {
+	args, after := splitAfter(args)
 	d, ok := g.t.define(id, args)
 	if !ok {
 		return false
@@ -107,7 +113,7 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 	loc := types.NewCodeLocation(1)
 	m := &prepared{key: SpecKey(loc, d.text), def: d, done: make(chan struct{}),
 		run:   func(ctx context.Context) any { return prepare(ctx) },
-		namer: g.t.newNamer("f")}
+		namer: g.t.newNamer("f"), after: g.earlier(d, after)}
 	g.members = append(g.members, m)
 	return g.t.register(d, loc, func(ctx ginkgo.SpecContext) {
 		g.start()
@@ -293,6 +299,7 @@ func (m *prepared) exec(ctx context.Context) {
 	m.held = h
 	defer close(m.done)
 	defer func() { m.panic = caught(recover()) }()
+	m.waitForEarlier(ctx)
 	m.value = m.run(hctx)
 }
 

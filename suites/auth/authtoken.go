@@ -125,7 +125,7 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			// missing page is answered is PAGE-GET-404's rule.
 			v := refusedCreate{refused: c.ex, after: c.read, key: pg.noAuthCreate.Slug}
 			if k := c.ex.Get("data.key").String(); c.ex.Status/100 == 2 && k != "" && k != v.key {
-				v.key, v.after = k, pg.readSlug(ctx, k)
+				v.key, v.after = k, pg.pages.Read(ctx, k)
 			}
 			return v
 		}, func(ctx SpecContext, v refusedCreate) {

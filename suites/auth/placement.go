@@ -132,16 +132,15 @@ func writeWithJSONTokens(ctx context.Context, t *framework.Fixture) *placedWrite
 // form-encoded body, then a delete with them in a JSON body. The create
 // answers with the key it made only if it succeeded, so its slug is
 // guarded.
-func writeWithFormTokens(ctx context.Context, t *framework.Fixture, pages func(context.Context) *pageGuard) *placedWrites {
+func writeWithFormTokens(ctx context.Context, t *framework.Fixture, guard *framework.CreateGuard) *placedWrites {
 	v := &placedWrites{}
 	slug := t.Marker("form-tokens")
-	guard := pages(ctx)
-	guard.watch(slug)
+	guard.Watch(ctx, slug)
 	v.created = t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Credentials: client.BothTokens,
 		Placement: client.SpecPlacement, Form: t.PageForm(ctx, url.Values{"slug": {slug}})})
 	key := t.Adopt(ctx, v.created)
 	if key == slug {
-		guard.settle(slug)
+		guard.Settle(ctx, slug)
 	}
 	if !v.workOn(ctx, t, key) {
 		return v
@@ -159,7 +158,7 @@ func writeWithFormTokens(ctx context.Context, t *framework.Fixture, pages func(c
 // so that both are on their way at once.
 func registerPlacedWrites(t *framework.Fixture, g *framework.Group) {
 	jsonTokens := framework.Share(g, func(ctx context.Context) *placedWrites { return writeWithJSONTokens(ctx, t) })
-	pages := sharedPageGuard(t, g)
+	pages := g.GuardCreates()
 	formTokens := framework.Share(g, func(ctx context.Context) *placedWrites { return writeWithFormTokens(ctx, t, pages) })
 
 	bodies := []struct {

@@ -65,9 +65,9 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				if slug == "" {
 					return unknownAnswer{ex: t.Client.Do(ctx, r)}
 				}
-				pg.pages(ctx).watch(slug)
+				pg.pages.Watch(ctx, slug)
 				ex := t.Client.Do(ctx, r)
-				return unknownAnswer{ex: ex, after: pg.readSlug(ctx, slug)}
+				return unknownAnswer{ex: ex, after: pg.pages.Read(ctx, slug)}
 			}, func(ctx SpecContext, v unknownAnswer) {
 				Expect(v.ex).To(framework.HaveHTTPStatus(unlistedMethodAnswers...))
 				t.Observe("AUTH-UNKNOWN-ENDPOINT-401: %s, a method the endpoint table does not list for a known path, "+

@@ -103,43 +103,25 @@ func registerUploads(t *framework.Fixture) {
 			}
 			return &uploadPage{} // the run ended while the page was being made
 		}
-		uploaded := make(chan struct{})
-		sharedUploads := framework.Share(g, func(ctx context.Context) *uploadRun {
-			defer close(uploaded)
-			return uploadTwo(ctx, t, page(ctx))
-		})
+		sharedUploads := framework.Share(g, func(ctx context.Context) *uploadRun { return uploadTwo(ctx, t, page(ctx)) })
 		uploads := func(ctx context.Context) *uploadRun {
 			if r := sharedUploads(ctx); r != nil {
 				return r
 			}
 			return &uploadRun{page: &uploadPage{}}
 		}
-		// after waits until the uploads are over, when a spec of one of
-		// ids makes them in this run (registered before the caller).
-		after := func(ctx context.Context, ids ...string) {
-			for _, id := range ids {
-				if g.Prepares(id) {
-					select {
-					case <-uploaded:
-					case <-ctx.Done():
-					}
-					return
-				}
-			}
-		}
-
+		// The uploads are made by FILES-UPLOAD-ROUNDTRIP's prepare when the
+		// run has it, else by FILES-NEWEST-FIRST's; the probes come after
+		// them (framework.After), when the run makes them.
 		framework.Prepare(g, roundtrip, uploads, func(_ SpecContext, r *uploadRun) { judgeRoundtrip(t, r) })
 
-		framework.Prepare(g, newestFirst, func(ctx context.Context) *uploadRun {
-			after(ctx, roundtrip) // whose prepare then made them
-			return uploads(ctx)
-		}, func(_ SpecContext, r *uploadRun) { judgeNewestFirst(t, r) })
+		framework.Prepare(g, newestFirst, uploads, func(_ SpecContext, r *uploadRun) { judgeNewestFirst(t, r) },
+			framework.After(roundtrip))
 
 		// probeWith is the prepare of a refused-extension probe, made by
 		// build for the page and a file name with the extension ext.
 		probeWith := func(ext string, build func(p *uploadPage, name string) (desc string, r client.Request)) func(context.Context) probe {
 			return func(ctx context.Context) probe {
-				after(ctx, roundtrip, newestFirst)
 				p := page(ctx)
 				if p.key == "" {
 					return probe{page: p}
@@ -152,9 +134,10 @@ func registerUploads(t *framework.Fixture) {
 				return probe{page: p, desc: desc, ex: ex}
 			}
 		}
-		framework.Prepare(g, "FILES-UPLOAD-REFUSED-400", probeWith(".php", phpProbe), judgeRefusal, framework.Case("file .php"))
+		framework.Prepare(g, "FILES-UPLOAD-REFUSED-400", probeWith(".php", phpProbe), judgeRefusal, framework.Case("file .php"),
+			framework.After(roundtrip, newestFirst))
 		framework.Prepare(g, "FILES-UPLOAD-REFUSED-400", probeWith(".txt", imageProbe), judgeRefusal,
-			framework.Case("image .txt"), spec.UploadImage)
+			framework.Case("image .txt"), spec.UploadImage, framework.After(roundtrip, newestFirst))
 	})
 }
 

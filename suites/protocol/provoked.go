@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
@@ -56,8 +55,7 @@ type answer struct {
 type provoked struct {
 	t         *framework.Fixture
 	apiPrefix string // the path of {base_url}/api/
-	mu        sync.Mutex
-	answers   map[ask][]answer
+	answers   framework.Collector[ask, answer]
 }
 
 // newProvoked collects the answers of t's run, from every exchange
@@ -67,7 +65,7 @@ func newProvoked(t *framework.Fixture) *provoked {
 	if u, err := url.Parse(t.Client.BaseURL()); err == nil {
 		prefix = strings.TrimRight(u.EscapedPath(), "/") + "/api/"
 	}
-	p := &provoked{t: t, apiPrefix: prefix, answers: map[ask][]answer{}}
+	p := &provoked{t: t, apiPrefix: prefix}
 	t.Client.OnExchange(p.observe)
 	return p
 }
@@ -92,9 +90,7 @@ func (p *provoked) observe(ex *client.Exchange) {
 	if !ok {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.answers[a] = append(p.answers[a], answer{a, ex})
+	p.answers.Add(a, answer{a, ex})
 }
 
 // classify says which ask ex, a request to {base_url}/api/rest, is.
@@ -120,15 +116,7 @@ func (p *provoked) classify(ex *client.Exchange, rest string) (ask, bool) {
 }
 
 // of returns the answers collected for the asks given, in that order.
-func (p *provoked) of(asks ...ask) []answer {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []answer
-	for _, a := range asks {
-		out = append(out, p.answers[a]...)
-	}
-	return out
-}
+func (p *provoked) of(asks ...ask) []answer { return p.answers.Of(asks...) }
 
 // seen reports whether some answer to a was collected.
 func (p *provoked) seen(a ask) bool { return len(p.of(a)) > 0 }

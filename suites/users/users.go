@@ -47,12 +47,8 @@ func Register(t *framework.Fixture) {
 		list := func(ctx context.Context) framework.Got { return framework.GotExchange(t.Read(ctx, "/api/users", nil)) }
 		// The single profiles are read once, by USER-GET-SHAPE's prepare
 		// when the run has it (its requests are then its own evidence),
-		// and judged by USER-NO-SENSITIVE-FIELDS too.
-		profilesRead := make(chan struct{})
-		sharedProfiles := framework.Share(reads, func(ctx context.Context) profiles {
-			defer close(profilesRead)
-			return readProfiles(ctx, t)
-		})
+		// and judged by USER-NO-SENSITIVE-FIELDS too (framework.After).
+		sharedProfiles := framework.Share(reads, func(ctx context.Context) profiles { return readProfiles(ctx, t) })
 
 		Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
 			framework.Prepare(reads, "USER-LIST-SHAPE", list, func(_ SpecContext, got framework.Got) {
@@ -108,15 +104,8 @@ func Register(t *framework.Fixture) {
 		})
 
 		Describe("2.4 User public profile", func() {
-			framework.Prepare(reads, "USER-NO-SENSITIVE-FIELDS", func(ctx context.Context) profiles {
-				if reads.Prepares("USER-GET-SHAPE") {
-					select { // read by its prepare
-					case <-profilesRead:
-					case <-ctx.Done():
-					}
-				}
-				return sharedProfiles(ctx)
-			}, func(_ SpecContext, p profiles) { judgeNoSensitiveFields(t, p) })
+			framework.Prepare(reads, "USER-NO-SENSITIVE-FIELDS", sharedProfiles,
+				func(_ SpecContext, p profiles) { judgeNoSensitiveFields(t, p) }, framework.After("USER-GET-SHAPE"))
 		})
 	})
 }
