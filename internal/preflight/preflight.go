@@ -32,6 +32,9 @@ type Result struct {
 	// in headers (Authorization: Bearer, X-Auth-Token); "" when a problem
 	// came first.
 	Credentials string
+	// CORS are the observations of a browser's CORS preflight (each
+	// starting with CORSPrefix); nil when a problem came first.
+	CORS []string
 }
 
 // Check runs the preflight requests. In a run that sends the tokens in
@@ -42,7 +45,16 @@ func Check(ctx context.Context, c *client.Client) Result {
 	c.SetScope("preflight")
 	inHeader := c.CredentialsPlacement() == client.CredentialsInHeader
 	base := c.BaseURL()
-	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}})
+	// Two rounds of reads side by side: what needs only the API token (the
+	// page list, the same with the token in a header, a browser's CORS
+	// preflight) first; the authentication token goes out only once the
+	// target is known to be the API.
+	first := []client.Request{pagesRequest(), corsRequest()}
+	if !inHeader {
+		first = append(first, bearerPagesRequest(c))
+	}
+	firsts := c.DoAll(ctx, first, len(first))
+	ex, cors := firsts[0], corsNotes(firsts[1])
 	if s := answerProblem(c, "GET /api/pages", ex); s != "" {
 		return problem(s, ex)
 	}
@@ -61,8 +73,20 @@ func Check(ctx context.Context, c *client.Client) Result {
 		// other service.
 		return problem(fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), ex)
 	}
+	var bearer, both *client.Exchange
+	if !inHeader {
+		bearer = firsts[2]
+	}
 	if c.HasAuth() {
-		ax := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
+		second := []client.Request{{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}}
+		if bearer != nil && answered(bearer) && bearer.Status == http.StatusOK {
+			second = append(second, bothSettingsRequest(c))
+		}
+		seconds := c.DoAll(ctx, second, len(second))
+		if len(seconds) > 1 {
+			both = seconds[1]
+		}
+		ax := seconds[0]
 		if ax.Err != nil || ax.Redirect != "" || ax.Status == http.StatusTooManyRequests || ax.Status == http.StatusServiceUnavailable {
 			return problem(answerProblem(c, "GET /api/settings", ax), ax)
 		}
@@ -74,9 +98,14 @@ func Check(ctx context.Context, c *client.Client) Result {
 		}
 	}
 	if inHeader {
-		return Result{Credentials: headersTaken(c, true)}
+		return Result{Credentials: headersTaken(c, true), CORS: cors}
 	}
-	return Result{Credentials: headerCredentials(ctx, c)}
+	return Result{Credentials: headerCredentials(c, bearer, both), CORS: cors}
+}
+
+// pagesRequest is the simplest request of the spec: one page of the list.
+func pagesRequest() client.Request {
+	return client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}}
 }
 
 func problem(sentence string, ex *client.Exchange) Result {

@@ -240,7 +240,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		return Result{Exit: ExitUnusable, Report: run}
 	}
 	fmt.Fprintln(out, pre.Credentials)
-	cors := preflight.CORS(pctx, c)
+	cors := pre.CORS
 	printCORS(out, cors)
 
 	applyClock(&suiteConfig, k)
