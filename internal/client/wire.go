@@ -2,9 +2,9 @@ package client
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
-	"math"
 	"sync"
 )
 
