@@ -54,6 +54,11 @@ func registerAuthToken(t *framework.Fixture, g *framework.Group, pg *probeGroup)
 		}
 	})
 
+}
+
+// registerSettingsReadNeedsAuth: spec 4.9, 5.2, GET /api/settings without
+// a valid authentication token answers 401.
+func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 	Describe("4.9, 5.2 GET /api/settings needs the authentication token", Label(spec.GetSettings.Label()), func() {
 		for _, c := range []struct {
 			name string

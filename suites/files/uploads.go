@@ -87,8 +87,7 @@ const (
 
 func registerUploads(t *framework.Fixture) {
 	Describe("4.13 POST /api/files/{key}", Label(spec.UploadFile.Label()), framework.PhaseWrites, func() {
-		g := t.NewGroup()
-		g.StartAfterReads()
+		g := t.NewGroup(framework.PhaseWrites)
 		sharedPage := framework.Share(g, func(ctx context.Context) *uploadPage {
 			p := &uploadPage{}
 			// A slug of its own: the page is made while other specs make

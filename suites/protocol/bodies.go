@@ -22,7 +22,7 @@ import (
 // first of these specs runs.
 func registerWrites(t *framework.Fixture) {
 	Describe("1 Request bodies and envelopes of page writes", framework.PhaseWrites, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseWrites)
 		k := pageKit{t}
 		form := newFormPage(t, g, k)
 		registerBodies(t, g, k, form)
