@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -79,10 +80,16 @@ func (t *Fixture) stopBackground() {
 // run, its files), and no spec past the reads may compare site-wide
 // listings taken at two moments.
 
-// startsAt is the phase whose first spec starts the groups of phase.
+// startsAt is the phase whose first spec starts the groups of phase. A
+// group of PhaseReadsSetUp starts at its own first spec only: its
+// container's BeforeAll makes what its prepares read (and runs after the
+// run's BeforeEach, where phases start).
 func startsAt(phase ginkgo.SpecPriority) ginkgo.SpecPriority {
-	if phase == PhaseWrites {
+	switch phase {
+	case PhaseWrites:
 		return PhaseProbes
+	case PhaseReadsSetUp:
+		return math.MinInt32
 	}
 	return phase
 }

@@ -54,7 +54,8 @@ func TestSleepUntil(t *testing.T) {
 // of the probes), each once, with only its selected, ungated members; a
 // group of a later phase starts nothing while an earlier phase runs. Of
 // two groups of the same specs (Ginkgo builds the tree for the preview,
-// then again for the run) only the later one starts.
+// then again for the run) only the later one starts. A group of
+// PhaseReadsSetUp starts only at its own first spec.
 func TestGroupsStartByPhase(t *testing.T) {
 	url, _ := slowServer(t, 0)
 	f := fixtureOn(t, url, Options{Concurrency: 2, ReadOnly: true})
@@ -72,6 +73,8 @@ func TestGroupsStartByPhase(t *testing.T) {
 		return read, write
 	}
 	previewRead, _ := build("preview", PhaseWrites)
+	setUp, _ := build("run", PhaseReadsSetUp) // starts at its own first spec only
+	f.specBegins(int(PhaseReadsSetUp))
 	reads, _ := build("run", PhaseReads)
 	probes, _ := build("run", PhaseProbes)
 	read, write := build("run", PhaseWrites)
@@ -111,6 +114,9 @@ func TestGroupsStartByPhase(t *testing.T) {
 	f.specBegins(int(PhaseSettingsWrites))
 	wait(settings, "the settings group, at the first spec of its phase")
 	f.stopBackground()
+	if setUp.started {
+		t.Error("a group of PhaseReadsSetUp started before its own first spec (its BeforeAll makes what it reads)")
+	}
 	if !read.started || read.value != "read" || write.started || previewRead.started {
 		t.Errorf("started: read %v (value %v), write %v, the preview's read %v; want the run's read only",
 			read.started, read.value, write.started, previewRead.started)
