@@ -309,7 +309,7 @@ func extras(t *framework.Fixture) report.Extras {
 		checked[rule] = t.CrossCutting.Tally(rule).Checked
 	}
 	return report.Extras{
-		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(),
+		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(), UploadsUnlisted: t.Ledger.UploadsUnlisted(),
 			Settings: t.Ledger.Settings(), Problems: t.Ledger.Problems()},
 		Observations: t.Observations(),
 		Checked:      checked,

@@ -159,16 +159,16 @@ func storedUploads(t *framework.Fixture, key string, upload, list *client.Exchan
 	accepted := upload.StatusErr() == nil && upload.Status/100 == 2
 	if list.Err != nil || list.Status != http.StatusOK || !list.Get("data").IsArray() {
 		if accepted {
-			t.Ledger.AddUpload(fmt.Sprintf("%s was accepted: %s", where, upload.BodyExcerpt()))
+			t.Ledger.AddUploadOn(key, fmt.Sprintf("%s was accepted: %s", where, upload.BodyExcerpt()))
 		}
 		return nil, false
 	}
 	files = list.Get("data").Array()
 	for _, f := range files {
-		t.Ledger.AddUpload(fmt.Sprintf("%s stored %s", where, f.Get("file").String()))
+		t.Ledger.AddUploadOn(key, fmt.Sprintf("%s stored %s", where, f.Get("file").String()))
 	}
 	if len(files) == 0 && accepted {
-		t.Ledger.AddUpload(fmt.Sprintf("%s was accepted, though the page lists no file: %s", where, upload.BodyExcerpt()))
+		t.Ledger.AddUploadOn(key, fmt.Sprintf("%s was accepted, though the page lists no file: %s", where, upload.BodyExcerpt()))
 	}
 	return files, true
 }
