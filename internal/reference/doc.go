@@ -12,7 +12,9 @@
 // rules of the rule catalogue (internal/spec) in a way a client can
 // observe, so that the conformance suite can be shown to catch the break; a
 // benign variant (benign-*) changes only what the spec leaves open, and a
-// correct suite must still pass against it. A Profile (Options.Profile)
+// correct suite must still pass against it; a hazard (MutantInfo.Hazard,
+// foreign-writer) is neither: something that befalls a real site during a
+// run, which the suite must notice. A Profile (Options.Profile)
 // switches on a whole set of benign variants: Divergent is every choice the
 // spec allows that the reference does not make. Server.Storage snapshots
 // what the server stores, hidden parts included, for before/after tests.

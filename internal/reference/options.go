@@ -16,8 +16,8 @@ type Options struct {
 	// AuthToken is the administrator's authentication token (parameter
 	// "authentication"); required.
 	AuthToken string
-	// Mutants names the mutants and benign variants to enable (see
-	// Mutants); an unknown name makes New fail.
+	// Mutants names the mutants, benign variants and hazards to enable
+	// (see Mutants); an unknown name makes New fail.
 	Mutants []Mutant
 	// Profile, when set, enables the benign variants of a profile (see
 	// Profiles) besides Mutants; an unknown name makes New fail.

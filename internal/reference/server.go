@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/conformance-suite/conformance/fixtures"
@@ -32,6 +33,9 @@ type Server struct {
 	// afterRead, a test hook, runs when a request of the file mode has
 	// read the indexes (and taken its work time), before it works on them.
 	afterRead func(r *http.Request)
+	// authWrites counts the write requests with a valid authentication
+	// token, for the foreign-writer hazard.
+	authWrites atomic.Int64
 	// lastRead and settingsReads feed the volatile fields of
 	// BenignVolatilePageField and BenignVolatileSettings.
 	lastRead      time.Time
@@ -175,6 +179,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusUnauthorized, msgInvalidToken)
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
+	if authOK && isWrite(r.Method) && s.mutated(ForeignWriter) && s.authWrites.Add(1) == foreignWriteAt {
+		s.foreignDelete()
+	}
 
 	rt := route{method: r.Method}
 	rest := strings.TrimPrefix(strings.TrimPrefix(path, prefix), "/")
