@@ -102,10 +102,10 @@ func countWrites(n *atomic.Int64) func(h http.Handler) http.Handler {
 	}
 }
 
-// BenchmarkFullRunByStorage times a full write run (default flags) against
+// BenchmarkFragileStorage times a full write run (default flags) against
 // the reference in memory and in files, with the file mode's default
 // windows: what the fragile storage costs a run, one write at a time.
-func BenchmarkFullRunByStorage(b *testing.B) {
+func BenchmarkFragileStorage(b *testing.B) {
 	for _, mode := range []string{"memory", "files"} {
 		b.Run(mode, func(b *testing.B) {
 			for b.Loop() {
