@@ -66,8 +66,9 @@ func TestFragileStorageBehindFronts(t *testing.T) {
 						failed++
 					}
 				}
-				t.Logf("the run behind %s took %s (exit %d, %d rule(s) failed); %d pages stored before, %d after",
-					kind, res.Elapsed.Round(time.Millisecond), res.Exit, failed, len(before.Pages), len(after.Pages))
+				t.Logf("the run behind %s took %s (exit %d, %d rule(s) failed); stored before: %d pages, %d tags, %d categories; after: %d, %d, %d",
+					kind, res.Elapsed.Round(time.Millisecond), res.Exit, failed, len(before.Pages), len(before.Tags), len(before.Categories),
+					len(after.Pages), len(after.Tags), len(after.Categories))
 				// The rules the run fails behind the front in any case
 				// (TestFullRunBehindFronts), and no other.
 				wantExit := 0

@@ -47,6 +47,21 @@ func newFileServer(t *testing.T, work, chunkPause time.Duration, setup func(s *S
 	return fileServer{s, ts.URL, dir}
 }
 
+// testClient gives up on a request that a storage safer than the host's
+// would hold for ever (one request at a time, while a test hook holds
+// another).
+var testClient = &http.Client{Timeout: 5 * time.Second}
+
+// await waits for ch to close, or fails the test.
+func await(t *testing.T, ch chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s never happened", what)
+	}
+}
+
 // holdHeader names a request that a test hook holds.
 const holdHeader = "X-Test-Hold"
 
@@ -62,7 +77,7 @@ func (f fileServer) create(t *testing.T, title, hold string) int {
 	}
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set(holdHeader, hold)
-	resp, err := http.DefaultClient.Do(r)
+	resp, err := testClient.Do(r)
 	if err != nil {
 		t.Error(err)
 		return 0
@@ -79,7 +94,7 @@ func (f fileServer) listed(t *testing.T) []string {
 	for _, typ := range []string{"published", "static", "sticky", "draft", "scheduled"} {
 		q.Set(typ, "true")
 	}
-	resp, err := http.Get(f.url + "/api/pages?" + q.Encode())
+	resp, err := testClient.Get(f.url + "/api/pages?" + q.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,16 +138,20 @@ func TestOverlappingWritesLoseData(t *testing.T) {
 			}
 		}
 	})
-	done := make(chan int)
+	// Released at the latest when the test ends, before the server
+	// closes (it waits for the held request).
+	releaseHeld := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseHeld)
+	done := make(chan int, 1)
 	go func() { done <- f.create(t, "First", "first") }() // reads, then is held
-	<-reached
+	await(t, reached, "the first create's read")
 	if code := f.create(t, "Second", ""); code != http.StatusCreated {
 		t.Fatalf("second create: %d", code)
 	}
 	if got := f.listed(t); !slices.Contains(got, "second") {
 		t.Fatalf("the second page is not listed after its create: %v", got)
 	}
-	close(release) // the first write saves what it read, plus its page
+	releaseHeld() // the first write saves what it read, plus its page
 	if code := <-done; code != http.StatusCreated {
 		t.Fatalf("first create: %d", code)
 	}
@@ -150,18 +169,18 @@ func TestOverlappingWritesLoseData(t *testing.T) {
 	}
 }
 
-// A request that reads while a write rewrites the pages' index sees it
-// empty or cut: a read lists no page at all, and a write saves that empty
-// view plus its own page, so the site loses every other page and every
-// tag. One after another, nothing is lost.
-func TestTornReadEmptiesTheSite(t *testing.T) {
-	seeded := seededKeys(t)
+// tornSequence: a create ("Writer") is held in the middle of the rewrite
+// of file (truncated, partly written); during runs then, and another create
+// ("Reader Writer") reads the cut file and waits for the writers' lock;
+// then both finish.
+func tornSequence(t *testing.T, file string, during func(f fileServer)) fileServer {
+	t.Helper()
 	tearing, release := make(chan struct{}), make(chan struct{})
 	readTorn := make(chan struct{})
 	var tear sync.Once
 	f := newFileServer(t, -1, -1, func(s *Server) {
 		s.disk.midRewrite = func(name string) {
-			if name == pagesFile {
+			if name == file {
 				tear.Do(func() { close(tearing); <-release }) // the first rewrite only
 			}
 		}
@@ -171,28 +190,39 @@ func TestTornReadEmptiesTheSite(t *testing.T) {
 			}
 		}
 	})
-	before := f.Storage()
+	releaseHeld := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseHeld) // before the server closes: it waits for the held request
 	done := make(chan int, 2)
 	go func() { done <- f.create(t, "Writer", "") }()
-	<-tearing // pages.json is truncated and partly written
-	if got := f.listed(t); len(got) != 0 {
-		t.Errorf("a read during the rewrite lists %d pages, want none (a torn read)", len(got))
-	}
+	await(t, tearing, "the rewrite of "+file)
+	during(f)
 	go func() { done <- f.create(t, "Reader Writer", "torn") }()
-	<-readTorn // it read the cut index, and now waits for the writers' lock
-	close(release)
+	await(t, readTorn, "the second create's read")
+	releaseHeld()
 	for range 2 {
 		if code := <-done; code != http.StatusCreated {
 			t.Fatalf("create: %d", code)
 		}
 	}
+	return f
+}
+
+// A request that reads while a write rewrites the pages' index sees it
+// empty or cut: a read lists no page at all, and a write saves that empty
+// view plus its own page, so the site loses every other page and every
+// tag. One after another, nothing is lost.
+func TestTornReadEmptiesTheSite(t *testing.T) {
+	seeded := seededKeys(t)
+	f := tornSequence(t, pagesFile, func(f fileServer) {
+		if got := f.listed(t); len(got) != 0 {
+			t.Errorf("a read during the rewrite lists %d pages, want none (a torn read)", len(got))
+		}
+	})
 	if got := f.listed(t); !reflect.DeepEqual(got, []string{"reader-writer"}) {
 		t.Errorf("after the torn read the site lists %v, want only the page of the write that read it", got)
 	}
-	after := f.Storage()
-	if len(after.Pages) != 1 || len(after.Tags) != 0 || len(before.Tags) == 0 {
-		t.Errorf("stored: %d pages and %d tags after the torn read, want 1 page and no tag (%d before)",
-			len(after.Pages), len(after.Tags), len(before.Tags))
+	if after := f.Storage(); len(after.Pages) != 1 || len(after.Tags) != 0 {
+		t.Errorf("stored: %d pages and %d tags after the torn read, want 1 page and no tag", len(after.Pages), len(after.Tags))
 	}
 
 	// One after another: every page stays.
@@ -204,6 +234,32 @@ func TestTornReadEmptiesTheSite(t *testing.T) {
 	g.create(t, "Reader Writer", "")
 	if got, want := g.listed(t), sortedWith(seeded, "reader-writer", "writer"); !reflect.DeepEqual(got, want) {
 		t.Errorf("one after another the site lists %v, want %v", got, want)
+	}
+	if st := g.Storage(); len(st.Tags) == 0 || len(st.Categories) == 0 {
+		t.Errorf("one after another: %d tags, %d categories stored", len(st.Tags), len(st.Categories))
+	}
+}
+
+// The same with the categories' index, rewritten by every page write: a
+// page write that read it cut saves no category.
+func TestTornReadLosesTheCategories(t *testing.T) {
+	seeded := seededKeys(t)
+	f := tornSequence(t, categoriesFile, func(f fileServer) {
+		resp, err := testClient.Get(f.url + "/api/categories?token=" + testToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var body struct{ Data []any }
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || len(body.Data) != 0 {
+			t.Errorf("a read during the rewrite lists %d categories (%v), want none (a torn read)", len(body.Data), err)
+		}
+	})
+	if got, want := f.listed(t), sortedWith(seeded, "reader-writer", "writer"); !reflect.DeepEqual(got, want) {
+		t.Errorf("the site lists %v, want %v", got, want)
+	}
+	if n := len(f.Storage().Categories); n != 0 {
+		t.Errorf("%d categories stored after the torn read, want none", n)
 	}
 }
 

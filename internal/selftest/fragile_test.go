@@ -9,6 +9,7 @@ package selftest_test
 
 import (
 	"flag"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -76,8 +77,8 @@ func checkFragileRun(t *testing.T, srv *reference.Server, token, auth string, ar
 			}
 		}
 	}
-	t.Logf("exit %d in %s; %d pages stored before, %d after; %d rule(s) failed",
-		res.Exit, res.Elapsed.Round(time.Millisecond), len(before.Pages), len(after.Pages), len(failed))
+	t.Logf("exit %d in %s; %d rule(s) failed; stored before: %s; after: %s",
+		res.Exit, res.Elapsed.Round(time.Millisecond), len(failed), counts(before), counts(after))
 	if res.Exit != 0 || len(failed) > 0 {
 		t.Errorf("exit %d, failed rules %v:\n%s", res.Exit, failed, selftest.Tail(res.Stdout, 25))
 	}
@@ -85,6 +86,11 @@ func checkFragileRun(t *testing.T, srv *reference.Server, token, auth string, ar
 		t.Errorf("the stored data differs after the run (%d records; %d pages before, %d after):\n  %s",
 			len(diff), len(before.Pages), len(after.Pages), strings.Join(diff[:min(len(diff), 12)], "\n  "))
 	}
+}
+
+// counts summarises what a snapshot holds.
+func counts(st reference.Storage) string {
+	return fmt.Sprintf("%d pages, %d tags, %d categories, %d settings", len(st.Pages), len(st.Tags), len(st.Categories), len(st.Settings))
 }
 
 // countWrites counts the requests that may write (any method but GET,
