@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/conformance-suite/conformance/fixtures"
 	"io"
 	"maps"
 	"os"
@@ -65,21 +66,7 @@ func newDisk(dir string, chunkPause time.Duration) *disk {
 
 // pageRecord is a page as its index file holds it, under its key.
 type pageRecord struct {
-	UUID         string   `json:"uuid"`
-	Title        string   `json:"title"`
-	Description  string   `json:"description"`
-	Type         string   `json:"type"`
-	Content      string   `json:"content"`
-	Date         string   `json:"date"`
-	Username     string   `json:"username"`
-	Category     string   `json:"category"`
-	Tags         []string `json:"tags"`
-	CoverImage   string   `json:"coverImage"`
-	Position     int      `json:"position"`
-	Template     string   `json:"template"`
-	NoIndex      bool     `json:"noindex"`
-	NoFollow     bool     `json:"nofollow"`
-	NoArchive    bool     `json:"noarchive"`
+	fixtures.Page
 	Seq          int64    `json:"seq"`
 	CustomFields []string `json:"customFields,omitempty"`
 }
@@ -107,10 +94,7 @@ func (e encodedIndexes) settingsDiffer(o encodedIndexes) bool {
 func (idx *indexes) encode() encodedIndexes {
 	pages := make(map[string]pageRecord, len(idx.pages))
 	for k, p := range idx.pages {
-		pages[k] = pageRecord{UUID: p.uuid, Title: p.title, Description: p.description, Type: p.typ, Content: p.content,
-			Date: p.date, Username: p.username, Category: p.category, Tags: p.tags, CoverImage: p.coverImage,
-			Position: p.position, Template: p.template, NoIndex: p.noindex, NoFollow: p.nofollow, NoArchive: p.noarchive,
-			Seq: p.seq, CustomFields: slices.Sorted(maps.Keys(p.customFields))}
+		pages[k] = pageRecord{Page: p.record(), Seq: p.seq, CustomFields: slices.Sorted(maps.Keys(p.customFields))}
 	}
 	terms := func(m map[string]*term) []byte {
 		recs := make(map[string]termRecord, len(m))
@@ -191,10 +175,8 @@ func (d *disk) load() *indexes {
 	idx := newIndexes()
 	if pages, ok := readIndex[map[string]pageRecord](d, pagesFile); ok {
 		for k, r := range pages {
-			p := &page{key: k, uuid: r.UUID, title: r.Title, description: r.Description, typ: r.Type, content: r.Content,
-				date: r.Date, username: r.Username, category: r.Category, tags: r.Tags, coverImage: r.CoverImage,
-				position: r.Position, template: r.Template, noindex: r.NoIndex, nofollow: r.NoFollow, noarchive: r.NoArchive,
-				seq: r.Seq}
+			p := pageOf(r.Page)
+			p.key, p.seq = k, r.Seq
 			for _, name := range r.CustomFields {
 				if p.customFields == nil {
 					p.customFields = map[string]bool{}

@@ -38,6 +38,26 @@ type page struct {
 	customFields map[string]bool
 }
 
+// pageOf is the page a fixture (or an index file's record) describes.
+func pageOf(fp fixtures.Page) *page {
+	return &page{
+		key: fp.Key, uuid: fp.UUID, title: fp.Title, description: fp.Description, typ: fp.Type,
+		content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
+		tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
+		template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
+	}
+}
+
+// record is p as a fixture describes it (what an index file stores, less
+// the creation order and custom fields).
+func (p *page) record() fixtures.Page {
+	return fixtures.Page{
+		Key: p.key, UUID: p.uuid, Title: p.title, Description: p.description, Type: p.typ, Content: p.content,
+		Date: p.date, Username: p.username, Category: p.category, Tags: p.tags, CoverImage: p.coverImage,
+		Position: p.position, Template: p.template, NoIndex: p.noindex, NoFollow: p.nofollow, NoArchive: p.noarchive,
+	}
+}
+
 func (p *page) clone() *page {
 	c := *p
 	c.tags = append([]string(nil), p.tags...)
@@ -87,13 +107,9 @@ func (s *view) load(seed *fixtures.Seed) error {
 		if _, err := time.Parse(dateLayout, fp.Date); err != nil {
 			return fmt.Errorf("reference: fixture page %q: %w", fp.Key, err)
 		}
-		s.pages[fp.Key] = &page{
-			key: fp.Key, uuid: fp.UUID, title: fp.Title, description: fp.Description, typ: fp.Type,
-			content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
-			tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
-			template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
-			seq: s.nextSeq(), customFields: s.withCustomFields(nil), // the seed's fields, as the host keeps them
-		}
+		p := pageOf(fp)
+		p.seq, p.customFields = s.nextSeq(), s.withCustomFields(nil) // the seed's fields, as the host keeps them
+		s.pages[fp.Key] = p
 	}
 	for _, f := range seed.Files {
 		p := s.pages[f.Page]
