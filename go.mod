@@ -30,4 +30,5 @@ require (
 	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/text v0.38.0 // indirect
 	golang.org/x/tools v0.45.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
 )
