@@ -59,7 +59,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 			rule = "SETTINGS-CUSTOMFIELDS-400"
 		}
 		if ex.Status == http.StatusBadRequest || rule != "AUTH-REFUSED-WRITE-NO-EFFECT" {
-			for _, name := range framework.ChangedSettings(before, now, s.volatile...) {
+			for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...)) {
 				j.Check(rule, false, back, "unchanged "+name, "a refused update changes nothing: "+name+" as before", fmt.Sprintf("%s changed", name))
 			}
 		}
@@ -79,7 +79,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 		}
 		j.Check(rule, oracle.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
 	}
-	for _, name := range framework.ChangedSettings(before, now, append(sent, s.volatile...)...) {
+	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, append(sent, s.volatile...)...)) {
 		j.Check("SETTINGS-EDIT-PARTIAL", false, back, "unchanged "+name, name+" as before (not sent)", name+" changed")
 	}
 }
@@ -107,7 +107,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 		return
 	}
 	after = now
-	for _, name := range framework.ChangedSettings(before, now, s.volatile...) {
+	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...)) {
 		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", false, back, "settings "+name, "a refused update changes nothing: "+name+" as before", name+" changed")
 	}
 }

@@ -44,6 +44,7 @@ type session struct {
 	flaky   []Record         // findings that did not show again
 	out     io.Writer        // the console, through the redactor
 	mode    string           // read-only, writes or writes+settings
+	settled bool             // settleVolatile has read the settings twice
 }
 
 // marker is the run marker every page of the run starts with.
@@ -143,19 +144,15 @@ func (s *session) load(ctx context.Context) error {
 // one-second resolution of a time a server may keep in a setting.
 const volatilePause = 1100 * time.Millisecond
 
-// loadSettings reads the settings twice, volatilePause apart: fields that
-// differ are volatile. Only text settings 2.6 names are changed.
+// loadSettings reads the settings twice side by side: fields that differ
+// are volatile (more are found, if need be, by settleVolatile). Only text
+// settings 2.6 names are changed.
 func (s *session) loadSettings(ctx context.Context) error {
 	_, first, problem := s.fx.ReadSettings(ctx)
 	if problem != "" {
 		return fmt.Errorf("the settings cannot be read, so they could not be restored: %s", problem)
 	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(volatilePause):
-	}
-	_, second, problem := s.fx.ReadSettings(ctx)
+	_, second, problem := s.fx.ReadSettings(ctx, framework.Fresh())
 	if problem != "" {
 		return fmt.Errorf("the settings cannot be read, so they could not be restored: %s", problem)
 	}
@@ -170,6 +167,26 @@ func (s *session) loadSettings(ctx context.Context) error {
 	s.site.CustomFields = ok && !slices.Contains(s.volatile, "customFields") && strings.TrimSpace(cf) != ""
 	s.site.SettingsWrites = len(s.site.Settings) > 0
 	return nil
+}
+
+// settleVolatile is asked about fields a settings case saw change that it
+// did not send: it reads the settings twice, volatilePause apart (once a
+// run), and adds the fields that change by themselves to the volatile
+// ones. It returns the fields of changed that are not volatile.
+func (s *session) settleVolatile(ctx context.Context, changed []string) []string {
+	if len(changed) > 0 && !s.settled {
+		s.settled = true
+		_, first, p1 := s.fx.ReadSettings(ctx, framework.Fresh())
+		select {
+		case <-ctx.Done():
+		case <-time.After(volatilePause):
+		}
+		_, second, p2 := s.fx.ReadSettings(ctx, framework.Fresh())
+		if p1 == "" && p2 == "" {
+			s.volatile = append(s.volatile, framework.ChangedSettings(first, second, s.volatile...)...)
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(changed), func(f string) bool { return slices.Contains(s.volatile, f) })
 }
 
 // adopt records a page the run made, under the key an answer gave.

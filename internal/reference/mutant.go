@@ -23,6 +23,9 @@ type MutantInfo struct {
 	Description string
 	Rules       []string
 	Benign      bool
+	// ExploreOnly: only generated input reveals the mutant (`conformance
+	// explore`); no spec of the normal run sends what it breaks on.
+	ExploreOnly bool
 }
 
 // breaks is a table row of a mutant; rules are rule IDs separated by
@@ -56,7 +59,7 @@ var legacyParts = []Mutant{
 var registry = buildRegistry()
 
 func buildRegistry() []MutantInfo {
-	all := slices.Clone(table)
+	all := slices.Concat(table, exploreTable)
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
