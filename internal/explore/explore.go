@@ -31,7 +31,7 @@ import (
 // BenchmarkDistantExplore), well under a second against the reference
 // server on the loopback.
 const (
-	DefaultRequests = 1000
+	DefaultRequests = 2000
 	DefaultTime     = 60 * time.Second
 )
 

@@ -54,7 +54,7 @@ type Record struct {
 
 // searchShare is the part of the budget spent searching; the rest is
 // kept for shrinking what the search finds.
-const searchShare = 0.75
+const searchShare = 0.6
 
 // budget is an exploration's limits, in requests and in time.
 type budget struct {
@@ -90,10 +90,13 @@ func (b *budget) share(w, left int) window {
 	return window{seq: b.seq() + max(reqs, 8), end: time.Now().Add(max(dur, 200*time.Millisecond))}
 }
 
-// shrinkWindow is what shrinking one finding may spend: a tenth of the
-// budget at most, within what is left.
+// shrinkWindow is what shrinking one finding may spend: what the search
+// left of the budget, four tenths of it at most.
 func (b *budget) shrinkWindow() window {
-	return window{seq: b.seq() + max(b.requests/10, 20), end: time.Now().Add(max(b.time/10, time.Second))}
+	r, t := b.used()
+	reqs := min(max(b.requests-r, 0), b.requests*4/10)
+	dur := min(max(b.time-t, 0), b.time*4/10)
+	return window{seq: b.seq() + reqs, end: time.Now().Add(dur)}
 }
 
 // open reports whether w still allows a case.
@@ -105,6 +108,10 @@ func (w window) open(seq int) bool { return seq < w.seq && time.Now().Before(w.e
 func (s *session) explore(ctx context.Context, p property, index, weightLeft int) {
 	search := s.budget.share(p.weight, weightLeft)
 	excluded := map[string]bool{}
+	// cache keeps the outcome of each case sent: a case drawn again
+	// (shrinking tries many that differ only in what they do not use) is
+	// judged without sending it again.
+	cache := map[string]outcome{}
 	for round := 0; search.open(s.c.Seq()) && !s.stopped(ctx); round++ {
 		var (
 			target string
@@ -120,9 +127,14 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 				return // out of budget: nothing drawn, nothing sent
 			}
 			c := p.gen(&s.site).Draw(t, "case")
-			out := s.run(ctx, c)
-			if target == "" {
-				s.cases[p.kind]++
+			key := string(jsonText(c))
+			out, seen := cache[key]
+			if !seen {
+				out = s.run(ctx, c)
+				cache[key] = out
+				if target == "" {
+					s.cases[p.kind]++
+				}
 			}
 			f, ok := pick(out.judge.Findings, target, excluded)
 			if !ok {
@@ -135,7 +147,7 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 			t.Fatalf("%s", target) // the same failure every time: rapid keeps shrinking it
 		}
 		checks := max(search.seq-s.c.Seq(), 1)
-		logs := check(string(p.kind), checkSettings{seed: s.seed(index, round), checks: checks, shrinkTime: time.Until(search.end) + s.budget.time/10}, prop)
+		logs := check(string(p.kind), checkSettings{seed: s.seed(index, round), checks: checks, shrinkTime: time.Until(search.end) + s.budget.time*4/10}, prop)
 		if target == "" {
 			s.debug(logs)
 			return

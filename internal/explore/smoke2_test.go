@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -10,7 +11,11 @@ import (
 )
 
 func TestSmokeMutants(t *testing.T) {
-	for _, m := range []reference.Mutant{reference.TagsAsString, reference.DoubleEncodeForm, reference.BadPaging500, reference.UntaggedBeforePagination, reference.RefusedWriteApplies, reference.SettingsPutBlanksUnnamed, reference.TraversalAllowed, reference.MissingToken401} {
+	for _, mi := range reference.Mutants() {
+		if !mi.ExploreOnly {
+			continue
+		}
+		m := mi.Name
 		srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{m}}, nil)
 		var out bytes.Buffer
 		res := Run(t.Context(), Config{Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken},
@@ -18,8 +23,9 @@ func TestSmokeMutants(t *testing.T) {
 		var sigs []string
 		for _, r := range res.Records {
 			f, c := r.Case.Size()
-			sigs = append(sigs, r.Finding.Signature()+" "+string(r.Kind)+" "+string(rune('0'+f))+"/"+string(rune('0'+c%10)))
+			ex := r.judged()
+			sigs = append(sigs, fmt.Sprintf("%s %s %d/%d hits %d\n    %s %s", r.Finding.Signature(), r.Kind, f, c, r.Hits, ex.RequestLine(), ex.RequestBody))
 		}
-		t.Logf("%s: exit %d findings %v", m, res.Exit, sigs)
+		t.Logf("%s: exit %d requests %d findings %v", m, res.Exit, res.Requests, sigs)
 	}
 }

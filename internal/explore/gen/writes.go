@@ -30,14 +30,13 @@ func Create(site *Site) *rapid.Generator[Case] {
 func Edit(site *Site) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindEdit, Form: rapid.Bool().Draw(t, "form")}
-		if maybe(t, "title") {
-			c.Fields = append(c.Fields, Field{Name: "title", Value: Marker + " " + Text().Draw(t, "title")})
+		if title := Marker + " " + Text().Draw(t, "title"); maybe(t, "title") {
+			c.Fields = append(c.Fields, Field{Name: "title", Value: title})
 		}
-		if maybe(t, "content") {
-			c.Fields = append(c.Fields, TextField(t, "content", c.Form, Text()))
+		if content := TextField(t, "content", c.Form, Text()); maybe(t, "content") {
+			c.Fields = append(c.Fields, content)
 		}
-		if maybe(t, "type") {
-			typ, ok := Type(t)
+		if typ, ok := Type(t); maybe(t, "type") {
 			c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
 		}
 		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
@@ -45,44 +44,40 @@ func Edit(site *Site) *rapid.Generator[Case] {
 	})
 }
 
-// pageFields draws the optional fields of a create or edit body.
+// pageFields draws the optional fields of a create or edit body: each
+// value first, then whether it is sent.
 func pageFields(t *rapid.T, site *Site, form bool) []Field {
 	var out []Field
-	if maybe(t, "description") {
-		out = append(out, TextField(t, "description", form, Text()))
-	}
-	if maybe(t, "tags") {
-		if !form && rapid.IntRange(0, 9).Draw(t, "tagsKind") == 9 {
-			out = append(out, Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true})
-		} else {
-			out = append(out, Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")})
+	add := func(name string, f Field) {
+		if maybe(t, name) {
+			out = append(out, f)
 		}
 	}
-	if maybe(t, "category") {
-		switch {
-		case len(site.Categories) > 0 && rapid.IntRange(0, 3).Draw(t, "unknownCategory") < 3:
-			out = append(out, Field{Name: "category", Value: rapid.SampledFrom(site.Categories).Draw(t, "category")})
-		default:
-			out = append(out, Field{Name: "category", Value: Marker + "no-such-category", Invalid: true})
+	add("description", TextField(t, "description", form, Text()))
+	tags := Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")}
+	if !form && rapid.IntRange(0, 9).Draw(t, "tagsKind") == 9 {
+		tags = Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true}
+	}
+	add("tags", tags)
+	category := Field{Name: "category", Value: Marker + "no-such-category", Invalid: true}
+	if len(site.Categories) > 0 {
+		known := rapid.SampledFrom(site.Categories).Draw(t, "category")
+		if rapid.IntRange(0, 3).Draw(t, "unknownCategory") < 3 {
+			category = Field{Name: "category", Value: known}
 		}
 	}
-	if maybe(t, "date") {
-		d, kind := Date(t)
-		out = append(out, Field{Name: "date", Value: d, Invalid: kind == BadDate})
+	add("category", category)
+	d, kind := Date(t)
+	add("date", Field{Name: "date", Value: d, Invalid: kind == BadDate})
+	position := Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))}
+	switch rapid.IntRange(0, 5).Draw(t, "positionKind") {
+	case 4:
+		position = Field{Name: "position", Value: "abc", Invalid: true}
+	case 5:
+		position = Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true}
 	}
-	if maybe(t, "position") {
-		switch rapid.IntRange(0, 5).Draw(t, "positionKind") {
-		case 4:
-			out = append(out, Field{Name: "position", Value: "abc", Invalid: true})
-		case 5:
-			out = append(out, Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true})
-		default:
-			out = append(out, Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))})
-		}
-	}
-	if maybe(t, "noindex") {
-		out = append(out, Field{Name: "noindex", Value: jsonOrForm(form, rapid.Bool().Draw(t, "noindex"))})
-	}
+	add("position", position)
+	add("noindex", Field{Name: "noindex", Value: jsonOrForm(form, rapid.Bool().Draw(t, "noindex"))})
 	return out
 }
 
