@@ -37,11 +37,14 @@ type tb struct {
 	logs   []string
 }
 
-func (t *tb) Helper()                           {}
-func (t *tb) Name() string                      { return t.name }
-func (t *tb) Logf(format string, args ...any)   { t.log(fmt.Sprintf(format, args...)) }
-func (t *tb) Log(args ...any)                   { t.log(fmt.Sprint(args...)) }
-func (t *tb) Skipf(format string, args ...any)  { t.log(fmt.Sprintf(format, args...)); panic(stopCheck{}) }
+func (t *tb) Helper()                         {}
+func (t *tb) Name() string                    { return t.name }
+func (t *tb) Logf(format string, args ...any) { t.log(fmt.Sprintf(format, args...)) }
+func (t *tb) Log(args ...any)                 { t.log(fmt.Sprint(args...)) }
+func (t *tb) Skipf(format string, args ...any) {
+	t.log(fmt.Sprintf(format, args...))
+	panic(stopCheck{})
+}
 func (t *tb) Skip(args ...any)                  { t.log(fmt.Sprint(args...)); panic(stopCheck{}) }
 func (t *tb) SkipNow()                          { panic(stopCheck{}) }
 func (t *tb) Errorf(format string, args ...any) { t.failed = true; t.log(fmt.Sprintf(format, args...)) }
@@ -73,6 +76,11 @@ func check(name string, s checkSettings, prop func(*rapid.T)) (logs []string) {
 	rapidOnce.Do(func() {
 		if !testing.Testing() {
 			testing.Init()
+		}
+		if !flag.Parsed() {
+			// The CLI (or a test binary run as the CLI) parses no
+			// standard flag: testing.Short wants them parsed.
+			_ = flag.CommandLine.Parse(nil)
 		}
 		_ = flag.Set("rapid.nofailfile", "true")
 	})

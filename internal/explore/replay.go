@@ -148,4 +148,3 @@ func (s *session) cannotReplay(c gen.Case) string {
 // cleanupContext is the context of undoing: not cancelled by an
 // interrupt, bounded in time.
 var cleanupContext = framework.CleanupContext
-

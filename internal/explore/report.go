@@ -208,9 +208,9 @@ func (s *session) printSummary(run *report.Run) {
 	fmt.Fprintf(out, "\n%s\n", run.Verdict)
 }
 
-// kindsOf parses a comma-separated list of kinds (the --explore-kinds
+// ParseKinds parses a comma-separated list of kinds (the --explore-kinds
 // flag).
-func kindsOf(s string) ([]gen.Kind, error) {
+func ParseKinds(s string) ([]gen.Kind, error) {
 	var out []gen.Kind
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)

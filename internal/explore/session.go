@@ -51,7 +51,9 @@ type session struct {
 func (s *session) marker() string { return marker.Of(s.fx.RunID, "") }
 
 // newSlug is a fresh run-marked slug.
-func (s *session) newSlug() string { return marker.Of(s.fx.RunID, "x"+strconv.FormatInt(s.sent.Add(1), 10)) }
+func (s *session) newSlug() string {
+	return marker.Of(s.fx.RunID, "x"+strconv.FormatInt(s.sent.Add(1), 10))
+}
 
 // fill replaces the placeholders of the case's strings for one sending.
 func (s *session) fill(v any, slug string) any {
