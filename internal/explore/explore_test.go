@@ -102,9 +102,9 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 }
 
 // zeroFindingBudget is the budget of each exploration of
-// TestNoFindingOnConformingServers: a third of the default, so that many
+// TestNoFindingOnConformingServers: a fifth of the default, so that many
 // seeds fit.
-const zeroFindingBudget = 700
+const zeroFindingBudget = 400
 
 // TestNoFindingOnConformingServers explores the reference server, every
 // benign variant and every profile (divergent) over several seeds: a
