@@ -161,10 +161,13 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 		}
 		// A guard's own read goes on the wire its write already holds.
 		guarded := c.guard != nil && !onHeldWire(ctx)
-		weight, ok := int64(0), true
-		if guarded || c.guard == nil {
-			weight, ok = c.wire.take(ctx, req.Method)
+		if guarded && Alone(req.Method) {
+			c.guard.Ahead(ctx, func(r Request) *Exchange {
+				return c.Do(context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil)), r)
+			})
 		}
+		onWire := guarded || c.guard == nil
+		ok := !onWire || c.wire.take(ctx, req.Method)
 		if !ok {
 			if kept == nil {
 				ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
@@ -174,7 +177,7 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 		}
 		if guarded && Alone(req.Method) {
 			if err := c.guard.BeforeWrite(ctx, c.guardRead(ctx)); err != nil {
-				c.wire.give(req.Method, weight)
+				c.wire.give(req.Method)
 				if kept == nil {
 					ex.Err = err
 					return
@@ -188,8 +191,8 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			c.guard.Answered(Answer{Method: req.Method, URL: req.URL, Status: t.status, Body: t.body,
 				Complete: t.err == nil && !t.truncated})
 		}
-		if weight > 0 {
-			c.wire.give(req.Method, weight)
+		if onWire {
+			c.wire.give(req.Method)
 		}
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {

@@ -2,11 +2,10 @@ package client
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"net/url"
 	"sync"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // The wire is the one place that decides which requests of the run may be
@@ -26,31 +25,37 @@ import (
 //
 // Config.ParallelWrites lifts this for servers whose storage is
 // transactional; it is never the default.
+//
+// Writes go before reads: while a write waits, no read goes on the wire,
+// so the reads that pile up behind the writes go out together once no
+// write waits. Prepares side by side write, read back, write again; served
+// in arrival order, each read back would cost a round trip of its own
+// between two writes.
 type wire struct {
-	sem *semaphore.Weighted
-	// whole is the weight of the whole wire: what a request that must be
-	// alone takes. A read takes 1.
-	whole          int64
-	parallelWrites bool
-	// What the wire saw, for tests and benchmarks: the requests and the
-	// writes on their way now, the writes sent, and the overlaps: a write
-	// that started while another request was on its way, or a request that
-	// started while a write was (zero unless parallelWrites).
-	mu                 sync.Mutex
-	onWire, writing    int
+	mu sync.Mutex
+	// maxReads bounds the requests sharing the wire (MaxInFlight).
+	maxReads int
+	// shared counts the requests on the wire side by side (reads; writes
+	// too with parallelWrites), alone the one holding it alone (0 or 1);
+	// waitingAlone counts those waiting to hold it alone: they keep new
+	// reads off.
+	shared, alone, waitingAlone int
+	parallelWrites              bool
+	// changed is closed (and replaced) whenever the wire frees up.
+	changed chan struct{}
+	// What the wire saw, for tests and benchmarks: the writes on their
+	// way now and sent, and the overlaps: a write that started while
+	// another request was on its way, or a request that started while a
+	// write was (zero unless parallelWrites).
+	writesOnWire       int
 	writes, overlapped int64
 }
 
-// unboundedWire is the weight of the wire when MaxInFlight sets no bound:
-// more reads than a run ever has in flight.
-const unboundedWire = 1 << 30
-
 func newWire(maxInFlight int, parallelWrites bool) *wire {
-	whole := int64(maxInFlight)
-	if whole <= 0 {
-		whole = unboundedWire
+	if maxInFlight <= 0 {
+		maxInFlight = math.MaxInt
 	}
-	return &wire{sem: semaphore.NewWeighted(whole), whole: whole, parallelWrites: parallelWrites}
+	return &wire{maxReads: maxInFlight, parallelWrites: parallelWrites, changed: make(chan struct{})}
 }
 
 // Alone reports whether a request of method must be the only request of
@@ -64,42 +69,84 @@ func Alone(method string) bool {
 	return true
 }
 
-// take waits until a request of method may go on the wire: a read for one
-// place among MaxInFlight and no write on its way, a write for the whole
-// wire (waiters are served in order, so a write waiting keeps later reads
-// back until it is done). It returns the weight to give back, false when
-// ctx ended first (nothing taken).
-func (w *wire) take(ctx context.Context, method string) (int64, bool) {
-	weight := int64(1)
+// take waits until a request of method may go on the wire: a write holds
+// it alone (unless parallelWrites), a read shares it with other reads. False
+// when ctx ended first (nothing taken); give hands back what take took.
+func (w *wire) take(ctx context.Context, method string) bool {
 	write := Alone(method)
-	if write && !w.parallelWrites {
-		weight = w.whole
-	}
-	if err := w.sem.Acquire(ctx, weight); err != nil {
-		return 0, false
-	}
-	w.mu.Lock()
-	if (write && w.onWire > 0) || w.writing > 0 {
-		w.overlapped++
-	}
-	w.onWire++
-	if write {
-		w.writing++
-		w.writes++
-	}
-	w.mu.Unlock()
-	return weight, true
+	return w.acquire(ctx, write && !w.parallelWrites, write)
 }
 
-// give hands back what take took for a request of method.
-func (w *wire) give(method string, weight int64) {
+func (w *wire) give(method string) {
+	write := Alone(method)
+	w.release(write && !w.parallelWrites, write)
+}
+
+// acquire waits for the wire: alone once nothing is on it, or shared while
+// nothing holds it alone or waits to, up to maxReads at once. write says
+// whether the request is a write, for the counts.
+func (w *wire) acquire(ctx context.Context, alone, write bool) bool {
 	w.mu.Lock()
-	w.onWire--
-	if Alone(method) {
-		w.writing--
+	defer w.mu.Unlock()
+	if alone {
+		w.waitingAlone++
 	}
-	w.mu.Unlock()
-	w.sem.Release(weight)
+	for {
+		free := w.alone == 0 && w.waitingAlone == 0 && w.shared < w.maxReads
+		if alone {
+			free = w.alone == 0 && w.shared == 0
+		}
+		if free {
+			break
+		}
+		changed := w.changed
+		w.mu.Unlock()
+		select {
+		case <-changed:
+			w.mu.Lock()
+		case <-ctx.Done():
+			w.mu.Lock()
+			if alone {
+				w.waitingAlone--
+				w.broadcast() // reads it kept off may go now
+			}
+			return false
+		}
+	}
+	if (write && w.shared+w.alone > 0) || w.writesOnWire > 0 {
+		w.overlapped++
+	}
+	if alone {
+		w.waitingAlone--
+		w.alone++
+	} else {
+		w.shared++
+	}
+	if write {
+		w.writes++
+		w.writesOnWire++
+	}
+	return true
+}
+
+func (w *wire) release(alone, write bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if alone {
+		w.alone--
+	} else {
+		w.shared--
+	}
+	if write {
+		w.writesOnWire--
+	}
+	w.broadcast()
+}
+
+// broadcast wakes every waiter to look again. The caller holds w.mu.
+func (w *wire) broadcast() {
+	close(w.changed)
+	w.changed = make(chan struct{})
 }
 
 // WireStats is what the wire saw: the writes sent, and the overlaps (a
@@ -130,6 +177,10 @@ type WriteGuard interface {
 	// Exchange's Err. read sends a read on the held wire (recorded at once,
 	// never held, never seen by Answered), for the guard's own checks.
 	BeforeWrite(ctx context.Context, read func(Request) *Exchange) error
+	// Ahead is called for each write before it waits for the wire; read
+	// sends a read the usual way (beside other reads; told to Answered),
+	// for a check that need not hold the wire alone.
+	Ahead(ctx context.Context, read func(Request) *Exchange)
 	// Answered is told each answer the target sent, before the request
 	// leaves the wire: a read's answer is told before any later write is
 	// sent, a write's before any later request. Reads told side by side
@@ -174,10 +225,10 @@ func (c *Client) guardRead(ctx context.Context) func(Request) *Exchange {
 // (WriteGuard.BeforeWrite gets the same read for its own). False, and f
 // not run, when ctx ends before the wire is free.
 func (c *Client) WithWireAlone(ctx context.Context, f func(read func(Request) *Exchange)) bool {
-	if err := c.wire.sem.Acquire(ctx, c.wire.whole); err != nil {
+	if !c.wire.acquire(ctx, true, false) {
 		return false
 	}
-	defer c.wire.sem.Release(c.wire.whole)
+	defer c.wire.release(true, false)
 	f(c.guardRead(ctx))
 	return true
 }

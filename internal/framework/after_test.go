@@ -80,7 +80,7 @@ func afterWaits(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	judge := func(_ ginkgo.SpecContext, v string) { gomega.Expect(v).NotTo(gomega.BeEmpty()) }
 	ginkgo.Describe("after", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-GET-OK", readAs(w, "slow target", "/t/slow", "200"), judge, framework.Case("slow target"))
 		framework.Prepare(g, "PAGE-GET-OK", readAs(w, "quick target", "/t/quick", "20"), judge, framework.Case("quick target"))
 		framework.Prepare(g, "PAGE-LIST-SHAPE", readAs(w, "waiter", "/t/waiter", "0"), judge,
@@ -107,7 +107,7 @@ func afterFreesPlace(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 2})
 	third := make(chan struct{})
 	ginkgo.Describe("after", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-GET-OK", func(context.Context) string {
 			select {
 			case <-third:
@@ -135,7 +135,7 @@ func afterFreesPlace(t *testing.T) {
 func afterSkipsUnprepared(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8, readOnly: true})
 	ginkgo.Describe("after", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-CREATE-201", func(context.Context) string { return "gated" },
 			func(ginkgo.SpecContext, string) {}, framework.Case("gated"))
 		framework.Prepare(g, "PAGE-GET-OK", func(context.Context) string { return "filtered" },
@@ -158,7 +158,7 @@ func afterSkipsUnprepared(t *testing.T) {
 func afterLaterRule(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	ginkgo.Describe("after", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(context.Context) string { return "" },
 			func(ginkgo.SpecContext, string) {}, framework.Case("waiter"), framework.After("PAGE-GET-OK"))
 		framework.Prepare(g, "PAGE-GET-OK", func(context.Context) string { return "" },

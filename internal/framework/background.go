@@ -2,14 +2,17 @@ package framework
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/onsi/ginkgo/v2"
 )
 
 // This file runs work beside the specs: the prepare functions of groups
-// (Prepare), and a group started as soon as the run's reads are over
-// (Group.StartAfterReads), so that a fixture that must wait
+// (Prepare), started by phase (specBegins), so that the groups of a phase
+// make their requests side by side and a fixture that must wait
 // (FILES-NEWEST-FIRST needs two uploads more than a second apart) does so
 // while the run does something useful.
 
@@ -21,9 +24,6 @@ type backgroundWork struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	// afterReads are the groups waiting for the first spec past the
-	// reads phase (Group.StartAfterReads).
-	afterReads []*Group
 }
 
 // SleepUntil waits until at, or less if ctx ends first; it reports whether
@@ -66,45 +66,56 @@ func (t *Fixture) stopBackground() {
 	b.wg.Wait()
 }
 
-// StartAfterReads makes g start its prepares when the run leaves its
-// reads, at the first spec of a later phase (a SpecPriority below
-// PhaseReads), instead of at g's own first spec. For a fixture that must
-// wait: FILES-NEWEST-FIRST's second upload comes more than a second after
-// the first, and that second then passes while the probes and the other
-// writes run. What g prepares does not change: only the specs the run
-// selects and does not gate, held and judged by g's own specs, which must
-// stand in a container of a later phase than the reads. Its requests may
-// land while specs of other containers run: they must touch nothing but
-// what they create (a page of the run, its files), and no spec past the
-// reads may compare site-wide listings taken at two moments.
-func (g *Group) StartAfterReads() {
-	b := &g.t.background
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.afterReads = append(b.afterReads, g)
+// Groups start by phase, all the groups of a phase at once, as soon as
+// the run reaches it: those of the reads at its first read spec, those of
+// the probes and of the writes together at its first spec past the reads
+// (probes and writes are serialised on the wire anyway, and a write
+// waiting lets the reads that pile up behind it go out together), those of
+// the settings writes at theirs. Ginkgo runs the top-level containers one
+// after another; started by its first spec, each group would wait for the
+// groups before it, and a run's time would be the sum of their chains of
+// requests instead of the longest. A group's prepares therefore may run
+// while specs of other containers of its phase (or, for writes, of the
+// probes) run: they must touch nothing but what they create (a page of the
+// run, its files), and no spec past the reads may compare site-wide
+// listings taken at two moments.
+
+// startsAt is the phase whose first spec starts the groups of phase. A
+// group of PhaseReadsSetUp starts at its own first spec only: its
+// container's BeforeAll makes what its prepares read (and runs after the
+// run's BeforeEach, where phases start).
+func startsAt(phase ginkgo.SpecPriority) ginkgo.SpecPriority {
+	switch phase {
+	case PhaseWrites:
+		return PhaseProbes
+	case PhaseReadsSetUp:
+		return math.MinInt32
+	}
+	return phase
 }
 
 // specBegins is told the priority of each spec as it begins (Install's
-// BeforeEach): at the first past the reads phase, it starts the groups
-// waiting for that (StartAfterReads).
+// BeforeEach): it starts the groups of every phase the run has reached
+// (startsAt), once.
 func (t *Fixture) specBegins(priority int) {
-	if priority >= int(PhaseReads) {
-		return
+	t.prep.mu.Lock()
+	var due []*Group
+	for _, g := range t.prep.groups {
+		if !g.queued && int(startsAt(g.phase)) >= priority {
+			g.queued = true
+			due = append(due, g)
+		}
 	}
-	b := &t.background
-	b.mu.Lock()
-	groups := b.afterReads
-	b.afterReads = nil
-	b.mu.Unlock()
+	t.prep.mu.Unlock()
 	// Ginkgo builds the tree of containers once for the runner's preview
 	// of the selection and again for the run, and so registers each group
 	// twice: only the latest of the groups with the same specs is the one
 	// the run's specs judge.
 	latest := map[string]*Group{}
-	for _, g := range groups {
+	for _, g := range due {
 		latest[g.signature()] = g
 	}
-	for _, g := range groups {
+	for _, g := range due {
 		if latest[g.signature()] == g {
 			g.start()
 		}

@@ -3,8 +3,11 @@ package framework
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/onsi/ginkgo/v2"
 )
 
 // TestStopBackgroundEndsTasks: the sweep's stopBackground cancels the
@@ -46,51 +49,79 @@ func TestSleepUntil(t *testing.T) {
 	}
 }
 
-// TestStartAfterReads: a group marked StartAfterReads starts nothing while
-// specs of the reads phase begin, starts its selected, ungated members at
-// the first spec past it (once), and leaves a gated member alone. Of two
-// groups of the same specs (Ginkgo builds the tree for the preview, then
-// again for the run) only the later one starts.
-func TestStartAfterReads(t *testing.T) {
+// TestGroupsStartByPhase: the groups of a phase start together at the
+// first spec of their phase (those of the writes already at the first spec
+// of the probes), each once, with only its selected, ungated members; a
+// group of a later phase starts nothing while an earlier phase runs. Of
+// two groups of the same specs (Ginkgo builds the tree for the preview,
+// then again for the run) only the later one starts. A group of
+// PhaseReadsSetUp starts only at its own first spec.
+func TestGroupsStartByPhase(t *testing.T) {
 	url, _ := slowServer(t, 0)
 	f := fixtureOn(t, url, Options{Concurrency: 2, ReadOnly: true})
-	ran := make(chan string, 8)
-	build := func(tree string) (read, write *prepared) {
-		g := f.NewGroup()
+	ran := make(chan string, 16)
+	build := func(tree string, phase ginkgo.SpecPriority) (read, write *prepared) {
+		g := f.NewGroup(phase)
 		member := func(name string, def specDef) *prepared {
-			m := &prepared{key: name, def: def, done: make(chan struct{}),
-				run: func(context.Context) any { ran <- tree + " " + name; return name }}
+			m := &prepared{key: fmt.Sprint(phase, name), def: def, done: make(chan struct{}),
+				run: func(context.Context) any { ran <- fmt.Sprint(tree, " ", phase, " ", name); return name }}
 			g.members = append(g.members, m)
 			return m
 		}
 		read = member("read", specDef{})
 		write = member("write", specDef{writes: true}) // gated: a read-only run
-		g.StartAfterReads()
 		return read, write
 	}
-	previewRead, _ := build("preview")
-	read, write := build("run")
+	previewRead, _ := build("preview", PhaseWrites)
+	setUp, _ := build("run", PhaseReadsSetUp) // starts at its own first spec only
+	f.specBegins(int(PhaseReadsSetUp))
+	reads, _ := build("run", PhaseReads)
+	probes, _ := build("run", PhaseProbes)
+	read, write := build("run", PhaseWrites)
+	settings, _ := build("run", PhaseSettingsWrites)
 
+	wait := func(m *prepared, what string) {
+		t.Helper()
+		select {
+		case <-m.done:
+		case <-time.After(time.Second):
+			t.Fatalf("%s did not start", what)
+		}
+	}
 	f.specBegins(int(PhaseReads))
-	f.specBegins(int(PhaseReads) + 1)
+	wait(reads, "the reads group, at the first read spec")
+	f.specBegins(int(PhaseReads))
+	select {
+	case name := <-ran:
+		if name != "run 400 read" {
+			t.Fatalf("%s was prepared while the reads ran", name)
+		}
+	case <-time.After(50 * time.Millisecond):
+		t.Fatal("the reads group's prepare did not run")
+	}
 	select {
 	case name := <-ran:
 		t.Fatalf("%s was prepared while the reads ran", name)
 	case <-time.After(50 * time.Millisecond):
 	}
 	f.specBegins(int(PhaseProbes))
-	select {
-	case <-read.done:
-	case <-time.After(time.Second):
-		t.Fatal("the group did not start at the first spec past the reads")
-	}
+	wait(probes, "the probes group, at the first spec of the probes")
+	wait(read, "the writes group, at the first spec of the probes")
 	f.specBegins(int(PhaseWrites))
+	if settings.started {
+		t.Error("the settings group started before its phase")
+	}
+	f.specBegins(int(PhaseSettingsWrites))
+	wait(settings, "the settings group, at the first spec of its phase")
 	f.stopBackground()
+	if setUp.started {
+		t.Error("a group of PhaseReadsSetUp started before its own first spec (its BeforeAll makes what it reads)")
+	}
 	if !read.started || read.value != "read" || write.started || previewRead.started {
 		t.Errorf("started: read %v (value %v), write %v, the preview's read %v; want the run's read only",
 			read.started, read.value, write.started, previewRead.started)
 	}
-	if n := len(ran); n != 1 {
-		t.Errorf("%d prepares ran, want 1", n)
+	if n := len(ran); n != 3 { // probes, writes, settings (the reads' one was taken)
+		t.Errorf("%d more prepares ran, want 3", n)
 	}
 }

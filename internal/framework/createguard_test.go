@@ -45,7 +45,7 @@ func TestGuardCreatesChild(t *testing.T) {
 	var same bool
 	judged := func(ginkgo.SpecContext, string) { gomega.Expect(true).To(gomega.BeTrue()) }
 	ginkgo.Describe("guard", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		guard := g.GuardCreates()
 		same = g.GuardCreates() == guard
 		framework.Prepare(g, "PAGE-CREATE-201", func(ctx context.Context) string {

@@ -13,7 +13,7 @@ type Ledger struct {
 	mu       sync.Mutex
 	pages    map[string]bool
 	moved    map[string]string // old key -> new key, for cleanups registered before a rename
-	uploads  []string
+	uploads  []upload
 	problems []string
 	settings []string
 }
@@ -74,21 +74,79 @@ func (l *Ledger) Pages() []string {
 	return slices.Sorted(maps.Keys(l.pages))
 }
 
-// AddUpload records an uploaded file; the API has no way to delete uploads,
-// so each one is listed in the run summary.
-func (l *Ledger) AddUpload(desc string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.uploads = append(l.uploads, desc)
+// upload is a file the run uploaded (or a probe upload a server accepted),
+// the page it went to ("" when none or not known), and, once the page was
+// deleted and its file list read again, what that list showed.
+type upload struct {
+	page, desc string
+	// unlisted: the page's file list named no file once the page was
+	// deleted; seen is what the list showed then ("" while not read).
+	unlisted bool
+	seen     string
 }
 
-// Uploads returns what was uploaded, sorted: uploads made side by side
-// (prepared fixtures) are recorded in the order they were answered, which
-// changes from run to run; the summary does not.
-func (l *Ledger) Uploads() []string {
+// AddUpload records an uploaded file; the API has no way to delete uploads,
+// so each one is listed in the run summary.
+func (l *Ledger) AddUpload(desc string) { l.AddUploadOn("", desc) }
+
+// AddUploadOn records a file uploaded to page (see AddUpload): once the
+// page is deleted, its file list is read again (DeletePage), and the
+// summary says what that showed.
+func (l *Ledger) AddUploadOn(page, desc string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return slices.Sorted(slices.Values(l.uploads))
+	l.uploads = append(l.uploads, upload{page: page, desc: desc})
+}
+
+// hasUploadsOn reports whether files the run uploaded went to page.
+func (l *Ledger) hasUploadsOn(page string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.ContainsFunc(l.uploads, func(u upload) bool { return u.page == page })
+}
+
+// uploadsSeen records what page's file list showed once the page was
+// deleted: no file (unlisted), or what seen says.
+func (l *Ledger) uploadsSeen(page string, unlisted bool, seen string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range l.uploads {
+		if l.uploads[i].page == page {
+			l.uploads[i].unlisted, l.uploads[i].seen = unlisted, seen
+		}
+	}
+}
+
+// Uploads returns the uploads that may still be on the target, each with
+// what the run saw of it after its page was deleted, sorted: uploads made
+// side by side (prepared fixtures) are recorded in the order they were
+// answered, which changes from run to run; the summary does not.
+func (l *Ledger) Uploads() []string {
+	return l.uploadLines(false)
+}
+
+// UploadsUnlisted returns the uploads whose page's file list named no file
+// once the page was deleted, with what was read, sorted.
+func (l *Ledger) UploadsUnlisted() []string {
+	return l.uploadLines(true)
+}
+
+func (l *Ledger) uploadLines(unlisted bool) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, u := range l.uploads {
+		if u.unlisted != unlisted {
+			continue
+		}
+		line := u.desc
+		if u.seen != "" {
+			line += "; " + u.seen
+		}
+		out = append(out, line)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // AddProblem records a teardown failure (reported apart from rule failures).

@@ -38,6 +38,8 @@ import (
 // disturb each other: each on its own pages, or all reads.
 type Group struct {
 	t       *Fixture
+	phase   ginkgo.SpecPriority
+	queued  bool // started by its phase (specBegins); under t.prep.mu
 	members []*prepared
 	launch  sync.Once
 	// started counts the members launch started, judged those whose spec
@@ -84,9 +86,12 @@ type prepared struct {
 	cleanups cleanups
 }
 
-// NewGroup returns an empty group of t.
-func (t *Fixture) NewGroup() *Group {
-	g := &Group{t: t}
+// NewGroup returns an empty group of t, whose specs stand in a top-level
+// container of phase (PhaseReads and so on): its prepares start with the
+// other groups of that phase (see startsAt), or at its own first spec,
+// whichever comes first.
+func (t *Fixture) NewGroup(phase ginkgo.SpecPriority) *Group {
+	g := &Group{t: t, phase: phase}
 	t.prep.mu.Lock()
 	t.prep.groups = append(t.prep.groups, g)
 	t.prep.mu.Unlock()

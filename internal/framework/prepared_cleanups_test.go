@@ -56,7 +56,7 @@ func TestSharedCleanupsChild(t *testing.T) {
 		}
 	}
 	ginkgo.Describe("a group", func() {
-		g := target.NewGroup()
+		g := target.NewGroup(framework.PhaseReads)
 		shared := framework.Share(g, func(ctx context.Context) string {
 			target.DeferCleanup(ctx, clean("shared"))
 			return "fixture"

@@ -84,7 +84,7 @@ func preparedOrder(t *testing.T, concurrency int) {
 		want = append(want, fmt.Sprintf("/t/%d-a", i), fmt.Sprintf("/t/%d-b", i))
 	}
 	ginkgo.Describe("order", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		for i := range 4 {
 			wait := url.Values{"ms": {strconv.Itoa((3 - i) * 40)}}
 			framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
@@ -154,7 +154,7 @@ func preparedSharedRead(t *testing.T, concurrency int) {
 		}
 	}
 	ginkgo.Describe("shared read", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(ctx context.Context) []*client.Exchange {
 			return []*client.Exchange{read(ctx, "/t/slow", 300), read(ctx, "/t/shared", 20)}
 		}, judge, framework.Case("first"))
@@ -188,7 +188,7 @@ func preparedSharedRead(t *testing.T, concurrency int) {
 func preparedSelection(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8, readOnly: true})
 	ginkgo.Describe("selection", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		for _, c := range []struct {
 			name, rule string
 			args       []any
@@ -242,7 +242,7 @@ func preparedSelection(t *testing.T) {
 func preparedNilValues(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	ginkgo.Describe("nil values", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(context.Context) error { return nil },
 			func(_ ginkgo.SpecContext, err error) { gomega.Expect(err).NotTo(gomega.HaveOccurred()) }, framework.Case("nil error"))
 		framework.Prepare(g, "PAGE-LIST-SHAPE", func(context.Context) any { return nil },
@@ -264,7 +264,7 @@ func preparedShareWaitFreesPlace(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 2})
 	third := make(chan struct{})
 	ginkgo.Describe("share", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		shared := framework.Share(g, func(context.Context) string {
 			select {
 			case <-third:
@@ -296,7 +296,7 @@ func preparedSharePanics(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	cases := []string{"user 1", "user 2", "user 3"}
 	ginkgo.Describe("share panics", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		broken := framework.Share(g, func(context.Context) string { panic("the shared fixture broke") })
 		for _, c := range cases {
 			framework.Prepare(g, "PAGE-LIST-SHAPE", broken, func(ginkgo.SpecContext, string) {
@@ -341,7 +341,7 @@ func createPage(w *world, name string) func(ctx context.Context) made {
 func preparedCleanups(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	ginkgo.Describe("cleanups", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-CREATE-201", createPage(w, "passes"), func(ctx ginkgo.SpecContext, m made) {
 			gomega.Expect(m.key).NotTo(gomega.BeEmpty())
 			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil)).To(framework.HaveHTTPStatus(http.StatusOK),
@@ -392,7 +392,7 @@ func preparedShare(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	cases := []string{"share 1", "share 2", "share 3"}
 	ginkgo.Describe("share", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		page := framework.Share(g, func(ctx context.Context) string {
 			w.called("share")
 			time.Sleep(30 * time.Millisecond) // the other prepares ask meanwhile
@@ -450,7 +450,7 @@ func preparedShare(t *testing.T) {
 func preparedShareRunOrder(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	ginkgo.Describe("share in run order", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		page := framework.Share(g, func(ctx context.Context) string { return createPage(w, "shared")(ctx).key })
 		prepare := func(ctx context.Context) made { return made{key: page(ctx)} }
 		judge := func(ctx ginkgo.SpecContext, m made) {
@@ -485,7 +485,7 @@ func preparedShareRunOrder(t *testing.T) {
 func preparedInterrupted(t *testing.T) {
 	w := newWorld(t, setup{concurrency: 8})
 	ginkgo.Describe("interrupted", func() {
-		g := w.target.NewGroup()
+		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-CREATE-201", func(ctx context.Context) made {
 			m := createPage(w, "interrupted")(ctx)
 			interruptSelf(t)

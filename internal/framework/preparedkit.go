@@ -130,11 +130,15 @@ func (g Got) Exchange() *client.Exchange {
 
 // Phases order the run's top-level containers (Ginkgo runs higher
 // priorities first; the cross-cutting checks come last of all). Reads come
-// first, while the read cache holds (any other request empties it); then
-// the probes that carry no valid authentication (refused writes); then
-// page and file writes; settings writes last, so no other spec sees the
-// site with a setting changed. Put one on each top-level Describe.
+// first, while the read cache holds (any other request empties it): first
+// those whose container sets up pages a target lacks (its BeforeAll writes
+// before any other read of the run is on its way), then all the others,
+// their groups side by side; then the probes that carry no valid
+// authentication (refused writes); then page and file writes; settings
+// writes last, so no other spec sees the site with a setting changed. Put
+// one on each top-level Describe, and the same on its group (NewGroup).
 const (
+	PhaseReadsSetUp     = ginkgo.SpecPriority(450)
 	PhaseReads          = ginkgo.SpecPriority(400)
 	PhaseProbes         = ginkgo.SpecPriority(300)
 	PhaseWrites         = ginkgo.SpecPriority(200)

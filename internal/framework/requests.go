@@ -176,6 +176,7 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 	switch {
 	case ex.Err == nil && (ex.Status == http.StatusOK || ex.Status == http.StatusNotFound):
 		t.Ledger.RemovePage(key)
+		t.seeUploadsAfterDelete(ctx, key)
 		if ex.Status == http.StatusOK && strings.Contains(key, "/") {
 			if after := t.Read(ctx, client.KeyPath("pages", key), nil); after.Err == nil && after.Status == http.StatusOK &&
 				after.Get("data.key").String() == key {
@@ -191,6 +192,26 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 		return fmt.Errorf("could not delete page %s: HTTP %d %s", key, ex.Status, ex.BodyExcerpt())
 	}
 	return nil
+}
+
+// seeUploadsAfterDelete reads the file list of a page the run uploaded to,
+// once the page is deleted, so that the summary says what the run saw, not
+// what it assumed: the files are no longer listed, or still are.
+func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
+	if !t.Ledger.hasUploadsOn(key) {
+		return
+	}
+	path := client.KeyPath("files", key)
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Fresh: true})
+	files := ex.Get("data")
+	switch {
+	case ex.Err != nil || ex.Status != http.StatusOK || !files.IsArray():
+		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, Outcome(ex)))
+	case len(files.Array()) == 0:
+		t.Ledger.uploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
+	default:
+		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("GET %s still lists %d file(s) after its page was deleted", path, len(files.Array())))
+	}
 }
 
 // sweep deletes whatever the ledger still holds: pages whose cleanup did

@@ -43,10 +43,19 @@ var specMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, http
 // failure.
 func CORS(ctx context.Context, c *client.Client) []string {
 	c.SetScope("preflight: CORS observations")
-	px := c.Do(ctx, client.Request{Method: http.MethodOptions, Path: "/api/pages", Credentials: client.NoTokens,
-		Probe: true, // no credentials: harmless in read-only runs too
+	return corsNotes(c.Do(ctx, corsRequest()))
+}
+
+// corsRequest is a browser's preflight, without credentials: harmless in
+// read-only runs too.
+func corsRequest() client.Request {
+	return client.Request{Method: http.MethodOptions, Path: "/api/pages", Credentials: client.NoTokens, Probe: true,
 		Header: http.Header{"Origin": {browserOrigin}, "Access-Control-Request-Method": {preflightMethod},
-			"Access-Control-Request-Headers": {preflightHeaders}}})
+			"Access-Control-Request-Headers": {preflightHeaders}}}
+}
+
+// corsNotes are the observations of the preflight px.
+func corsNotes(px *client.Exchange) []string {
 	notes := preflightNotes(px)
 	if px.Err == nil {
 		notes = append(notes, originNote(px))

@@ -1,7 +1,6 @@
 package preflight
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -33,10 +32,25 @@ func headersTaken(c *client.Client, inHeader bool) string {
 // the target would take them in headers: the page list with the API token
 // in Authorization alone and, with an authentication token, the settings
 // with both tokens in headers. No parameter carries a token in either.
-func headerCredentials(ctx context.Context, c *client.Client) string {
-	bearer := http.Header{client.AuthorizationHeader: {"Bearer " + c.Token()}}
-	px := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}},
-		Credentials: client.NoTokens, Header: bearer})
+// bearerPagesRequest asks for the page list with the API token in an
+// Authorization: Bearer header alone.
+func bearerPagesRequest(c *client.Client) client.Request {
+	return client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}},
+		Credentials: client.NoTokens, Header: http.Header{client.AuthorizationHeader: {"Bearer " + c.Token()}}}
+}
+
+// bothSettingsRequest asks for the settings with both tokens in headers
+// alone (Authorization: Bearer, X-Auth-Token).
+func bothSettingsRequest(c *client.Client) client.Request {
+	h := http.Header{client.AuthorizationHeader: {"Bearer " + c.Token()}}
+	h.Set(client.AuthTokenHeader, c.AuthToken())
+	return client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.NoTokens, Header: h}
+}
+
+// headerCredentials says whether the target takes the tokens in headers,
+// from the page list read with the API token in a header (px) and, with an
+// authentication token, the settings read with both in headers (sx).
+func headerCredentials(c *client.Client, px, sx *client.Exchange) string {
 	switch {
 	case !answered(px):
 		return fmt.Sprintf("Whether the target takes the tokens in headers was not found out: GET /api/pages with an Authorization header %s.", outcome(px))
@@ -44,9 +58,6 @@ func headerCredentials(ctx context.Context, c *client.Client) string {
 		return fmt.Sprintf("The target does not take the API token from an Authorization: Bearer header (GET /api/pages with it alone %s), so the tokens go in the spec's parameters and --credentials header cannot be used.", outcome(px))
 	}
 	if c.HasAuth() {
-		both := bearer.Clone()
-		both.Set(client.AuthTokenHeader, c.AuthToken())
-		sx := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.NoTokens, Header: both})
 		switch {
 		case !answered(sx):
 			return fmt.Sprintf("The target takes the API token in an Authorization: Bearer header; whether it takes the authentication token in X-Auth-Token was not found out: GET /api/settings %s.", outcome(sx))
@@ -57,8 +68,6 @@ func headerCredentials(ctx context.Context, c *client.Client) string {
 	return headersTaken(c, false)
 }
 
-// answered reports an exchange that tells whether the request's
-// credentials were taken: a JSON answer, not rate limiting.
 func answered(ex *client.Exchange) bool {
 	return ex.Err == nil && ex.Redirect == "" && ex.IsJSON() &&
 		ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable

@@ -32,6 +32,9 @@ type Result struct {
 	// in headers (Authorization: Bearer, X-Auth-Token); "" when a problem
 	// came first.
 	Credentials string
+	// CORS are the observations of a browser's CORS preflight (each
+	// starting with CORSPrefix); nil when a problem came first.
+	CORS []string
 }
 
 // Check runs the preflight requests. In a run that sends the tokens in
@@ -42,7 +45,12 @@ func Check(ctx context.Context, c *client.Client) Result {
 	c.SetScope("preflight")
 	inHeader := c.CredentialsPlacement() == client.CredentialsInHeader
 	base := c.BaseURL()
-	ex := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}})
+	// Two rounds: the page list alone (a broken or unreachable target gets
+	// that one request), then, once the target is known to be the API, the
+	// rest side by side: the settings with the authentication token, a
+	// browser's CORS preflight, and the same reads with the tokens in
+	// headers.
+	ex := c.Do(ctx, pagesRequest())
 	if s := answerProblem(c, "GET /api/pages", ex); s != "" {
 		return problem(s, ex)
 	}
@@ -61,8 +69,30 @@ func Check(ctx context.Context, c *client.Client) Result {
 		// other service.
 		return problem(fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), ex)
 	}
+	second := []client.Request{corsRequest()}
+	if !inHeader {
+		second = append(second, bearerPagesRequest(c))
+	}
 	if c.HasAuth() {
-		ax := c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
+		second = append(second, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
+		if !inHeader {
+			second = append(second, bothSettingsRequest(c))
+		}
+	}
+	seconds := c.DoAll(ctx, second, len(second))
+	cors := corsNotes(seconds[0])
+	var bearer, both *client.Exchange
+	if !inHeader {
+		bearer = seconds[1]
+		if c.HasAuth() {
+			both = seconds[3]
+		}
+	}
+	if c.HasAuth() {
+		ax := seconds[len(second)-1]
+		if !inHeader {
+			ax = seconds[2]
+		}
 		if ax.Err != nil || ax.Redirect != "" || ax.Status == http.StatusTooManyRequests || ax.Status == http.StatusServiceUnavailable {
 			return problem(answerProblem(c, "GET /api/settings", ax), ax)
 		}
@@ -74,9 +104,14 @@ func Check(ctx context.Context, c *client.Client) Result {
 		}
 	}
 	if inHeader {
-		return Result{Credentials: headersTaken(c, true)}
+		return Result{Credentials: headersTaken(c, true), CORS: cors}
 	}
-	return Result{Credentials: headerCredentials(ctx, c)}
+	return Result{Credentials: headerCredentials(c, bearer, both), CORS: cors}
+}
+
+// pagesRequest is the simplest request of the spec: one page of the list.
+func pagesRequest() client.Request {
+	return client.Request{Method: http.MethodGet, Path: "/api/pages", Query: url.Values{"numberOfItems": {"1"}}}
 }
 
 func problem(sentence string, ex *client.Exchange) Result {

@@ -62,7 +62,7 @@ func (s *Server) exploreInput(r *http.Request) {
 // exploreWrite applies the page-write mutants to p, a create's or edit's
 // page after its fields were applied (old: the page before an edit, nil
 // on create). The caller holds the lock.
-func (s *Server) exploreWrite(old, p *page, in *input) {
+func (s *view) exploreWrite(old, p *page, in *input) {
 	if tags, _, _ := in.str("tags"); s.mutated(ExploreTagAmpersandCrash) && strings.Contains(tags, "&") {
 		panic(explorePanic("ampersand in a tag"))
 	}
@@ -96,7 +96,7 @@ func (s *Server) exploreList(in *input) *response {
 
 // exploreRefused applies what the refused-edit mutant lets through of a
 // write refused for its authentication token. The caller holds the lock.
-func (s *Server) exploreRefused(rt route, in *input) {
+func (s *view) exploreRefused(rt route, in *input) {
 	if !s.mutated(ExploreRefusedEditAppliesTags) || rt.endpoint != "pages" || rt.method != http.MethodPut || !in.has("tags") {
 		return
 	}

@@ -102,8 +102,11 @@ type Counts struct {
 type Cleanup struct {
 	PagesLeft []string `json:"pagesLeft,omitempty"`
 	Uploads   []string `json:"uploadsLeft,omitempty"`
-	Settings  []string `json:"settings,omitempty"`
-	Problems  []string `json:"problems,omitempty"`
+	// UploadsUnlisted are uploads whose page's file list named no file
+	// once the run deleted the page.
+	UploadsUnlisted []string `json:"uploadsUnlisted,omitempty"`
+	Settings        []string `json:"settings,omitempty"`
+	Problems        []string `json:"problems,omitempty"`
 }
 
 // RuleResult is one catalogue rule's outcome.

@@ -336,6 +336,9 @@ func (c Cleanup) lines() []string {
 	for _, u := range c.Uploads {
 		out = append(out, "upload "+u+" (the API cannot delete uploads)")
 	}
+	for _, u := range c.UploadsUnlisted {
+		out = append(out, "upload "+u)
+	}
 	for _, s := range c.Settings {
 		out = append(out, "settings: "+s)
 	}

@@ -240,7 +240,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		return Result{Exit: ExitUnusable, Report: run}
 	}
 	fmt.Fprintln(out, pre.Credentials)
-	cors := preflight.CORS(pctx, c)
+	cors := pre.CORS
 	printCORS(out, cors)
 
 	applyClock(&suiteConfig, k)
@@ -309,7 +309,7 @@ func extras(t *framework.Fixture) report.Extras {
 		checked[rule] = t.CrossCutting.Tally(rule).Checked
 	}
 	return report.Extras{
-		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(),
+		Cleanup: report.Cleanup{PagesLeft: t.Ledger.Pages(), Uploads: t.Ledger.Uploads(), UploadsUnlisted: t.Ledger.UploadsUnlisted(),
 			Settings: t.Ledger.Settings(), Problems: t.Ledger.Problems()},
 		Observations: t.Observations(),
 		Checked:      checked,

@@ -11,15 +11,20 @@ import (
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
-// registerAPIToken: spec 5.6 on each of the 16 endpoints. A request without
-// the API token answers 400 with a message, one with a wrong API token 401.
-// The probes are prepared with the rest of group g, side by side.
-func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup) {
+// registerAPIToken: spec 5.6 on each of the 16 endpoints whose method
+// which picks. A request without the API token answers 400 with a message,
+// one with a wrong API token 401. The probes are prepared with the rest of
+// group g, side by side; pg (nil for reads) guards what a write probe a
+// broken target accepts makes.
+func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, which methods) {
 	Describe("5.6 The API token, on every endpoint", func() {
 		// One rule's probes after the other's: these two rules' probes of
 		// one endpoint are not on their way at once, nor are two huge
 		// answers a broken server may give on one endpoint read at once.
 		for _, ep := range spec.Endpoints() {
+			if !which(ep.Method()) {
+				continue
+			}
 			missing := t.NewProbe(ep, "missing-token-"+framework.EndpointName(ep))
 			framework.Prepare(g, "AUTH-MISSING-TOKEN-400", func(ctx context.Context) framework.Got {
 				r, _ := missing.WithoutAPIToken()
@@ -42,6 +47,9 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup) 
 			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
 		}
 		for _, ep := range spec.Endpoints() {
+			if !which(ep.Method()) {
+				continue
+			}
 			invalid := t.NewProbe(ep, "invalid-token-"+framework.EndpointName(ep))
 			framework.Prepare(g, "AUTH-INVALID-TOKEN-401", func(ctx context.Context) framework.Got {
 				return pg.got(ctx, invalid, invalid.WithWrongAPIToken())

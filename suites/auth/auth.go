@@ -13,6 +13,8 @@
 package auth
 
 import (
+	"net/http"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -26,23 +28,32 @@ import (
 // the container's first spec runs, and each spec judges its own.
 func Register(t *framework.Fixture) {
 	Describe("5.1, 5.3, 5.4 Reads with valid tokens", framework.PhaseReads, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseReads)
 		registerReads(t, g)
 		registerPlacedReads(t, g)
 	})
+	// The probes are split by method: those that read go with the run's
+	// reads (GET changes nothing, whatever the target makes of it), the
+	// others wait for the probes phase, where each is alone on the wire.
+	Describe("5, 7 Reads without valid credentials", framework.PhaseReads, func() {
+		g := t.NewGroup(framework.PhaseReads)
+		registerUnknownEndpoints(t, g, nil, reading)
+		registerAPIToken(t, g, nil, reading)
+		registerSettingsReadNeedsAuth(t, g)
+	})
 	Describe("5, 7 Requests without valid credentials", framework.PhaseProbes, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseProbes)
 		pg := newProbeGroup(t, g)
 		// Prepares start in the order registered: those that wait on a
 		// fixture of the group (the settings guard, a create and a read
 		// after it) come first, so the quick probes fill in around them.
 		registerNoEffectProbes(t, g, pg)
-		registerUnknownEndpoints(t, g, pg)
-		registerAPIToken(t, g, pg)
+		registerUnknownEndpoints(t, g, pg, writing)
+		registerAPIToken(t, g, pg, writing)
 		registerAuthToken(t, g, pg)
 	})
 	Describe("4, 5 Writes to pages the run creates", framework.PhaseWrites, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseWrites)
 		// Five pages carry these specs (three refused writes, two placed
 		// ones), each written by the first prepare that asks for it while
 		// the others wait: the first spec of each page is registered among
@@ -52,6 +63,13 @@ func Register(t *framework.Fixture) {
 		registerNoEffectOnPage(t, g, noAuth)
 	})
 }
+
+// methods picks the probes of one container by their method: reading (GET)
+// or writing (any other).
+type methods func(method string) bool
+
+func reading(method string) bool { return method == http.MethodGet }
+func writing(method string) bool { return method != http.MethodGet }
 
 // expectTokenMessage checks AUTH-MISSING-TOKEN-400's message: a
 // non-empty string. Its words are not in the spec ("Missing API token.",

@@ -117,6 +117,10 @@ func (pg *probeGroup) create(ctx context.Context, p framework.Probe, r client.Re
 
 // got is send's answer as a prepare function returns it.
 func (pg *probeGroup) got(ctx context.Context, p framework.Probe, r client.Request) framework.Got {
+	if pg == nil {
+		// A read: nothing for the group's guards to keep.
+		return framework.GotExchange(p.Send(ctx, r))
+	}
 	ex, reason := pg.send(ctx, p, r)
 	if ex == nil {
 		return framework.GotNothing("%s", reason)

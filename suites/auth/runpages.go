@@ -18,18 +18,18 @@ import (
 )
 
 // The probes of registerAuthToken name a page that does not exist, where
-// a 404 tells nothing of the authentication check; on a page the run
-// created the authentication token is the only thing wrong, and only 401
-// will do. Three pages take these writes: one gets an edit and a file
-// upload without the authentication token, one a delete without it, and
-// one the same three with a wrong token (a write wrongly carried out with
-// one kind of token cannot then pass for, or hide, one carried out with
-// the other). The pages written without the token also show what those
-// writes left, as AUTH-REFUSED-WRITE-NO-EFFECT judges it: the first is
-// read before the writes and read and its files listed after them, the
-// second read after the delete. On the third the delete comes last, so
-// that one wrongly carried out cannot spoil what the other writes are
-// judged on.
+// a 404 tells nothing of the authentication check (a run that writes sends
+// those only to endpoints without a page key); on a page the run created
+// the authentication token is the only thing wrong, and only 401 will do.
+// Two pages take these writes: one gets an edit, a file upload and a
+// delete without the authentication token, the other the same three with
+// a wrong token (a write wrongly carried out with one kind of token cannot
+// then pass for, or hide, one carried out with the other). The page
+// written without the token also shows what those writes left, as
+// AUTH-REFUSED-WRITE-NO-EFFECT judges it: it is read before the writes,
+// read and its files listed after the edit and upload, and read after the
+// delete. On both the delete comes last, so that one wrongly carried out
+// cannot spoil what the other writes are judged on.
 
 // pageRefusals is what the writes with one kind of bad authentication
 // token to a page the run created brought back.
@@ -159,16 +159,16 @@ func storedUploads(t *framework.Fixture, key string, upload, list *client.Exchan
 	accepted := upload.StatusErr() == nil && upload.Status/100 == 2
 	if list.Err != nil || list.Status != http.StatusOK || !list.Get("data").IsArray() {
 		if accepted {
-			t.Ledger.AddUpload(fmt.Sprintf("%s was accepted: %s", where, upload.BodyExcerpt()))
+			t.Ledger.AddUploadOn(key, fmt.Sprintf("%s was accepted: %s", where, upload.BodyExcerpt()))
 		}
 		return nil, false
 	}
 	files = list.Get("data").Array()
 	for _, f := range files {
-		t.Ledger.AddUpload(fmt.Sprintf("%s stored %s", where, f.Get("file").String()))
+		t.Ledger.AddUploadOn(key, fmt.Sprintf("%s stored %s", where, f.Get("file").String()))
 	}
 	if len(files) == 0 && accepted {
-		t.Ledger.AddUpload(fmt.Sprintf("%s was accepted, though the page lists no file: %s", where, upload.BodyExcerpt()))
+		t.Ledger.AddUploadOn(key, fmt.Sprintf("%s was accepted, though the page lists no file: %s", where, upload.BodyExcerpt()))
 	}
 	return files, true
 }
@@ -177,17 +177,10 @@ func storedUploads(t *framework.Fixture, key string, upload, list *client.Exchan
 // above). They send writes a broken server might carry out, so they run
 // only when the run may write. It returns the writes without the token,
 // for registerNoEffectOnPage.
-func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth func(spec.Endpoint) func(context.Context) *pageRefusals) {
-	editNoAuth := framework.Share(g, func(ctx context.Context) *pageRefusals {
-		return refuseOnPage(ctx, t, nil, spec.EditPage, spec.UploadFile)
+func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth func(context.Context) *pageRefusals) {
+	noAuth = framework.Share(g, func(ctx context.Context) *pageRefusals {
+		return refuseOnPage(ctx, t, nil, spec.EditPage, spec.UploadFile, spec.DeletePage)
 	})
-	deleteNoAuth := framework.Share(g, func(ctx context.Context) *pageRefusals { return refuseOnPage(ctx, t, nil, spec.DeletePage) })
-	noAuth = func(ep spec.Endpoint) func(context.Context) *pageRefusals {
-		if ep == spec.DeletePage {
-			return deleteNoAuth
-		}
-		return editNoAuth
-	}
 	wrongAuth := framework.Share(g, func(ctx context.Context) *pageRefusals {
 		return refuseOnPage(ctx, t, framework.WrongToken(t.Client.AuthToken()), spec.EditPage, spec.UploadFile, spec.DeletePage)
 	})
@@ -197,7 +190,7 @@ func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth fu
 				rule      string
 				refusals  func(context.Context) *pageRefusals
 				withToken string
-			}{{"AUTH-WRITE-NEEDS-AUTH", noAuth(ep), "without"}, {"AUTH-WRITE-INVALID-AUTH", wrongAuth, "with a wrong"}} {
+			}{{"AUTH-WRITE-NEEDS-AUTH", noAuth, "without"}, {"AUTH-WRITE-INVALID-AUTH", wrongAuth, "with a wrong"}} {
 				framework.Prepare(g, c.rule, c.refusals, func(ctx SpecContext, v *pageRefusals) {
 					ex := v.sent(ep)
 					t.Judged(ex)
@@ -214,9 +207,9 @@ func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth fu
 // refused for lack of the authentication token change nothing. Each spec
 // looks only at what its write tried to change: fields the server changes
 // on its own (a read time, a counter) are no effect of the write.
-func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth func(spec.Endpoint) func(context.Context) *pageRefusals) {
+func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth func(context.Context) *pageRefusals) {
 	Describe("5.5 A refused write to a page changes nothing", func() {
-		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth(spec.EditPage), func(ctx SpecContext, v *pageRefusals) {
+		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
 			refused := v.sent(spec.EditPage)
 			t.Judged(v.before, refused, v.afterEdit)
 			Expect(v.before).To(framework.HaveHTTPStatus(http.StatusOK))
@@ -243,7 +236,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 				}))
 		}, framework.Case(string(spec.EditPage)), spec.EditPage)
 
-		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth(spec.DeletePage), func(ctx SpecContext, v *pageRefusals) {
+		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
 			refused := v.sent(spec.DeletePage)
 			t.Judged(refused, v.afterDelete)
 			gone := fmt.Sprintf("the page is gone after a delete sent without the authentication token (%s)", refused.RequestLine())
@@ -251,7 +244,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 			Expect(v.keyAfterDelete).To(Equal(v.key), framework.Evidence(v.afterDelete, "%s: data.key", gone))
 		}, framework.Case(string(spec.DeletePage)), spec.DeletePage)
 
-		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth(spec.UploadFile), func(ctx SpecContext, v *pageRefusals) {
+		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
 			refused := v.sent(spec.UploadFile)
 			t.Judged(refused, v.filesEx)
 			if !v.listed {

@@ -29,7 +29,7 @@ func Register(t *framework.Fixture) {
 	Describe("4.11 GET /api/files/{key}", Label(spec.ListFiles.Label()), framework.PhaseReads, func() {
 		// The file lists and the traversal probes go out together when
 		// the first of these specs runs.
-		reads := t.NewGroup()
+		reads := t.NewGroup(framework.PhaseReads)
 		framework.Prepare(reads, "FILES-LIST-SHAPE", func(ctx context.Context) listings { return listFiles(ctx, t) },
 			func(_ SpecContext, l listings) { judgeListShape(t, l) })
 

@@ -87,8 +87,7 @@ const (
 
 func registerUploads(t *framework.Fixture) {
 	Describe("4.13 POST /api/files/{key}", Label(spec.UploadFile.Label()), framework.PhaseWrites, func() {
-		g := t.NewGroup()
-		g.StartAfterReads()
+		g := t.NewGroup(framework.PhaseWrites)
 		sharedPage := framework.Share(g, func(ctx context.Context) *uploadPage {
 			p := &uploadPage{}
 			// A slug of its own: the page is made while other specs make
@@ -129,7 +128,7 @@ func registerUploads(t *framework.Fixture) {
 				desc, r := build(p, t.Marker("probe")+ext)
 				ex := t.Client.Do(ctx, r)
 				if maybeStored(ex) {
-					t.Ledger.AddUpload(desc)
+					t.Ledger.AddUploadOn(p.key, desc)
 				}
 				return probe{page: p, desc: desc, ex: ex}
 			}
@@ -203,7 +202,7 @@ func uploadTwo(ctx context.Context, t *framework.Fixture, p *uploadPage) *upload
 		firstDone = time.Now()
 		r.uploads = append(r.uploads, u)
 		if maybeStored(u.ex) {
-			t.Ledger.AddUpload(fmt.Sprintf("file %s on page %s (POST /api/files/%s)", name, p.key, p.key))
+			t.Ledger.AddUploadOn(p.key, fmt.Sprintf("file %s on page %s (POST /api/files/%s)", name, p.key, p.key))
 		}
 		if !accepted(u.ex) {
 			return r

@@ -24,7 +24,7 @@ const judgesTheRun = SpecPriority(-500)
 // on a path no endpoint has.
 func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 	Describe("7 Body of an early error", judgesTheRun, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(judgesTheRun)
 		for _, ep := range spec.Endpoints() {
 			probes := map[errorKind]framework.Probe{
 				missingToken: t.NewProbe(ep, "early-missing-"+framework.EndpointName(ep)),
@@ -76,7 +76,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 // page edit and delete when the run may write.
 func registerHandlerErrors(t *framework.Fixture, p *provoked) {
 	Describe("7 Body of a handler error", judgesTheRun, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(judgesTheRun)
 		for _, c := range []struct {
 			ep       spec.Endpoint
 			resource string

@@ -36,7 +36,7 @@ func Register(t *framework.Fixture) {
 // runs, side by side.
 func registerReads(t *framework.Fixture) {
 	Describe("1, 9.1 Envelope and URL of reads", framework.PhaseReads, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseReads)
 		for _, ep := range spec.Endpoints() {
 			if ep.Method() != http.MethodGet {
 				continue

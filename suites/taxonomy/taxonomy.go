@@ -74,7 +74,7 @@ var kinds = []kind{
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
-		g := t.NewGroup()
+		g := t.NewGroup(framework.PhaseReads)
 		var all []*shared
 		for _, k := range kinds {
 			all = append(all, newShared(t, g, k))

@@ -43,7 +43,7 @@ var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "t
 // request (the client's read cache, and identical reads on their way).
 func Register(t *framework.Fixture) {
 	Describe("User profiles", framework.PhaseReads, func() {
-		reads := t.NewGroup()
+		reads := t.NewGroup(framework.PhaseReads)
 		list := func(ctx context.Context) framework.Got { return framework.GotExchange(t.Read(ctx, "/api/users", nil)) }
 		// The single profiles are read once, by USER-GET-SHAPE's prepare
 		// when the run has it (its requests are then its own evidence),

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 	"github.com/tidwall/gjson"
@@ -46,8 +47,8 @@ type typedPage struct{ key, problem string }
 
 // newKit starts the group of one top-level container of t's specs; made is
 // what its setup supplies (filled before the first spec runs).
-func newKit(t *framework.Fixture, made *supplies) kit {
-	k := kit{t: t, g: t.NewGroup(), made: made}
+func newKit(t *framework.Fixture, phase ginkgo.SpecPriority, made *supplies) kit {
+	k := kit{t: t, g: t.NewGroup(phase), made: made}
 	k.every = framework.Share(k.g, func(ctx context.Context) listing {
 		return k.listAll(ctx, framework.EveryTypeQuery())
 	})

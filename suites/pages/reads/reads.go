@@ -37,11 +37,12 @@ import (
 //
 // Both containers are in the reads phase. The second writes only on a
 // target lacking data, in a write run, and before any of its specs reads:
-// top-level containers run one at a time, so no other spec sees its pages,
-// and the writes merely empty the read cache for those that come after.
+// it comes first (framework.PhaseReadsSetUp), before the groups of the
+// other reads start, so no other spec sees its pages being made, and the
+// writes merely empty the read cache for those that come after.
 func Register(t *framework.Fixture) {
 	Describe("Page reads", framework.PhaseReads, func() {
-		k := newKit(t, &supplies{})
+		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
 			k.listShapeSpecs()
 			k.pastEndSpecs()
@@ -49,8 +50,8 @@ func Register(t *framework.Fixture) {
 		}, k.getSpecs)
 	})
 
-	Describe("Page reads needing pages of some kind", framework.PhaseReads, Ordered, ContinueOnFailure, func() {
-		k := newKit(t, &supplies{typed: map[string]typedPage{}})
+	Describe("Page reads needing pages of some kind", framework.PhaseReadsSetUp, Ordered, ContinueOnFailure, func() {
+		k := newKit(t, framework.PhaseReadsSetUp, &supplies{typed: map[string]typedPage{}})
 		BeforeAll(func(ctx SpecContext) { k.setUp(ctx) })
 		sections(k.slugSpecs, func() {
 			k.typeFilterSpecs()

@@ -40,7 +40,7 @@ type suite struct {
 // that judges the chain.
 func Register(t *framework.Fixture) {
 	Describe("Page writes", framework.PhaseWrites, func() {
-		s := &suite{t: t, k: kit{t}, g: t.NewGroup()}
+		s := &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
 		s.hierarchy = newChain(s, s.makeHierarchy)
 		s.full = newChain(s, s.makeFullPage)
 		s.form = newChain(s, s.makeFormPage)
