@@ -83,7 +83,7 @@ func (s *view) pageFileTaken(uuid string) func(string) bool {
 // newest upload first. A page that does not exist has no files (200, empty
 // list), like the previous release.
 func (s *view) listFilesH(_ *http.Request, rt route, _ *input, _ string) response {
-	if !validKey(rt) && !s.mutated(TraversalAllowed) {
+	if !validKey(rt) && !s.mutated(TraversalAllowed) && !s.exploreFilesKey(rt) {
 		return s.invalidFilesKey()
 	}
 	var recs []*fileRec

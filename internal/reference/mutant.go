@@ -24,6 +24,9 @@ type MutantInfo struct {
 	Description string
 	Rules       []string
 	Benign      bool
+	// ExploreOnly: only generated input reveals the mutant (`conformance
+	// explore`); no spec of the normal run sends what it breaks on.
+	ExploreOnly bool
 	// Hazard marks a switch that is neither a rule break nor a benign
 	// variant: something that befalls a real site during a run (another
 	// writer, lost data), which the suite must notice and survive. A
@@ -68,7 +71,7 @@ var legacyParts = []Mutant{
 var registry = buildRegistry()
 
 func buildRegistry() []MutantInfo {
-	all := slices.Clone(table)
+	all := slices.Concat(table, exploreTable)
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

@@ -11,6 +11,9 @@ import (
 
 // listPagesH answers GET /api/pages (spec 4.1).
 func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) response {
+	if r := s.exploreList(in); r != nil {
+		return *r
+	}
 	types := map[string]bool{
 		"published": in.flag("published", true),
 		"static":    in.flag("static", false),

@@ -28,6 +28,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))
 	}
+	s.exploreWrite(nil, p, in)
 	parent := ""
 	if ch.parentSent && !s.mutated(ParentIgnored) {
 		parent = ch.parent
@@ -86,6 +87,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))
 	}
+	s.exploreWrite(old, p, in)
 	parent := parentOf(old.key)
 	if ch.parentSent {
 		parent = ch.parent

@@ -147,6 +147,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
+	s.exploreInput(r)
 	in, err := readInput(r, w)
 	if err != nil {
 		return early(http.StatusBadRequest, msgMissingInputs)
@@ -215,6 +216,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 			needsAuth = false
 		}
 		if needsAuth && !authOK {
+			v.exploreRefused(rt, in)
 			if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
 				h(v, r, rt, in, adminUser) // applied, then refused
 			}

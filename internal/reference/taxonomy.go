@@ -107,7 +107,7 @@ func (s *view) listTermsH(_ *http.Request, rt route, _ *input, _ string) respons
 
 // getTermH answers GET /api/tags/{key} and GET /api/categories/{key}: the
 // tag or category with its list and its pages expanded.
-func (s *view) getTermH(r *http.Request, rt route, _ *input, _ string) response {
+func (s *view) getTermH(r *http.Request, rt route, in *input, _ string) response {
 	t := s.terms(rt.endpoint)[rt.key]
 	what, msg := "Tag", "Information about the tag and pages related."
 	if rt.endpoint == "categories" {
@@ -118,7 +118,7 @@ func (s *view) getTermH(r *http.Request, rt route, _ *input, _ string) response 
 		if s.termMutated(rt.endpoint, TagMissing200, CategoryMissing200) {
 			code = http.StatusOK
 		}
-		return failure(code, what+" not found by the key: "+rt.key)
+		return failure(code, s.exploreTermMissing(rt, in, what+" not found by the key: "+rt.key))
 	}
 	ps := s.termPages(rt.endpoint, t.key)
 	o := s.termObj(t, ps)

@@ -262,6 +262,10 @@ func plan(t *testing.T, withMutants bool) []job {
 				jobs = append(jobs, job{name: string(m.Name) + " --credentials header", kind: benign, mutant: m,
 					args: []string{"--credentials", "header"}})
 			}
+		case m.ExploreOnly:
+			// Only generated input reveals it: no spec of the normal run
+			// sends what it breaks on. internal/explore's tests require
+			// conformance explore to catch each of them.
 		case withMutants:
 			j, err := planMutant(cat, m)
 			if err != nil {
