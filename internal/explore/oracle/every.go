@@ -83,19 +83,24 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 	return true
 }
 
-// tokens checks that neither token is in ex's body or headers.
+// tokens checks that neither token is in ex's body or headers. The
+// client records an answer's headers redacted: a token a header carried
+// reads there as the client's placeholder for it.
 func (j *Judge) tokens(ex *client.Exchange, tokens []string) {
 	body := string(ex.Body())
+	var headers strings.Builder
+	for _, vs := range ex.Header {
+		for _, v := range vs {
+			headers.WriteString(v + "\n")
+		}
+	}
+	h := headers.String()
+	redacted := strings.Contains(h, client.TokenPlaceholder) || strings.Contains(h, client.AuthTokenPlaceholder)
 	for _, tok := range tokens {
 		if len(tok) < minTokenToSearch {
 			continue
 		}
-		found := strings.Contains(body, tok)
-		for _, vs := range ex.Header {
-			for _, v := range vs {
-				found = found || strings.Contains(v, tok)
-			}
-		}
+		found := strings.Contains(body, tok) || strings.Contains(h, tok) || redacted
 		j.Check(RuleNoTokenEcho, !found, ex, "token in answer", "no token of the request in the answer (2.4, 5)", "the answer carries one of the run's tokens")
 	}
 }
