@@ -83,7 +83,11 @@ func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 		}
 		return
 	}
-	if ex.Status >= 500 || !j.Status("PAGE-LIST-SHAPE", ex, http.StatusOK) || ex.Truncated {
+	total := 0
+	for _, t := range q.types {
+		total += m.Counts[t]
+	}
+	if ex.Status >= 500 || !j.Status(statusRule(q, total, m.DefaultSize), ex, http.StatusOK) || ex.Truncated {
 		return
 	}
 	if !j.listShape(ex) {
@@ -92,10 +96,6 @@ func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	filterRule := "PAGE-LIST-TYPE-FILTERS"
 	if !q.typeParam {
 		filterRule = "PAGE-LIST-DEFAULT-FILTER"
-	}
-	total := 0
-	for _, t := range q.types {
-		total += m.Counts[t]
 	}
 	items := ex.Get("data").Array()
 	for _, it := range items {
@@ -115,6 +115,29 @@ func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	if q.untagged {
 		j.untagged(ex, paired, items)
 	}
+}
+
+// statusRule names the rule an answer other than 200 to a list request
+// with integer paging breaks: the paging rule the request exercises (all
+// pages, a non-positive size, a page number below 1, a page past the
+// last), else PAGE-LIST-SHAPE.
+func statusRule(q listQuery, total, defaultSize int) string {
+	switch {
+	case q.sizeSent && q.size == -1:
+		return "PAGE-LIST-ALL"
+	case q.sizeSent && q.size <= 0:
+		return "PAGE-LIST-NONPOSITIVE-SIZE"
+	case q.page < 1:
+		return "PAGE-LIST-PAGENUMBER-BELOW-1"
+	}
+	size := defaultSize
+	if q.sizeSent {
+		size = q.size
+	}
+	if total > 0 && (q.page-1)*size >= total {
+		return "PAGE-LIST-PAST-END"
+	}
+	return "PAGE-LIST-SHAPE"
 }
 
 // listShape validates the answer against page-list.json: a page object
