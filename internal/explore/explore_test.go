@@ -37,7 +37,7 @@ var smallest = map[reference.Mutant][2]int{
 	reference.ExploreEditTypeAndDate500:     {2, 30}, // type and date
 	reference.ExploreUntaggedSizeOne500:     {2, 5},  // untagged=true&numberOfItems=1
 	reference.ExploreBigPageSize400:         {1, 3},  // numberOfItems=101
-	reference.ExploreDescriptionCut:         {5, 160},
+	reference.ExploreDescriptionCut:         {5, 100}, // a description of 81 characters
 	reference.ExploreFormQuoteTwice:         {4, 16}, // title `"`
 	reference.ExploreRefusedEditAppliesTags: {1, 12}, // tags
 	reference.ExploreMissingTagEchoesToken:  {0, 12}, // one short key

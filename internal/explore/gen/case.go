@@ -58,9 +58,11 @@ type Param struct {
 }
 
 // Field is one body field. Value is what JSON would decode: a string, a
-// number, a bool, a list or an object. Invalid says the value is of a kind
-// or form the spec does not allow for the field (the server may refuse it
-// with 400, or accept it and store something of its own).
+// number, a bool, a list or an object. Invalid says the spec does not
+// promise the value is taken: it is of a kind or form the spec does not
+// allow for the field, or names what the site may not have (a category,
+// a cover image, a template, a parent). The server may refuse it with
+// 400, or accept it and store something of its own.
 type Field struct {
 	Name    string `json:"name"`
 	Value   any    `json:"value"`

@@ -31,7 +31,10 @@ var wordPieces = []string{"a", "b", "Zed", "7", "a&b", "x<y", `q"`, "é", "日�
 func Text() *rapid.Generator[string] {
 	return rapid.Custom(func(t *rapid.T) string {
 		short := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 1, 6).Draw(t, "pieces"), "")
-		long := strings.Repeat(rapid.SampledFrom(pieces).Draw(t, "piece"), rapid.IntRange(40, 400).Draw(t, "repeat"))
+		// A long text is n characters of one piece repeated: its length
+		// and its piece shrink apart (to "a" times the length that fails).
+		piece, n := rapid.SampledFrom(pieces).Draw(t, "piece"), rapid.IntRange(40, 400).Draw(t, "length")
+		long := string([]rune(strings.Repeat(piece, n))[:n])
 		if rapid.IntRange(0, 3).Draw(t, "long") == 3 {
 			return nonBlank(long)
 		}
@@ -81,11 +84,13 @@ func Date(t *rapid.T) (string, DateKind) {
 	future := fmt.Sprintf("%d-%02d-%02d 10:00:00", rapid.IntRange(2090, 2099).Draw(t, "futureYear"),
 		rapid.IntRange(1, 12).Draw(t, "futureMonth"), rapid.IntRange(1, 28).Draw(t, "futureDay"))
 	bad := rapid.SampledFrom(badDates).Draw(t, "badDate")
-	switch kind := DateKind(rapid.IntRange(0, 5).Draw(t, "dateKind") % 3); kind {
-	case BadDate:
-		return bad, kind
-	case FutureDate:
-		return future, kind
+	// Mostly past dates, the simplest; a malformed one now and then, so
+	// that most bodies stay valid and reach the oracles of a stored page.
+	switch rapid.IntRange(0, 8).Draw(t, "dateKind") {
+	case 6, 7:
+		return future, FutureDate
+	case 8:
+		return bad, BadDate
 	}
 	return past, PastDate
 }
@@ -115,8 +120,10 @@ func wrongKind(t *rapid.T) any {
 // TextField draws a text field: text, or (in JSON only, now and then) a
 // value of another kind, marked invalid.
 func TextField(t *rapid.T, name string, form bool, value *rapid.Generator[string]) Field {
-	v, wrong := value.Draw(t, name), wrongKind(t)
-	if !form && rapid.IntRange(0, 9).Draw(t, name+"Kind") == 9 {
+	// The kind is drawn in both encodings: a form case then differs from
+	// its JSON twin in the encoding alone, and shrinks to it.
+	v, wrong, kind := value.Draw(t, name), wrongKind(t), rapid.IntRange(0, 9).Draw(t, name+"Kind")
+	if !form && kind == 9 {
 		return Field{Name: name, Value: wrong, Invalid: true}
 	}
 	return Field{Name: name, Value: v}

@@ -55,7 +55,7 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 	}
 	add("description", TextField(t, "description", form, Text()))
 	tags := Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")}
-	if !form && rapid.IntRange(0, 9).Draw(t, "tagsKind") == 9 {
+	if kind := rapid.IntRange(0, 9).Draw(t, "tagsKind"); !form && kind == 9 {
 		tags = Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true}
 	}
 	add("tags", tags)
@@ -70,14 +70,31 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 	d, kind := Date(t)
 	add("date", Field{Name: "date", Value: d, Invalid: kind == BadDate})
 	position := Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))}
-	switch rapid.IntRange(0, 5).Draw(t, "positionKind") {
-	case 4:
+	switch rapid.IntRange(0, 9).Draw(t, "positionKind") {
+	case 8:
 		position = Field{Name: "position", Value: "abc", Invalid: true}
-	case 5:
+	case 9:
 		position = Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true}
 	}
 	add("position", position)
-	add("noindex", Field{Name: "noindex", Value: jsonOrForm(form, rapid.Bool().Draw(t, "noindex"))})
+	for _, name := range []string{"noindex", "nofollow", "noarchive"} {
+		add(name, Field{Name: name, Value: jsonOrForm(form, rapid.Bool().Draw(t, name))})
+	}
+	// A cover image or a template the site may not have, a parent no page
+	// has: whether a server takes them is not said (Invalid: refused or
+	// accepted, both pass). At most one, now and then, so that most
+	// bodies stay valid; the parent is a run-marked key, so that a page a
+	// server makes under it is still the run's (marker.HasRunMarker).
+	cover := rapid.SampledFrom([]string{"cover.png", "https://example.org/cover.jpg", "../cover.png"}).Draw(t, "coverImage")
+	template := Name().Draw(t, "template")
+	switch rapid.IntRange(0, 14).Draw(t, "openField") {
+	case 12:
+		out = append(out, Field{Name: "coverImage", Value: cover, Invalid: true})
+	case 13:
+		out = append(out, Field{Name: "template", Value: template, Invalid: true})
+	case 14:
+		out = append(out, Field{Name: "parent", Value: Marker + "no-such-parent", Invalid: true})
+	}
 	return out
 }
 

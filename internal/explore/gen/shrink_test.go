@@ -1,0 +1,140 @@
+package gen_test
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/conformance-suite/conformance/internal/explore/gen"
+)
+
+// A failure found by exploring shrinks to the smallest case that still
+// fails: fewest fields, shortest strings, simplest values. rapid does the
+// shrinking; what makes it reach the simplest case is how the generators
+// draw (every alternative before the choice among them, the simplest
+// choice first). Each test below makes rapid.Check fail on a condition a
+// server could break on and looks at the case it shrank to.
+
+// failing is rapid's TB for a check that is meant to fail: it records
+// the failure instead of failing the test.
+type failing struct {
+	*testing.T
+	failed bool
+}
+
+func (f *failing) Errorf(string, ...any) { f.failed = true }
+func (f *failing) Error(...any)          { f.failed = true }
+func (f *failing) Fatalf(string, ...any) { f.failed = true }
+func (f *failing) Fatal(...any)          { f.failed = true }
+func (f *failing) FailNow()              { f.failed = true }
+func (f *failing) Fail()                 { f.failed = true }
+func (f *failing) Failed() bool          { return f.failed }
+func (f *failing) Logf(string, ...any)   {}
+func (f *failing) Log(...any)            {}
+
+// shrunk runs rapid.Check on cases of g that fail when breaks says so,
+// and returns the last failing case: the one rapid shrank to.
+func shrunk(t *testing.T, g *rapid.Generator[gen.Case], breaks func(gen.Case) bool) gen.Case {
+	t.Helper()
+	// rapid writes a file per failure into testdata unless told not to.
+	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
+		t.Fatal(err)
+	}
+	var last gen.Case
+	tb := &failing{T: t}
+	rapid.Check(tb, func(rt *rapid.T) {
+		c := g.Draw(rt, "case")
+		if breaks(c) {
+			last = c
+			rt.Fatalf("breaks")
+		}
+	})
+	if !tb.failed {
+		t.Fatalf("no generated case breaks: the generator never makes one")
+	}
+	return last
+}
+
+// fieldsOf renders a case's fields as name=value, in order.
+func fieldsOf(c gen.Case) []string {
+	var out []string
+	for _, f := range c.Fields {
+		out = append(out, fmt.Sprintf("%s=%v", f.Name, f.Value))
+	}
+	return out
+}
+
+func paramsOf(c gen.Case) []string {
+	var out []string
+	for _, p := range c.Query {
+		out = append(out, p.Name+"="+p.Value)
+	}
+	return out
+}
+
+// TestShrinking: each condition shrinks to the one case that shows it
+// with nothing else: every optional field gone, every text "a", the
+// type a draft, the date the earliest one, JSON rather than a form.
+func TestShrinking(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		g      *rapid.Generator[gen.Case]
+		breaks func(gen.Case) bool
+		want   []string // fields, or parameters of a list
+	}{
+		{name: "a tag name with an ampersand", g: gen.Create(full), breaks: func(c gen.Case) bool {
+			f, ok := c.Field("tags")
+			s, _ := f.Value.(string)
+			return ok && strings.Contains(s, "&")
+		}, want: []string{"slug={slug}", "title=a", "content=a", "type=draft", "tags=a&b"}},
+		{name: "more than three tags and a category", g: gen.Create(full), breaks: func(c gen.Case) bool {
+			tags, _ := c.Field("tags")
+			s, _ := tags.Value.(string)
+			cat, ok := c.Field("category")
+			return strings.Count(s, ",") >= 3 && ok && !cat.Invalid
+		}, want: []string{"slug={slug}", "title=a", "content=a", "type=draft", "tags=a,a,a,a", "category=news"}},
+		{name: "an edit of type and date together", g: gen.Edit(full), breaks: func(c gen.Case) bool {
+			_, typ := c.Field("type")
+			_, date := c.Field("date")
+			return typ && date
+		}, want: []string{"type=draft", "date=2001-01-01 00:00:00"}},
+		{name: "a long title", g: gen.Create(full), breaks: func(c gen.Case) bool {
+			f, _ := c.Field("title")
+			s, _ := f.Value.(string)
+			return len(s) > 80
+		}, want: []string{"slug={slug}", "title=" + strings.Repeat("a", 81), "content=a", "type=draft"}},
+		{name: "a type outside the five", g: gen.Create(full), breaks: func(c gen.Case) bool {
+			f, _ := c.Field("type")
+			return f.Invalid
+		}, want: []string{"slug={slug}", "title=a", "content=a", "type=bogus"}},
+		{name: "a title of another kind", g: gen.Create(full), breaks: func(c gen.Case) bool {
+			f, _ := c.Field("title")
+			_, isText := f.Value.(string)
+			return !isText
+		}, want: []string{"slug={slug}", "title=5", "content=a", "type=draft"}},
+		{name: "untagged with a page size of 1", g: gen.List(), breaks: func(c gen.Case) bool {
+			u, _ := c.Param("untagged")
+			n, _ := c.Param("numberOfItems")
+			return u == "true" && n == "1"
+		}, want: []string{"untagged=true", "numberOfItems=1"}},
+		{name: "a page size above 100", g: gen.List(), breaks: func(c gen.Case) bool {
+			var n int
+			s, _ := c.Param("numberOfItems")
+			_, err := fmt.Sscanf(s, "%d", &n)
+			return err == nil && n > 100 && fmt.Sprint(n) == s
+		}, want: []string{"numberOfItems=101"}},
+	} {
+		got := shrunk(t, c.g, c.breaks)
+		have := fieldsOf(got)
+		if got.Kind == gen.KindList {
+			have = paramsOf(got)
+		}
+		if !slices.Equal(have, c.want) || got.Form {
+			t.Errorf("%s: shrunk to %q (form %t), want %q in JSON", c.name, have, got.Form, c.want)
+		}
+	}
+}
