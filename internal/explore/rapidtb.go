@@ -13,17 +13,31 @@ import (
 
 // rapid is made for `go test`: rapid.Check wants a testing.TB-like value
 // and reads its settings (seed, number of checks, time to shrink) from
-// command-line flags of the standard flag package. Outside a test, the
-// explorer gives it a TB of its own and sets those flags before each
-// check; since they are global, checks run one at a time in a process.
+// command-line flags of the standard flag package, which are global.
+// Outside a test, the explorer gives it a TB of its own and sets the
+// seed and the number of checks before each check.
+//
+// Explorations in one process may run side by side (the CLI runs one,
+// tests run several): each check holds rapidMu from setting the flags
+// until rapid has read them, which rapid does before it first calls the
+// property (checkTB reads the seed and the number of checks, and nothing
+// else that is set per check, before it calls findBug). Every other
+// setting is set once (rapidOnce) and only read after. The race detector
+// checks this (TestExplorationsSideBySide): were rapid to read the seed
+// later, it would see the read race with another exploration's write.
 
-// rapidMu serialises rapid.Check calls: rapid's settings are global.
+// rapidMu is held while one check's settings are set and read.
 var rapidMu sync.Mutex
 
 // rapidOnce prepares rapid outside a test: testing.Short, which rapid
-// calls, needs the testing flags registered, and rapid must not write
-// fail files into the working directory.
+// calls, needs the testing flags registered, rapid must not write fail
+// files into the working directory, and its time to shrink is set once,
+// to a bound no exploration reaches (each ends its shrinking itself when
+// its shrink window closes: session.explore).
 var rapidOnce sync.Once
+
+// rapidShrinkTime is rapid's time to shrink, for every check.
+const rapidShrinkTime = 24 * time.Hour
 
 // stopCheck is what the TB panics with to end a rapid.Check (FailNow
 // and friends), recovered by check.
@@ -63,16 +77,17 @@ func (t *tb) log(s string) {
 
 // checkSettings are rapid's settings for one check.
 type checkSettings struct {
-	seed       uint64
-	checks     int
-	shrinkTime time.Duration
+	seed   uint64
+	checks int
 }
 
-// check runs rapid.Check(prop) with the settings s, one check at a time
-// in the process.
+// check runs rapid.Check(prop) with the settings s; the settings of
+// checks side by side do not mix (see rapidMu).
 func check(name string, s checkSettings, prop func(*rapid.T)) (logs []string) {
 	rapidMu.Lock()
-	defer rapidMu.Unlock()
+	var unlock sync.Once
+	release := func() { unlock.Do(rapidMu.Unlock) }
+	defer release()
 	rapidOnce.Do(func() {
 		if !testing.Testing() {
 			testing.Init()
@@ -83,6 +98,7 @@ func check(name string, s checkSettings, prop func(*rapid.T)) (logs []string) {
 			_ = flag.CommandLine.Parse(nil)
 		}
 		_ = flag.Set("rapid.nofailfile", "true")
+		_ = flag.Set("rapid.shrinktime", rapidShrinkTime.String())
 	})
 	checks := max(s.checks, 1)
 	if testing.Short() {
@@ -90,7 +106,6 @@ func check(name string, s checkSettings, prop func(*rapid.T)) (logs []string) {
 	}
 	_ = flag.Set("rapid.seed", strconv.FormatUint(max(s.seed, 1), 10))
 	_ = flag.Set("rapid.checks", strconv.Itoa(checks))
-	_ = flag.Set("rapid.shrinktime", max(s.shrinkTime, time.Millisecond).String())
 	t := &tb{name: "conformance-explore-" + name}
 	func() {
 		defer func() {
@@ -100,7 +115,10 @@ func check(name string, s checkSettings, prop func(*rapid.T)) (logs []string) {
 				}
 			}
 		}()
-		rapid.Check(t, prop)
+		rapid.Check(t, func(rt *rapid.T) {
+			release() // rapid has read this check's settings
+			prop(rt)
+		})
 	}()
 	return t.logs
 }

@@ -147,7 +147,7 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 			t.Fatalf("%s", target) // the same failure every time: rapid keeps shrinking it
 		}
 		checks := max(search.seq-s.c.Seq(), 1)
-		logs := check(string(p.kind), checkSettings{seed: s.seed(index, round), checks: checks, shrinkTime: time.Until(search.end) + s.budget.time*4/10}, prop)
+		logs := check(string(p.kind), checkSettings{seed: s.seed(index, round), checks: checks}, prop)
 		if target == "" {
 			s.debug(logs)
 			return
