@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,23 +33,24 @@ func exploreRef(t *testing.T, srv testkit.Server, cfg Config) (Result, string) {
 // query parameters, and characters of their values (run-marked names
 // count as their placeholders).
 var smallest = map[reference.Mutant][2]int{
-	reference.ExploreTagAmpersandCrash:      {5, 20}, // slug, title, content, type, tags "a&b"
-	reference.ExploreCategoryDroppedTags:    {6, 40}, // the same with four tags and a category
-	reference.ExploreEditTypeAndDate500:     {2, 30}, // type and date
-	reference.ExploreUntaggedSizeOne500:     {2, 5},  // untagged=true&numberOfItems=1
-	reference.ExploreBigPageSize400:         {1, 3},  // numberOfItems=101
+	reference.ExploreTagAmpersandCrash:      {5, 20},  // slug, title, content, type, tags "a&b"
+	reference.ExploreCategoryDroppedTags:    {6, 40},  // the same with four tags and a category
+	reference.ExploreEditTypeAndDate500:     {2, 30},  // type and date
+	reference.ExploreUntaggedSizeOne500:     {2, 5},   // untagged=true&numberOfItems=1
+	reference.ExploreBigPageSize400:         {1, 3},   // numberOfItems=101
 	reference.ExploreDescriptionCut:         {5, 100}, // a description of 81 characters
-	reference.ExploreFormQuoteTwice:         {4, 16}, // title `"`
-	reference.ExploreRefusedEditAppliesTags: {1, 12}, // tags
-	reference.ExploreMissingTagEchoesToken:  {0, 12}, // one short key
-	reference.ExploreFilesEncodedDots:       {0, 8},  // %2e%2e
-	reference.ExploreTextPlainCrash:         {0, 40}, // a body with Content-Type text/plain
+	reference.ExploreFormQuoteTwice:         {4, 16},  // title `"`
+	reference.ExploreRefusedEditAppliesTags: {1, 12},  // tags
+	reference.ExploreMissingTagEchoesToken:  {0, 12},  // one short key
+	reference.ExploreFilesEncodedDots:       {0, 8},   // %2e%2e
+	reference.ExploreTextPlainCrash:         {0, 40},  // a body with Content-Type text/plain
 }
 
 // TestExploreFindsEachMutantOnlyGeneratedInputReveals: with the default
 // budget, an exploration of the reference server with each explore-only
 // mutant finds it, by a rule the mutant breaks, shrunk to a small case;
 // --replay of the saved file finds it again, and passes on the reference.
+// The mutants are explored side by side (see rapidMu).
 func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 	n := 0
 	for _, m := range reference.Mutants() {
@@ -57,6 +59,7 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 		}
 		n++
 		t.Run(string(m.Name), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{m.Name}}, nil)
 			res, out := exploreRef(t, srv, Config{Seed: 1, ReplayDir: dir})
@@ -106,9 +109,20 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 // seeds fit.
 const zeroFindingBudget = 400
 
+// seedsPerTarget is how many explorations TestNoFindingOnConformingServers
+// makes of each target, each with a seed of its own. One under -short,
+// and under the race detector: that run looks for races, and the plain
+// run of the same test covers the seeds.
+func seedsPerTarget() int {
+	if testing.Short() || raceEnabled {
+		return 1
+	}
+	return 3
+}
+
 // TestNoFindingOnConformingServers explores the reference server, every
-// benign variant and every profile (divergent) over several seeds: a
-// server the spec allows gets no finding.
+// benign variant and every profile (divergent), each over several seeds,
+// side by side: a server the spec allows gets no finding.
 func TestNoFindingOnConformingServers(t *testing.T) {
 	type target struct {
 		name string
@@ -121,27 +135,31 @@ func TestNoFindingOnConformingServers(t *testing.T) {
 		}
 	}
 	for _, p := range reference.Profiles() {
-		targets = append(targets, target{"profile " + string(p.Name), reference.Options{Profile: p.Name}})
+		targets = append(targets, target{"profile-" + string(p.Name), reference.Options{Profile: p.Name}})
 	}
-	seeds := []uint64{1, 2, 3}
-	if testing.Short() {
-		seeds = seeds[:1]
-	}
-	runs, cases := 0, 0
-	for _, tg := range targets {
-		for _, seed := range seeds {
-			srv := testkit.ReferenceWith(t, tg.opts, nil)
-			res, _ := exploreRef(t, srv, Config{Seed: seed, Requests: zeroFindingBudget})
-			runs++
-			for _, n := range res.Cases {
-				cases += n
-			}
-			for _, r := range res.Records {
-				t.Errorf("%s, seed %d: %s: expected %s, got %s\n%s", tg.name, seed, r.Finding.Signature(), r.Finding.Expected, r.Finding.Got, r.judged())
-			}
+	perTarget := seedsPerTarget()
+	var runs, cases atomic.Int64
+	t.Run("targets", func(t *testing.T) {
+		for i, tg := range targets {
+			t.Run(tg.name, func(t *testing.T) {
+				t.Parallel()
+				for j := range perTarget {
+					seed := uint64(1 + i*perTarget + j) // every exploration its own seed
+					srv := testkit.ReferenceWith(t, tg.opts, nil)
+					res, _ := exploreRef(t, srv, Config{Seed: seed, Requests: zeroFindingBudget})
+					runs.Add(1)
+					for _, n := range res.Cases {
+						cases.Add(int64(n))
+					}
+					for _, r := range res.Records {
+						t.Errorf("seed %d: %s: expected %s, got %s\n%s", seed, r.Finding.Signature(), r.Finding.Expected, r.Finding.Got, r.judged())
+					}
+				}
+			})
 		}
-	}
-	t.Logf("zero findings: %d targets x %d seeds = %d explorations, %d generated cases", len(targets), len(seeds), runs, cases)
+	})
+	t.Logf("zero findings: %d targets x %d seeds = %d explorations (seeds 1 to %d), %d generated cases",
+		len(targets), perTarget, runs.Load(), len(targets)*perTarget, cases.Load())
 }
 
 // TestExploreLeavesNoTrace: a whole exploration (writes and settings)
