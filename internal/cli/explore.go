@@ -11,6 +11,7 @@ import (
 func newExploreCmd(stdout, stderr io.Writer) *cobra.Command {
 	var tf targetFlags
 	var cfg explore.Config
+	var rf runFlags
 	var ref bool
 	var mutants []string
 	var profile, kinds string
@@ -32,6 +33,12 @@ no --auth-token) it sends only GETs and write probes that cannot succeed.
 
 --reference explores the built-in reference server (--mutant, --profile as for demo).
 
+The normal run's report flags work the same (--har-report included), and so do --no-color,
+--verbose, --timeout (which caps --explore-time) and --fail-fast (stop after the first
+finding). --concurrency, --parallel-writes, --read-cache, --label-filter, --focus, --skip
+and --rerun-failed do not apply: explore sends one request at a time, reads the target
+afresh, and judges every answer by every rule it reaches (--explore-kinds narrows it).
+
 Exit codes: 0 no finding; 1 findings (or a replayed case still fails); 2 usage error;
 3 the target cannot be explored, or the site lost data and the tripwire stopped the writes.`,
 		Example: `  conformance explore --reference --mutant explore-tag-ampersand-crash
@@ -47,6 +54,8 @@ Exit codes: 0 no finding; 1 findings (or a replayed case still fails); 2 usage e
 				problems = append(problems, "--explore-kinds: "+err.Error())
 			}
 			cfg.Kinds = k
+			problems = append(problems, notForExploreProblems(cmd.Flags())...)
+			problems = append(problems, exploreReportProblems(cfg.Reports)...)
 			if ref {
 				srv, base, err := startReference(mutants, profile, &tf.cfg)
 				if err != nil {
@@ -69,8 +78,8 @@ Exit codes: 0 no finding; 1 findings (or a replayed case still fails); 2 usage e
 			if tf.cfg.SettingsWrites && (tf.cfg.ReadOnly || tf.cfg.AuthToken == "") {
 				problems = append(problems, "--allow-settings-write needs --auth-token and no --read-only")
 			}
-			if cfg.Requests < 0 || cfg.Time < 0 {
-				problems = append(problems, "--explore-requests and --explore-time must not be negative")
+			if cfg.Requests < 0 || cfg.Time < 0 || rf.timeout < 0 {
+				problems = append(problems, "--explore-requests, --explore-time and --timeout must not be negative")
 			}
 			for _, f := range cfg.Replay {
 				if _, err := explore.LoadReplay(f); err != nil {
@@ -84,8 +93,9 @@ Exit codes: 0 no finding; 1 findings (or a replayed case still fails); 2 usage e
 			cfg.Client.MaxInFlight = 1
 			cfg.SettingsWrites = tf.cfg.SettingsWrites
 			cfg.SuiteVersion = Version()
+			rf.apply(&cfg)
 			out := stdout
-			if cfg.JSON == "-" || cfg.JUnit == "-" || cfg.HTML == "-" || cfg.Markdown == "-" || cfg.HAR == "-" {
+			if reportsToStdout(cfg.Reports) {
 				cfg.Reports.Stdout, out = stdout, stderr
 			}
 			res := explore.Run(cmd.Context(), cfg, out)
@@ -107,7 +117,8 @@ Exit codes: 0 no finding; 1 findings (or a replayed case still fails); 2 usage e
 	fs.StringVar(&cfg.HTML, "html-report", "", "write a self-contained HTML report to this file (- for standard output)")
 	fs.StringVar(&cfg.Markdown, "markdown-report", "", "write a Markdown report to this file (- for standard output)")
 	fs.StringVar(&cfg.HAR, "har-report", "", "write every request and answer as a HAR 1.2 file; a finding's requests say so in their comment (- for standard output)")
-	fs.BoolVar(&cfg.Verbose, "verbose", false, "show rapid's own messages")
+	rf.register(fs, &cfg.Verbose)
+	registerNotForExplore(fs)
 	fs.BoolVar(&ref, "reference", false, "explore the built-in reference server on a loopback port (no target flags needed)")
 	fs.StringArrayVar(&mutants, "mutant", nil, "with --reference: switch on a reference-server mutant (repeatable)")
 	fs.StringVar(&profile, "profile", "", "with --reference: "+profileHelp)

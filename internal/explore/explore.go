@@ -65,6 +65,9 @@ type Config struct {
 	SuiteVersion string
 	RunID        string
 	Verbose      bool
+	// FailFast ends the exploration after its first finding (shrunk and
+	// reported like any other).
+	FailFast bool
 }
 
 // Reports are the report files to write ("" none, "-" standard output).
@@ -143,7 +146,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 		left += p.weight
 	}
 	for i, p := range active {
-		if s.stopped(ctx) || s.budget.spent() {
+		if s.stopped(ctx) || s.budget.spent() || s.failedFast() {
 			break
 		}
 		s.explore(ctx, p, i, left)

@@ -112,7 +112,7 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 	// (shrinking tries many that differ only in what they do not use) is
 	// judged without sending it again.
 	cache := map[string]outcome{}
-	for round := 0; search.open(s.c.Seq()) && !s.stopped(ctx); round++ {
+	for round := 0; search.open(s.c.Seq()) && !s.stopped(ctx) && !s.failedFast(); round++ {
 		var (
 			target string
 			best   Record
@@ -184,6 +184,10 @@ func (s *session) seed(index, round int) uint64 {
 func (s *session) stopped(ctx context.Context) bool {
 	return ctx.Err() != nil || (s.fx.Tripwire != nil && s.fx.Tripwire.Tripped() != nil)
 }
+
+// failedFast reports whether --fail-fast ends the exploration: it has a
+// finding.
+func (s *session) failedFast() bool { return s.cfg.FailFast && len(s.records) > 0 }
 
 // outcome is what one sending of a case gave.
 type outcome struct {
