@@ -1,0 +1,127 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
+)
+
+// An invalid input gets a 400 handler error, or is accepted and reads
+// back as what was stored, never half of each; a refused write has no
+// effect. The two conforming outcomes pass (the reference refuses a type
+// outside the five, benign-invalid-type-ignored stores a valid one:
+// TestNoFindingOnConformingServers); the tests below serve the third,
+// a refusal that was applied all the same, and expect its rule.
+
+// halfRefused wraps the reference: a write that match picks is applied
+// as change makes it acceptable, and answered 400 as if refused.
+func halfRefused(method, path string, match func(url.Values) bool, change func(url.Values)) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != method || r.URL.Path != path {
+				h.ServeHTTP(w, r)
+				return
+			}
+			body, _ := io.ReadAll(r.Body)
+			fields, isJSON := bodyFields(body)
+			if !match(fields) {
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				h.ServeHTTP(w, r)
+				return
+			}
+			change(fields)
+			var changed []byte
+			if isJSON {
+				m := map[string]string{}
+				for k := range fields {
+					m[k] = fields.Get(k)
+				}
+				changed, _ = json.Marshal(m)
+			} else {
+				changed = []byte(fields.Encode())
+			}
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(changed)), int64(len(changed))
+			h.ServeHTTP(httptest.NewRecorder(), r) // applied
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusBadRequest) // and refused
+			_, _ = w.Write([]byte(`{"status":"1","message":"Validation failed."}`))
+		})
+	}
+}
+
+// bodyFields reads a JSON object of strings or a form.
+func bodyFields(body []byte) (url.Values, bool) {
+	var m map[string]any
+	if json.Unmarshal(body, &m) == nil {
+		v := url.Values{}
+		for k, x := range m {
+			if s, ok := x.(string); ok {
+				v.Set(k, s)
+			}
+		}
+		return v, true
+	}
+	v, _ := url.ParseQuery(string(body))
+	return v, false
+}
+
+// halfCase explores srv with one kind of case and returns the rules of
+// its findings and what each judged; it fails t if the storage is not
+// as before.
+func halfCase(t *testing.T, wrap func(http.Handler) http.Handler, kind gen.Kind) (rules []string, what []string) {
+	t.Helper()
+	srv := testkit.ReferenceWith(t, reference.Options{}, wrap)
+	before := srv.Storage()
+	res, out := exploreRef(t, srv, Config{Seed: 7, Requests: 400, Kinds: []gen.Kind{kind}})
+	for _, r := range res.Records {
+		rules = append(rules, r.Finding.Rule)
+		what = append(what, r.Finding.What)
+	}
+	if d := before.Diff(srv.Storage()); len(d) > 0 {
+		t.Errorf("the exploration left the storage changed:\n%s\n%s", strings.Join(d, "\n"), out)
+	}
+	return rules, what
+}
+
+// TestRefusedInvalidCreateStored: a create with a type outside the five
+// refused with 400, whose page was made all the same, breaks
+// PAGE-CREATE-INVALID-TYPE (no page after the 400); the page is still
+// removed.
+func TestRefusedInvalidCreateStored(t *testing.T) {
+	t.Parallel()
+	wrap := halfRefused(http.MethodPost, "/api/pages",
+		func(v url.Values) bool { return v.Has("type") && !slices.Contains(gen.Types, v.Get("type")) },
+		func(v url.Values) { v.Set("type", "draft") })
+	rules, what := halfCase(t, wrap, gen.KindCreate)
+	i := slices.Index(rules, "PAGE-CREATE-INVALID-TYPE")
+	if i < 0 || what[i] != "refused create" {
+		t.Errorf("findings %v (%v), want PAGE-CREATE-INVALID-TYPE: refused create", rules, what)
+	}
+}
+
+// TestRefusedSettingsUpdateApplied: a settings update with customFields
+// that is not JSON, refused with 400 while its other fields were
+// applied, breaks SETTINGS-CUSTOMFIELDS-400; the settings are restored.
+func TestRefusedSettingsUpdateApplied(t *testing.T) {
+	t.Parallel()
+	wrap := halfRefused(http.MethodPut, "/api/settings",
+		func(v url.Values) bool { return v.Has("customFields") && !json.Valid([]byte(v.Get("customFields"))) },
+		func(v url.Values) { v.Del("customFields") })
+	rules, what := halfCase(t, wrap, gen.KindSettings)
+	i := slices.Index(rules, "SETTINGS-CUSTOMFIELDS-400")
+	if i < 0 || !strings.HasPrefix(what[i], "unchanged ") {
+		t.Errorf("findings %v (%v), want SETTINGS-CUSTOMFIELDS-400: unchanged <setting>", rules, what)
+	}
+}
