@@ -54,7 +54,7 @@ func TestExploreFindsAndReplays(t *testing.T) {
 	if res.Exit != 1 {
 		t.Fatalf("exit %d, want 1%s", res.Exit, shown(res))
 	}
-	for _, want := range []string{"seed 1", "1. GEN-NO-CRASH (status)", "got HTTP 500", "smallest create case: 5 field(s)",
+	for _, want := range []string{"seed 1", "1. GEN-NO-CRASH (status)", "got HTTP 500", "smallest create case: 5 field(s), 16 character(s), shrunk from ",
 		"request:  POST http://127.0.0.1:", "reproduce: curl ", "${CONFORMANCE_TOKEN}", "FAIL: "} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("stdout lacks %q%s", want, shown(res))

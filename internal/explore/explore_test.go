@@ -77,7 +77,8 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 			if !ok || fields > bound[0] || chars > bound[1] {
 				t.Errorf("shrunk to %d fields and %d characters, want at most %v: %+v", fields, chars, bound, hit.Case)
 			}
-			t.Logf("%s: %s in %d requests, shrunk to %d field(s), %d character(s): %s", m.Name, hit.Finding.Signature(), res.Requests, fields, chars, hit.judged().RequestLine())
+			t.Logf("%s: %s in %d requests, shrunk from %d field(s), %d character(s) to %d, %d: %s", m.Name, hit.Finding.Signature(), res.Requests,
+				hit.FirstSize[0], hit.FirstSize[1], fields, chars, hit.judged().RequestLine())
 			b, err := os.ReadFile(hit.File)
 			if err != nil {
 				t.Fatal(err)

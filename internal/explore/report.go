@@ -143,6 +143,18 @@ func (r Record) judged() *client.Exchange {
 	return nil
 }
 
+// shrunkFrom says how big the first case that showed a finding was, when
+// it had more fields, or as many and more characters ("" for a replayed
+// case). rapid shrinks towards the simplest choices, which are not always
+// the shortest: a shrunk case may be no smaller by this measure.
+func (r Record) shrunkFrom() string {
+	fields, chars := r.Case.Size()
+	if r.FirstSize[0] < fields || (r.FirstSize[0] == fields && r.FirstSize[1] <= chars) {
+		return ""
+	}
+	return fmt.Sprintf(", shrunk from %d field(s), %d character(s)", r.FirstSize[0], r.FirstSize[1])
+}
+
 // failedSpec is the spec result of one finding.
 func failedSpec(r Record, area string) report.SpecResult {
 	f := r.Finding
@@ -150,8 +162,8 @@ func failedSpec(r Record, area string) report.SpecResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: expected %s; got %s.\n", f.What, f.Expected, f.Got)
 	fields, chars := r.Case.Size()
-	fmt.Fprintf(&b, "Shrunk to the smallest %s case that still fails (%d field(s), %d character(s); %d sendings showed it).\n",
-		r.Kind, fields, chars, r.Hits)
+	fmt.Fprintf(&b, "Shrunk to the smallest %s case that still fails (%d field(s), %d character(s)%s; %d sendings showed it).\n",
+		r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
 	if ex != nil {
 		b.WriteString(ex.String())
 	}
@@ -194,7 +206,7 @@ func (s *session) printSummary(run *report.Run) {
 		f := r.Finding
 		fields, chars := r.Case.Size()
 		fmt.Fprintf(out, "\n%d. %s (%s): expected %s; got %s.\n", i+1, f.Rule, f.What, f.Expected, f.Got)
-		fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s) (%d sendings showed it)\n", r.Kind, fields, chars, r.Hits)
+		fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s)%s (%d sendings showed it)\n", r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
 		if ex := r.judged(); ex != nil {
 			fmt.Fprintf(out, "   %s\n", strings.ReplaceAll(strings.TrimRight(ex.String(), "\n"), "\n", "\n   "))
 		}

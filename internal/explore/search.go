@@ -48,6 +48,9 @@ type Record struct {
 	// Hits counts the sendings that showed the finding (the first, its
 	// reproduction, each shrinking step kept).
 	Hits int `json:"hits"`
+	// FirstSize is the size of the first case that showed it, before
+	// shrinking (Case.Size: fields and characters).
+	FirstSize [2]int `json:"firstSize"`
 	// File is the replay file the finding was saved to.
 	File string `json:"-"`
 }
@@ -142,8 +145,10 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 			}
 			if target == "" {
 				target, shrink = f.Signature(), s.budget.shrinkWindow()
+				fields, chars := c.Size()
+				best.FirstSize = [2]int{fields, chars}
 			}
-			best = Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: best.Hits + 1}
+			best = Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: best.Hits + 1, FirstSize: best.FirstSize}
 			t.Fatalf("%s", target) // the same failure every time: rapid keeps shrinking it
 		}
 		checks := max(search.seq-s.c.Seq(), 1)
