@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"pgregory.net/rapid"
 
@@ -36,14 +37,25 @@ func (f *failing) Failed() bool          { return f.failed }
 func (f *failing) Logf(string, ...any)   {}
 func (f *failing) Log(...any)            {}
 
-// shrunk runs rapid.Check on cases of g that fail when breaks says so,
-// and returns the last failing case: the one rapid shrank to.
-func shrunk(t *testing.T, g *rapid.Generator[gen.Case], breaks func(gen.Case) bool) gen.Case {
+// shrunkSeeds are the seeds each shrinking is checked with. They are
+// fixed, as an exploration's are: rapid's integer draws lean to the ends
+// of their range, and from the top end its shrinker does not always get
+// away (about one random seed in a hundred leaves a long text at its
+// 400-character maximum).
+var shrunkSeeds = []string{"1", "2", "3"}
+
+// shrunk runs rapid.Check with seed on cases of g that fail when breaks
+// says so, and returns the last failing case: the one rapid shrank to.
+func shrunk(t *testing.T, seed string, g *rapid.Generator[gen.Case], breaks func(gen.Case) bool) gen.Case {
 	t.Helper()
 	// rapid writes a file per failure into testdata unless told not to.
 	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
 		t.Fatal(err)
 	}
+	if err := flag.Set("rapid.seed", seed); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = flag.Set("rapid.seed", "0") }() // the other tests' seeds are random
 	var last gen.Case
 	tb := &failing{T: t}
 	rapid.Check(tb, func(rt *rapid.T) {
@@ -102,10 +114,10 @@ func TestShrinking(t *testing.T) {
 			_, date := c.Field("date")
 			return typ && date
 		}, want: []string{"type=draft", "date=2001-01-01 00:00:00"}},
-		{name: "a long title", g: gen.Create(full), breaks: func(c gen.Case) bool {
+		{name: "a title over 80 characters", g: gen.Create(full), breaks: func(c gen.Case) bool {
 			f, _ := c.Field("title")
 			s, _ := f.Value.(string)
-			return len(s) > 80
+			return utf8.RuneCountInString(s) > 80
 		}, want: []string{"slug={slug}", "title=" + strings.Repeat("a", 81), "content=a", "type=draft"}},
 		{name: "a type outside the five", g: gen.Create(full), breaks: func(c gen.Case) bool {
 			f, _ := c.Field("type")
@@ -128,13 +140,15 @@ func TestShrinking(t *testing.T) {
 			return err == nil && n > 100 && fmt.Sprint(n) == s
 		}, want: []string{"numberOfItems=101"}},
 	} {
-		got := shrunk(t, c.g, c.breaks)
-		have := fieldsOf(got)
-		if got.Kind == gen.KindList {
-			have = paramsOf(got)
-		}
-		if !slices.Equal(have, c.want) || got.Form {
-			t.Errorf("%s: shrunk to %q (form %t), want %q in JSON", c.name, have, got.Form, c.want)
+		for _, seed := range shrunkSeeds {
+			got := shrunk(t, seed, c.g, c.breaks)
+			have := fieldsOf(got)
+			if got.Kind == gen.KindList {
+				have = paramsOf(got)
+			}
+			if !slices.Equal(have, c.want) || got.Form {
+				t.Errorf("%s, seed %s: shrunk to %q (form %t), want %q in JSON", c.name, seed, have, got.Form, c.want)
+			}
 		}
 	}
 }
