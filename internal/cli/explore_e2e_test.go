@@ -218,15 +218,15 @@ func TestExploreReadOnlySendsNoAuthenticatedWrite(t *testing.T) {
 func TestExploreTakesTheRunFlags(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "display and control flags", args: []string{"explore", "--reference", "--no-color", "--verbose", "--timeout", "30s",
-			"--explore-requests", "60", "--replay-dir", "replays"}, wantExit: 0, wantStdout: []string{"budget 60 requests / 30s", "rapid: [rapid] OK", "PASS: "},
+			"--explore-requests", "60", "--seed", "4", "--replay-dir", "replays"}, wantExit: 0, wantStdout: []string{"budget 60 requests / 30s", "rapid: [rapid] OK", "PASS: "},
 			notStdout: []string{"\x1b["}},
 		{name: "fail fast", args: []string{"explore", "--reference", "--mutant", string(reference.ExploreTagAmpersandCrash), "--seed", "1", "--fail-fast",
 			"--replay-dir", "replays"}, wantExit: 1, wantStdout: []string{"1. GEN-NO-CRASH", "FAIL: 1 finding(s)"}, notStdout: []string{"\n2. "}},
-		{name: "NO_COLOR", args: []string{"explore", "--reference", "--explore-requests", "40", "--replay-dir", "replays"}, env: []string{"NO_COLOR=1"},
+		{name: "NO_COLOR", args: []string{"explore", "--reference", "--explore-requests", "40", "--seed", "5", "--replay-dir", "replays"}, env: []string{"NO_COLOR=1"},
 			wantExit: 0, wantStdout: []string{"PASS: "}},
 		{name: "a normal run's selection", args: []string{"explore", "--reference", "--label-filter", "area:pages", "--concurrency", "4"}, wantExit: 2,
 			wantStderr: []string{"--label-filter is a flag of a normal run", "--explore-kinds", "--concurrency is a flag of a normal run: explore sends one request at a time"}},
-		{name: "a normal run's variables do not stop it", args: []string{"explore", "--reference", "--explore-requests", "40", "--replay-dir", "replays"},
+		{name: "a normal run's variables do not stop it", args: []string{"explore", "--reference", "--explore-requests", "40", "--seed", "6", "--replay-dir", "replays"},
 			env: []string{"CONFORMANCE_CONCURRENCY=4", "CONFORMANCE_LABEL_FILTER=area:pages"}, wantExit: 0, wantStdout: []string{"PASS: "}},
 		{name: "two reports on standard output", args: []string{"explore", "--reference", "--json-report", "-", "--har-report", "-"}, wantExit: 2,
 			wantStderr: []string{"only one report can go to standard output"}},
