@@ -2,6 +2,8 @@
 
 package explore
 
-// raceEnabled: under the race detector the explorations of the
-// zero-finding test use one seed each (see seedsPerTarget).
+// raceEnabled: under the race detector the zero-finding test explores
+// each target with one seed (seedsPerTarget), and two mutants stand for
+// all (TestExploreFindsEachMutantOnlyGeneratedInputReveals): the race run
+// looks for races, the plain run proves the rest.
 const raceEnabled = true
