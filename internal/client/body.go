@@ -40,10 +40,15 @@ func encodeBody(r Request, tokens [][2]string) (body []byte, contentType string,
 		for _, t := range tokens {
 			obj[t[0]] = t[1]
 		}
-		if body, err = json.Marshal(obj); err != nil {
+		// & < > go as they are, not as \u0026 and the like: the same JSON
+		// to a server, and a curl line people can read.
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err = enc.Encode(obj); err != nil {
 			return nil, "", nil, fmt.Errorf("encoding JSON body: %w", err)
 		}
-		return body, "application/json", tokens, nil
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), "application/json", tokens, nil
 	}
 	return nil, "", nil, nil
 }

@@ -408,3 +408,14 @@ func TestRequestBodyCut(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONBodyKeepsAmpersands: a JSON body carries & < > as they are, not
+// as \u0026 and the like (the same JSON, and a curl line people can read).
+func TestJSONBodyKeepsAmpersands(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {})
+	cl := newClient(t, rec.URL, nil)
+	ex := cl.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/pages", JSON: map[string]any{"title": "Salt & Pepper <b>"}})
+	if !strings.Contains(ex.RequestBody, `"title":"Salt & Pepper <b>"`) || !strings.Contains(ex.Curl(), "Salt & Pepper <b>") {
+		t.Errorf("request body %s, curl %s: want the title as sent", ex.RequestBody, ex.Curl())
+	}
+}
