@@ -38,7 +38,9 @@ const (
 // The response body is kept in two forms. The full body (bounded by
 // Config.MaxBody) is retained while the scope that made the exchange runs:
 // Body, IsJSON, JSON and Get read it. When that scope ends (the next
-// Client.SetScope), a body over 4 KiB is released to keep memory flat:
+// Client.SetScope), a body over 4 KiB is released to keep memory flat
+// (unless a holder pinned it: an exchange made by a prepare function or a
+// shared fixture stays whole until its group is done, see Unpin):
 // from then on BodyReleased is true, Body returns nil, JSON and Get read
 // as missing, and only the redacted BodyExcerpt, BodySize and the IsJSON
 // verdict remain. Smaller bodies are never released: later cross-checks
@@ -110,6 +112,21 @@ type Exchange struct {
 	parsed   *gjson.Result
 	red      *redact.Redactor
 	replayOf *Exchange // the exchange a replay repeats
+	// pins counts the holders (Held) that keep the body whole whatever
+	// scope ends (see Unpin).
+	pins int
+}
+
+func (e *Exchange) pin() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pins++
+}
+
+func (e *Exchange) unpin() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pins--
 }
 
 // locked returns get() read under e's lock.
@@ -277,21 +294,27 @@ func (e *Exchange) String() string {
 }
 
 // release drops the full body of an exchange once its scope has ended,
-// keeping its redacted excerpt, and cuts a long curl line.
-func (e *Exchange) release() {
+// keeping its redacted excerpt, and cuts a long curl line. A pinned
+// exchange is left whole: false then, and its release is up to a later
+// scope (exchangeLog.SetScope tries again once it is unpinned).
+func (e *Exchange) release() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.pins > 0 {
+		return false
+	}
 	if len(e.curl) > maxKeptCurl {
 		e.curl = e.curl[:maxKeptCurl] + " …[cut: the request body was too long to keep]"
 	}
 	// Keep small bodies whole: they are what later cross-checks read.
 	if e.released || len(e.body) <= responseExcerpt {
-		return
+		return true
 	}
 	e.isJSONLocked() // IsJSON stays a fact about the body as received
 	e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
 	e.body, e.released = nil, true
 	e.parsed = nil // gjson keeps a copy of the whole body
+	return true
 }
 
 // redactedExcerpt redacts the start of b, then cuts it to limit bytes on a

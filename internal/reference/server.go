@@ -32,6 +32,9 @@ type Options struct {
 	// any other gets no Access-Control-Allow-Origin. Unset, every answer
 	// allows any origin (spec 5.9).
 	AllowedOrigins []string
+	// Seed, when set, changes the seed data before the server loads it: a
+	// big site (GeneratedSite), a long description.
+	Seed func(*fixtures.Seed)
 }
 
 // Server is the in-memory reference server. It is safe for concurrent use.
@@ -81,6 +84,9 @@ func New(opts Options) (*Server, error) {
 	seed, err := fixtures.Load()
 	if err != nil {
 		return nil, err
+	}
+	if opts.Seed != nil {
+		opts.Seed(seed)
 	}
 	s := &Server{
 		opts:    opts,
