@@ -55,6 +55,10 @@ type readCache struct {
 type cacheEntry struct {
 	original *Exchange
 	body     []byte
+	// value is what the fold of a streamed read kept (Exchange.Folded),
+	// size what it weighs.
+	value any
+	size  int64
 }
 
 // readTicket is what a request that may touch the cache carries while it
@@ -141,23 +145,30 @@ func (rc *readCache) end(t readTicket, ex *Exchange) {
 	}
 	body := append([]byte(nil), ex.Body()...)
 	size := int64(len(body))
+	var value any
+	if ex.Streamed != nil {
+		if value = ex.Folded(); value == nil {
+			return
+		}
+		size += ex.foldedSize
+	}
 	if size > rc.limit {
 		return
 	}
 	if old, ok := rc.entries[t.key]; ok {
-		rc.bytes -= int64(len(old.body))
+		rc.bytes -= old.size
 		rc.order = slices.DeleteFunc(rc.order, func(k string) bool { return k == t.key })
 	}
 	for rc.bytes+size > rc.limit && len(rc.order) > 0 {
 		oldest := rc.order[0]
-		rc.bytes -= int64(len(rc.entries[oldest].body))
+		rc.bytes -= rc.entries[oldest].size
 		delete(rc.entries, oldest)
 		rc.order = rc.order[1:]
 	}
 	if rc.entries == nil {
 		rc.entries = map[string]*cacheEntry{}
 	}
-	rc.entries[t.key] = &cacheEntry{original: ex, body: body}
+	rc.entries[t.key] = &cacheEntry{original: ex, body: body, value: value, size: size}
 	rc.order = append(rc.order, t.key)
 	rc.bytes += size
 }
@@ -184,4 +195,12 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Duration = o.Duration
 	// A copy per replay: the cache's copy never leaves the cache.
 	ex.setBody(append([]byte(nil), e.body...), len(e.body))
+	if o.Streamed != nil {
+		// A fold's value is read, never changed: shared as it is.
+		ex.mu.Lock()
+		ex.Streamed, ex.folded, ex.bodySize, ex.head = o.Streamed, e.value, o.BodySize(), o.head
+		v := true
+		ex.valid = &v
+		ex.mu.Unlock()
+	}
 }

@@ -99,6 +99,12 @@ type Exchange struct {
 	Replayed bool
 	Started  time.Time
 	Duration time.Duration
+	// Streamed is set when the answer was read as a stream
+	// (Request.Stream): its items went to a fold (Folded) and were not
+	// kept. Body and JSON are then the envelope with that array empty
+	// (the skeleton), BodySize the whole answer's size, BodyExcerpt its
+	// start as received, and IsJSON the whole answer's verdict.
+	Streamed *Streamed
 
 	// mu guards the lazily computed and released fields below: an exchange
 	// may be read from a spec's goroutines while the client releases it.
@@ -115,6 +121,36 @@ type Exchange struct {
 	// pins counts the holders (Held) that keep the body whole whatever
 	// scope ends (see Unpin).
 	pins int
+	// head is the start of a streamed answer as received; folded what its
+	// fold kept.
+	head       []byte
+	folded     any
+	foldedSize int64
+}
+
+// Folded is what the fold of a streamed read kept (Stream, Fold.Value):
+// nil unless the whole answer was one JSON document in UTF-8 within the
+// bounds. A replay from the read cache gives the first read's value.
+func (e *Exchange) Folded() any { return locked(e, func() any { return e.folded }) }
+
+// setStreamed records what a streamed read brought.
+func (e *Exchange) setStreamed(st *streamed) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.body, e.bodySize, e.parsed = st.skeleton, st.size, nil
+	if !st.valid {
+		e.body = nil
+		if st.info.Items == 0 {
+			// Never streamed: the body is what came (a page of HTML).
+			e.body = st.raw
+		}
+	}
+	e.head, e.folded, e.foldedSize = st.raw, st.value, st.weight
+	v := st.valid
+	e.valid = &v
+	if st.info.Items > 0 || st.valid {
+		e.Streamed = st.info
+	}
 }
 
 func (e *Exchange) pin() {
@@ -231,6 +267,9 @@ func (e *Exchange) BodyExcerpt() string {
 	if e.released {
 		return e.excerpt
 	}
+	if e.head != nil {
+		return redactedExcerpt(e.red, e.head, responseExcerpt)
+	}
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
 }
 
@@ -303,6 +342,7 @@ func (e *Exchange) release() bool {
 	if e.pins > 0 {
 		return false
 	}
+	e.folded = nil // taken by whoever read it; the read cache keeps its own
 	if len(e.curl) > maxKeptCurl {
 		e.curl = e.curl[:maxKeptCurl] + " …[cut: the request body was too long to keep]"
 	}
@@ -311,7 +351,11 @@ func (e *Exchange) release() bool {
 		return true
 	}
 	e.isJSONLocked() // IsJSON stays a fact about the body as received
-	e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
+	src := e.body
+	if e.head != nil {
+		src = e.head
+	}
+	e.excerpt = redactedExcerpt(e.red, src, responseExcerpt)
 	e.body, e.released = nil, true
 	e.parsed = nil // gjson keeps a copy of the whole body
 	return true

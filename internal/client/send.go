@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // Do sends r and returns the recorded exchange; it never returns nil.
@@ -39,6 +41,9 @@ type pending struct {
 	// claimed: this read is the one on its way for its key (unclaimed by
 	// exec once the answer stands).
 	claimed bool
+	// uncached: a streamed read without a Stream.Name, which the read
+	// cache neither answers nor keeps (nor counts as a write).
+	uncached bool
 }
 
 // prepare builds r and its exchange, and decides whether it may be sent
@@ -63,6 +68,15 @@ func (c *Client) prepare(ctx context.Context, r Request) *pending {
 		p.ex.APIToken, p.ex.AuthToken = c.tokenUse(r, p.b)
 		if c.cfg.ReadCache {
 			p.key = cacheKey(p.b)
+			if r.streams() {
+				// A streamed answer is kept as what its fold made of it,
+				// only for reads naming the same fold.
+				if r.Stream.Name == "" {
+					p.key, p.uncached = "", true
+				} else if p.key != "" {
+					p.key = "stream " + r.Stream.Name + "\n" + p.key
+				}
+			}
 		}
 	}
 	return p
@@ -105,10 +119,14 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 	// HEAD and OPTIONS are safe methods (RFC 9110, 9.2.1) and are never
 	// cached: they leave the cache alone (the CORS preflight of the run's
 	// start would otherwise empty it before the first spec).
-	if c.cfg.ReadCache && (p.key != "" || !safeUncached(p.ex.Method)) {
+	if c.cfg.ReadCache && !p.uncached && (p.key != "" || !safeUncached(p.ex.Method)) {
 		p.ticket, p.began = c.cache.begin(p.key), true
 	}
-	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), p.ex)
+	var st *Stream
+	if p.r.streams() {
+		st = p.r.Stream
+	}
+	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), st, p.ex)
 	p.ex.Duration = time.Since(p.ex.Started)
 	// The answer stands: keep it (a replay recorded before it takes its
 	// number when it is recorded) and let identical reads have it. Done
@@ -130,6 +148,8 @@ func (c *Client) settle(ctx context.Context, p *pending) {
 
 // try is what one sending of a request brought back.
 type try struct {
+	streamed  *streamed // a streamed read (Request.Stream)
+	keys      []string  // the items' keys, for the write guard
 	status    int
 	header    http.Header // redacted
 	body      []byte      // what is kept of the body
@@ -149,7 +169,7 @@ func (t *try) bodyCut() bool { return errors.Is(t.err, ErrBodyCut) }
 // more after a cut connection (nothing, or not the whole body, arrived:
 // a proxy or a server closing early; one failure of the path is no
 // verdict on the target). What stands is recorded on ex.
-func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, ex *Exchange) {
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, st *Stream, ex *Exchange) {
 	var kept *try
 	for busy := 0; ; {
 		if err := c.waitTurn(ctx); err != nil {
@@ -186,10 +206,10 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 		}
 		ex.Sent = true
-		t := c.sendOnce(sendContext(ctx, req.Method), req, body)
+		t := c.sendOnce(sendContext(ctx, req.Method), req, body, st, guarded)
 		if guarded && t.status != 0 {
 			c.guard.Answered(Answer{Method: req.Method, URL: req.URL, Status: t.status, Body: t.body,
-				Complete: t.err == nil && !t.truncated})
+				Complete: t.err == nil && !t.truncated, Streamed: t.streamed != nil, ItemKeys: t.keys})
 		}
 		if onWire {
 			c.wire.give(req.Method)
@@ -216,14 +236,18 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 	ex.Status, ex.Header, ex.Truncated, ex.Err = kept.status, kept.header, kept.truncated, kept.err
 	ex.BodyCut = kept.bodyCut()
 	ex.FinalURL, ex.Redirect = kept.finalURL, kept.redirect
-	if kept.status != 0 {
+	switch {
+	case kept.status != 0 && kept.streamed != nil:
+		ex.setStreamed(kept.streamed)
+	case kept.status != 0:
 		ex.setBody(kept.body, kept.size)
 	}
 }
 
 // sendOnce sends the request once, within --request-timeout, and reads
-// its answer.
-func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *try {
+// its answer: as a stream when st is set (keeping the items' keys for the
+// write guard when keys is set).
+func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte, st *Stream, keys bool) *try {
 	note := ""
 	attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
 	defer cancel()
@@ -239,6 +263,13 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *
 		t.finalURL = c.redactor.String(resp.Request.URL.String())
 	}
 	var rerr error
+	if st != nil {
+		c.readStream(t, resp.Body, st, keys)
+		if t.streamed.err != nil {
+			t.err = c.transportError(ctx, attemptCtx, t.streamed.err, phaseBody)
+		}
+		return t
+	}
 	if resp.ContentLength > c.cfg.MaxBody {
 		// Announced longer than the read bound: only the excerpt of the
 		// cut body is kept (below), so only that much is held while the
@@ -394,4 +425,38 @@ func readBounded(r io.Reader, limit, announced int64) (body []byte, truncated bo
 			return buf, false, rerr
 		}
 	}
+}
+
+// readStream reads a streamed answer into t: its skeleton (or, when it is
+// no JSON document, its start) as the body, cut like any body when it
+// passed a bound.
+func (c *Client) readStream(t *try, body io.Reader, st *Stream, keys bool) {
+	if keys {
+		inner := st
+		st = &Stream{Path: inner.Path, Name: inner.Name, New: func() Fold { return &keyFold{Fold: inner.New(), keys: &t.keys} }}
+	}
+	s := readStreamed(body, st, c.cfg.MaxBody, c.cfg.MaxStream, responseExcerpt+redactSlack)
+	t.streamed, t.size, t.truncated = s, s.size, s.bound
+	t.body = s.skeleton
+	if !s.valid && s.info.Items == 0 {
+		t.body = s.raw
+	}
+	if int64(len(t.body)) > c.cfg.MaxBody {
+		t.body, t.truncated = t.body[:c.cfg.MaxBody], true
+	}
+	if t.truncated {
+		s.raw = append([]byte(nil), s.raw[:min(len(s.raw), responseExcerpt+redactSlack)]...)
+		t.body = nil
+	}
+}
+
+// keyFold passes every item on to Fold and keeps its key member.
+type keyFold struct {
+	Fold
+	keys *[]string
+}
+
+func (k *keyFold) Item(raw []byte) {
+	*k.keys = append(*k.keys, gjson.GetBytes(raw, "key").String())
+	k.Fold.Item(raw)
 }
