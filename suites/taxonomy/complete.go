@@ -33,10 +33,11 @@ type completeness struct {
 // endpoint and the single view of each term they carry (up to maxTerms).
 func (s *shared) prepareListComplete(ctx context.Context) completeness {
 	t, k := s.t, s.k
-	all, pagesEx, problem := t.ListAllPages(ctx, framework.PageTypeQuery("published"))
-	if problem != "" {
-		return completeness{reason: problem}
+	listed := t.ListAllPages(ctx, framework.PageTypeQuery("published"))
+	if listed.Problem != "" {
+		return completeness{reason: listed.Problem}
 	}
+	all, pagesEx := listed.Pages, listed.Ex
 	v := completeness{all: len(all), pagesEx: pagesEx, carriers: map[string][]string{}}
 	for _, p := range framework.PagesOfType(all, "published") {
 		for _, term := range k.carried(p) {

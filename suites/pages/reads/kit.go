@@ -79,15 +79,16 @@ func (k kit) lacking(what string) string {
 // every page matching a query and the exchange that gave them, or why no
 // consistent listing could be had.
 type listing struct {
-	items   []gjson.Result
+	items   []gjson.Result // slim page objects (framework.Listing)
 	ex      *client.Exchange
 	problem string
+	all     framework.Listing
 }
 
 // listAll is Fixture.ListAllPages for a prepare function.
 func (k kit) listAll(ctx context.Context, q url.Values) listing {
-	items, ex, problem := k.t.ListAllPages(ctx, q)
-	return listing{items: items, ex: ex, problem: problem}
+	l := k.t.ListAllPages(ctx, q)
+	return listing{items: l.Pages, ex: l.Ex, problem: l.Problem, all: l}
 }
 
 // pages returns a listing's pages to a judge, and names its exchange as

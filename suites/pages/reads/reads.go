@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -41,6 +42,11 @@ import (
 // other reads start, so no other spec sees its pages being made, and the
 // writes merely empty the read cache for those that come after.
 func Register(t *framework.Fixture) {
+	// The shape of every page object of every whole listing, checked as
+	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
+	t.CheckListedPages(framework.PageCheck{Name: pageShapeCheck, Check: func(page gjson.Result) string {
+		return strings.Join(pageSchemaProblems(page), "; ")
+	}})
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
@@ -88,11 +94,12 @@ func (k kit) setUp(ctx context.Context) {
 	if !k.t.CanWrite() {
 		return
 	}
-	items, _, problem := k.t.ListAllPages(ctx, framework.EveryTypeQuery())
-	if problem != "" {
-		k.note("%s", problem)
+	all := k.t.ListAllPages(ctx, framework.EveryTypeQuery())
+	if all.Problem != "" {
+		k.note("%s", all.Problem)
 		return
 	}
+	items := all.Pages
 	created := 0
 	// Each page gets a date of its own (unless it has one): the list's
 	// order is not specified, and a server sorting by date alone may order

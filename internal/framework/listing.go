@@ -1,0 +1,233 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// A whole-site listing (numberOfItems=-1) is read as a stream
+// (client.Stream): each page object is looked at once, as it arrives, by
+// the checks that need the whole object (PageCheck), and only a slim copy
+// of it is kept — every member but content and contentRaw, the long texts
+// no whole-site rule compares — for the rules that compare keys, types,
+// tags, uuids, slugs and links. Memory then grows with the number of pages
+// by a few hundred bytes each, not with what they hold, and an answer of
+// any size is checked in full. The read cache keeps the slim listing, so
+// every rule of the run that asks for the same listing shares one read.
+
+// maxListed bounds the pages a listing keeps: far more than any site the
+// suite has met; a larger listing is not compared (Listing.Problem says
+// so) rather than allowed to take the memory of the machine.
+const maxListed = 200_000
+
+// PageCheck is a check of every whole page object a listing streams (the
+// shape of a page, for instance): it returns the problem of one page, ""
+// when there is none. Checks are added before the run's first request
+// (CheckListedPages) and run on every listing read with ListAllPages.
+type PageCheck struct {
+	Name  string
+	Check func(page gjson.Result) string
+}
+
+// maxProblemsKept bounds the problems a check keeps of one listing (the
+// rest are counted): enough to show what is wrong.
+const maxProblemsKept = 50
+
+// CheckListedPages adds checks run on every whole page object of every
+// listing ListAllPages reads (Listing.Problems gives their findings). Add
+// them when the specs are registered, before any request.
+func (t *Fixture) CheckListedPages(checks ...PageCheck) {
+	t.pageChecks.mu.Lock()
+	defer t.pageChecks.mu.Unlock()
+	t.pageChecks.list = append(t.pageChecks.list, checks...)
+}
+
+// pageCheckList is the run's page checks.
+type pageCheckList struct {
+	mu   sync.Mutex
+	list []PageCheck
+}
+
+func (l *pageCheckList) get() []PageCheck {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]PageCheck(nil), l.list...)
+}
+
+// Listing is every page a query of the page list matches, as read once.
+type Listing struct {
+	// Pages are the slim page objects (every member but content and
+	// contentRaw), in the order listed.
+	Pages []gjson.Result
+	// Ex is the exchange that gave them (the last page of a walk).
+	Ex *client.Exchange
+	// Problem says why no consistent listing could be had ("" when
+	// Pages holds every matching page).
+	Problem string
+	// found holds each page check's findings.
+	found map[string]*checkFindings
+}
+
+// checkFindings is what one page check found on a listing.
+type checkFindings struct {
+	problems []string // "page <key>: <problem>", the first maxProblemsKept
+	more     int
+}
+
+// Problems returns what the page check named found on the listing's pages
+// ("page <key>: <problem>", at most maxProblemsKept) and how many more
+// there were; checked is false when the check did not run on it.
+func (l Listing) Problems(check string) (problems []string, more int, checked bool) {
+	f, ok := l.found[check]
+	if !ok {
+		return nil, 0, false
+	}
+	return f.problems, f.more, true
+}
+
+// pageFold keeps a slim copy of every page object of a listing and runs
+// the page checks on the whole object.
+type pageFold struct {
+	checks []PageCheck
+	pages  []gjson.Result
+	found  map[string]*checkFindings
+	size   int64
+	over   bool // more than maxListed pages
+}
+
+func newPageFold(checks []PageCheck) *pageFold {
+	f := &pageFold{checks: checks, found: map[string]*checkFindings{}}
+	for _, c := range checks {
+		f.found[c.Name] = &checkFindings{}
+	}
+	return f
+}
+
+func (f *pageFold) Item(raw []byte) {
+	if len(f.pages) >= maxListed {
+		f.over = true
+		return
+	}
+	page := gjson.ParseBytes(raw)
+	for _, c := range f.checks {
+		if p := c.Check(page); p != "" {
+			found := f.found[c.Name]
+			if len(found.problems) < maxProblemsKept {
+				found.problems = append(found.problems, "page "+Show(page.Get("key"))+": "+p)
+			} else {
+				found.more++
+			}
+		}
+	}
+	s := slim(page)
+	f.size += int64(len(s.Raw)) + 64
+	f.pages = append(f.pages, s)
+}
+
+func (f *pageFold) Value() (any, int64) {
+	return &foldedListing{pages: f.pages, found: f.found, over: f.over}, f.size
+}
+
+// foldedListing is a pageFold's value (client.Exchange.Folded).
+type foldedListing struct {
+	pages []gjson.Result
+	found map[string]*checkFindings
+	over  bool
+}
+
+// slim is a page object without content and contentRaw (a copy: it holds
+// nothing of the answer's buffer).
+func slim(page gjson.Result) gjson.Result {
+	if !page.IsObject() {
+		return gjson.Parse(strings.Clone(page.Raw))
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	page.ForEach(func(k, v gjson.Result) bool {
+		if k.Str == "content" || k.Str == "contentRaw" {
+			return true
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(k.Raw)
+		b.WriteByte(':')
+		b.WriteString(v.Raw)
+		return true
+	})
+	b.WriteByte('}')
+	return gjson.Parse(b.String())
+}
+
+// streamPages is the stream of a page list's data array through a page
+// fold with the run's checks; its name tells listings read with other
+// checks apart in the read cache.
+func (t *Fixture) streamPages() *client.Stream {
+	checks := t.pageChecks.get()
+	names := make([]string, len(checks))
+	for i, c := range checks {
+		names[i] = c.Name
+	}
+	return &client.Stream{Path: "data", Name: "slim pages; checks: " + strings.Join(names, ", "),
+		New: func() client.Fold { return newPageFold(checks) }}
+}
+
+// ReadPages reads one answer of the page list with query q as a stream:
+// the exchange, and what the fold kept of its pages (nil unless the whole
+// answer was one JSON document).
+func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages()})
+	v, _ := ex.Folded().(*foldedListing)
+	if v == nil {
+		return ex, nil
+	}
+	l := &Listing{Pages: v.pages, Ex: ex, found: v.found}
+	if v.over {
+		l.Problem = fmt.Sprintf("%s lists more than %d pages, more than this run keeps to compare with", ex.RequestLine(), maxListed)
+	}
+	return ex, l
+}
+
+// ListAllPages returns every page matching the type filters of q, as the
+// reference a rule's check compares against. It does not judge the server:
+// it asks for numberOfItems=-1, read as a stream whatever its size, and
+// when that answer is incomplete (its pages differ in number from
+// meta.total: PAGE-LIST-ALL's concern), for one page of meta.total items,
+// so that a broken -1 does not spill into other rules. Problem is set when
+// no consistent listing could be had.
+func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
+	ex, l := t.ReadPages(ctx, QueryWith(q, "numberOfItems", "-1"))
+	if ex.Truncated {
+		// An item or the whole answer passed its bound: walk the list a
+		// page at a time instead (the pagination rules judge the walk
+		// itself; here it only gathers the pages to compare with).
+		return t.walkAllPages(ctx, q, ex)
+	}
+	if ex.Err != nil || ex.Status != http.StatusOK || l == nil || !ex.Get("data").IsArray() {
+		return Listing{Ex: ex, Problem: fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))}
+	}
+	total := ex.Get("meta.total")
+	if l.Problem != "" || total.Type != gjson.Number || int(total.Num) == len(l.Pages) {
+		// Without a usable meta.total (PAGE-LIST-SHAPE's concern) the -1
+		// answer is the best listing there is.
+		return *l
+	}
+	n := int(total.Num)
+	if n > 0 {
+		ex2, l2 := t.ReadPages(ctx, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
+		if ex2.Err == nil && ex2.Status == http.StatusOK && l2 != nil && len(l2.Pages) == n {
+			return *l2
+		}
+	}
+	return Listing{Ex: ex, Problem: fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
+		"while meta.total is %d, and numberOfItems=%d did not give them either", len(l.Pages), n, n)}
+}
