@@ -150,7 +150,7 @@ func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Ex
 
 // sizedWalk is how a walk over the list at one page size ended.
 type sizedWalk struct {
-	fold   *pageFold // the pages gathered
+	fold   *pageFold        // the pages gathered
 	last   *client.Exchange // the last page read
 	done   bool             // every page gathered
 	cut    bool             // a page was larger than the read limit
