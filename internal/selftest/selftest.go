@@ -16,6 +16,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,12 +28,22 @@ import (
 // behave as the conformance CLI.
 const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
 
+// EnvPeakFile names a file where a run as the CLI writes its peak resident
+// memory in bytes when it ends (Linux; 0 elsewhere). The parent cannot
+// read it from the child's rusage: on Linux that includes the parent's own
+// size at fork time.
+const EnvPeakFile = "CONFORMANCE_SELFTEST_PEAK_FILE"
+
 // Main is the TestMain of a package whose tests run the test binary as the
 // CLI (Run): with EnvAsCLI set it runs the CLI before m.Run parses test
 // flags, otherwise it runs the tests; either way it exits.
 func Main(m *testing.M) {
 	if os.Getenv(EnvAsCLI) == "1" {
-		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+		code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
+		if f := os.Getenv(EnvPeakFile); f != "" {
+			_ = os.WriteFile(f, []byte(strconv.FormatInt(PeakRSS(), 10)), 0o600)
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -115,4 +126,20 @@ func Tail(s string, n int) string {
 		lines = append([]string{"..."}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// PeakRSS is this process's peak resident memory in bytes (VmHWM of
+// /proc/self/status), 0 where the platform does not say.
+func PeakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }
