@@ -62,8 +62,31 @@ func QueryWith(q url.Values, kv ...string) url.Values {
 	return out
 }
 
-// PageItems returns the data array of a page list answer.
-func PageItems(ex *client.Exchange) []gjson.Result { return ex.Get("data").Array() }
+// PageItems returns the page objects of a page list answer: its data
+// array, or, of an answer read as a stream (ReadPages, ReadPageLists),
+// the slim pages its fold kept (nil when it was not one JSON document).
+func PageItems(ex *client.Exchange) []gjson.Result {
+	if ex.Streamed != nil {
+		if v, ok := ex.Folded().(*foldedListing); ok {
+			return v.pages
+		}
+		return nil
+	}
+	return ex.Get("data").Array()
+}
+
+// ReadPageLists sends GET /api/pages with each of qs side by side (All),
+// each read as a stream whose page objects are kept slim (see ReadPages;
+// PageItems gives them), and returns the answers in the order of qs.
+// Their bodies are the envelopes with data empty: judge the pages with
+// PageItems, never with the data member.
+func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
+	reqs := make([]client.Request, len(qs))
+	for i, q := range qs {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages()}
+	}
+	return t.All(ctx, reqs...)
+}
 
 // PageKeys returns the keys of page objects, in order.
 func PageKeys(items []gjson.Result) []string {

@@ -4,6 +4,8 @@
 package taxonomy
 
 import (
+	"context"
+
 	"github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
 
@@ -75,9 +77,12 @@ var kinds = []kind{
 func Register(t *framework.Fixture) {
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
+		everyPage := framework.Share(g, func(ctx context.Context) framework.Listing {
+			return t.ListAllPages(ctx, framework.EveryTypeQuery())
+		})
 		var all []*shared
 		for _, k := range kinds {
-			all = append(all, newShared(t, g, k))
+			all = append(all, newShared(t, g, k, everyPage))
 		}
 		for _, s := range all {
 			k := s.k

@@ -3,6 +3,7 @@ package taxonomy
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"sort"
 
@@ -39,6 +40,9 @@ type shared struct {
 	// created is the list read again after the run created a draft page
 	// with a term (once for the group, by the first spec that needs it).
 	created func(ctx context.Context) listed
+	// everyPage is the listing of every page type (framework.Listing),
+	// read once for the run and shared with the page rules.
+	everyPage func(ctx context.Context) framework.Listing
 }
 
 // listed is a read of the list endpoint and the terms it gave (reason is
@@ -51,8 +55,8 @@ type listed struct {
 	what, made string
 }
 
-func newShared(t *framework.Fixture, g *framework.Group, k kind) *shared {
-	s := &shared{t: t, k: k}
+func newShared(t *framework.Fixture, g *framework.Group, k kind, everyPage func(ctx context.Context) framework.Listing) *shared {
+	s := &shared{t: t, k: k, everyPage: everyPage}
 	s.listed = framework.Share(g, s.listTerms)
 	s.created = framework.Share(g, s.createTerm)
 	return s
@@ -153,10 +157,19 @@ func usable(terms []term, needPages bool) bool {
 	return false
 }
 
-// sample keeps at most maxTerms terms, those naming pages first.
+// sample keeps at most maxTerms terms, those naming pages first and of
+// those the ones naming fewest pages: a single view expands every page a
+// term names into a full page object, which on a big site makes the
+// large terms' views the heaviest answers of the API.
 func sample(terms []term) []term {
 	out := append([]term(nil), terms...)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].list) > 0 && len(out[j].list) == 0 })
+	weight := func(t term) int {
+		if len(t.list) == 0 {
+			return math.MaxInt
+		}
+		return len(t.list)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return weight(out[i]) < weight(out[j]) })
 	if len(out) > maxTerms {
 		out = out[:maxTerms]
 	}

@@ -167,16 +167,14 @@ func (k kit) total(c counted) int {
 	return len(items)
 }
 
-// lists sends GET /api/pages with each of qs side by side (Fixture.All)
-// and returns the answers in the order of qs, unjudged: the judge judges
-// each with expectList where the one-by-one walk judged it, so that the
-// first failure a spec shows stays the same.
+// lists sends GET /api/pages with each of qs side by side, each read as
+// a stream whose pages are kept slim (Fixture.ReadPageLists: what a
+// judge reads with framework.PageItems), and returns the answers in the
+// order of qs, unjudged: the judge judges each with expectList where the
+// one-by-one walk judged it, so that the first failure a spec shows stays
+// the same.
 func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
-	reqs := make([]client.Request, len(qs))
-	for i, q := range qs {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagesPath, Query: q}
-	}
-	return k.t.All(ctx, reqs...)
+	return k.t.ReadPageLists(ctx, qs...)
 }
 
 // isList reports whether ex (a GET /api/pages answer) is what expectList
