@@ -26,8 +26,8 @@ const DefaultReadCacheBytes = 32 << 20
 //   - any other request that is sent, refused or not, successful or not,
 //     empties the cache when it starts and again when it ends: a write the
 //     target refused may still have had an effect, which is exactly what
-//     AUTH-REFUSED-WRITE-NO-EFFECT looks for; only HEAD and OPTIONS, safe
-//     by definition (RFC 9110), leave it as it is;
+//     AUTH-REFUSED-WRITE-NO-EFFECT looks for; only HEAD, OPTIONS and a GET
+//     with a body, safe by definition (RFC 9110), leave it as it is;
 //   - a read that overlapped any such request is not kept, since its answer
 //     may predate the write's effect (batches: Client.DoAll).
 //

@@ -118,7 +118,10 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 	}
 	// HEAD and OPTIONS are safe methods (RFC 9110, 9.2.1) and are never
 	// cached: they leave the cache alone (the CORS preflight of the run's
-	// start would otherwise empty it before the first spec).
+	// start would otherwise empty it before the first spec); so does a GET
+	// with a body (a placement probe), safe too, which the wire lets go
+	// beside other reads: a whole-site listing need not be read again
+	// because a probe went out meanwhile.
 	if c.cfg.ReadCache && !p.uncached && (p.key != "" || !safeUncached(p.ex.Method)) {
 		p.ticket, p.began = c.cache.begin(p.key), true
 	}
@@ -315,9 +318,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// safeUncached: methods the read cache neither keeps nor lets empty it.
+// safeUncached: methods the read cache neither keeps nor lets empty it
+// (a GET it does not keep is one with a body: a placement probe).
 func safeUncached(method string) bool {
-	return method == http.MethodHead || method == http.MethodOptions
+	return method == http.MethodHead || method == http.MethodOptions || method == http.MethodGet
 }
 
 // waitTurn waits for the --rps limiter and checks that the request may

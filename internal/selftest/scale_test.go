@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,9 +52,23 @@ func (w countingWriter) Write(b []byte) (int, error) {
 func runScale(tb testing.TB, n int, extra ...string) scaleRun {
 	tb.Helper()
 	var sent atomic.Int64
+	var logMu sync.Mutex
+	var log []string // SCALE_BYTES_LOG: what each request received
 	ref := testkit.ReferenceWith(tb, reference.Options{Seed: reference.GeneratedSite(n)}, func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(countingWriter{w, &sent}, r) })
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var own atomic.Int64
+			h.ServeHTTP(countingWriter{w, &own}, r)
+			sent.Add(own.Load())
+			q := r.URL.Query()
+			q.Del("token")
+			logMu.Lock()
+			log = append(log, fmt.Sprintf("%10d %s %s?%s", own.Load(), r.Method, r.URL.Path, q.Encode()))
+			logMu.Unlock()
+		})
 	})
+	if path := os.Getenv("SCALE_BYTES_LOG"); path != "" {
+		tb.Cleanup(func() { _ = os.WriteFile(path, []byte(strings.Join(log, "\n")+"\n"), 0o644) })
+	}
 	var out scaleRun
 	out.listing = listingSize(tb, ref)
 	sent.Store(0)
