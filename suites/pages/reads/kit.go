@@ -27,7 +27,9 @@ type kit struct {
 	t     *framework.Fixture
 	g     *framework.Group
 	every func(ctx context.Context) listing
-	made  *supplies
+	// typeWalks walk each type's listing once for the group (walkType).
+	typeWalks map[string]func(ctx context.Context) typeWalk
+	made      *supplies
 }
 
 // supplies is what a container's setup created for the checks, or why it
@@ -52,6 +54,10 @@ func newKit(t *framework.Fixture, phase ginkgo.SpecPriority, made *supplies) kit
 	k.every = framework.Share(k.g, func(ctx context.Context) listing {
 		return k.listAll(ctx, framework.EveryTypeQuery())
 	})
+	k.typeWalks = map[string]func(ctx context.Context) typeWalk{}
+	for _, ty := range framework.PageTypes() {
+		k.typeWalks[ty] = framework.Share(k.g, func(ctx context.Context) typeWalk { return k.walkType(ctx, ty) })
+	}
 	return k
 }
 

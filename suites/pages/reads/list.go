@@ -95,15 +95,16 @@ func (k kit) defaultFilterSpec() {
 }
 
 // typeFiltered is what PAGE-LIST-TYPE-FILTERS judges for one type: the
-// listing of every type and that of the type alone.
-type typeFiltered struct{ inv, got listing }
+// listing of every type and the walk of the type alone.
+type typeFiltered struct {
+	inv listing
+	got typeWalk
+}
 
 func (k kit) typeFilterSpecs() {
 	for _, ty := range framework.PageTypes() {
 		framework.Prepare(k.g, "PAGE-LIST-TYPE-FILTERS", func(ctx context.Context) typeFiltered {
-			// The type's listing first: it needs nothing from the other.
-			got := k.listAll(ctx, framework.PageTypeQuery(ty))
-			return typeFiltered{inv: k.every(ctx), got: got}
+			return typeFiltered{inv: k.every(ctx), got: k.typeWalks[ty](ctx)}
 		}, func(_ SpecContext, f typeFiltered) {
 			inv, invEx := k.pages(f.inv)
 			want := framework.PageKeys(framework.PagesOfType(inv, ty))
@@ -121,13 +122,13 @@ func (k kit) typeFilterSpecs() {
 			case len(want) == 0:
 				framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
 			}
-			got, ex := k.pages(f.got)
+			got, ex := f.got.items()
 			Expect(ex).To(eachPage("with only "+ty+"=true every page listed is "+ty, got, notOfType(ty)))
 			missing, extra := keyDiff(want, framework.PageKeys(got))
-			Expect(missing).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list holds every %s page of the every-type "+
-				"list (%s) and any created for the check; these are missing", ty, ty, invEx.RequestLine()))
-			Expect(extra).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list holds no page the every-type list (%s) "+
-				"does not show as %s; these are extra", ty, invEx.RequestLine(), ty))
+			Expect(missing).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds every %s page "+
+				"of the every-type list (%s) and any created for the check; these are missing", ty, f.got.size, ty, invEx.RequestLine()))
+			Expect(extra).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds no page the "+
+				"every-type list (%s) does not show as %s; these are extra", ty, f.got.size, invEx.RequestLine(), ty))
 		}, framework.Case(ty))
 	}
 }

@@ -115,12 +115,16 @@ func (k kit) setUp(ctx context.Context) {
 		}
 		return out
 	}
+	// drafts counts the drafts of every type's listing and those made
+	// (create makes drafts).
+	drafts := len(framework.PagesOfType(items, "draft"))
 	create := func(what string, fields map[string]any) string {
 		ex, key := k.createPage(ctx, dated(fields))
 		if key == "" {
 			k.note("creating %s failed (%s)", what, framework.Outcome(ex))
 		} else {
 			created++
+			drafts++
 		}
 		return key
 	}
@@ -129,6 +133,9 @@ func (k kit) setUp(ctx context.Context) {
 			made := k.createOfType(ctx, ty, dated)
 			if made.key != "" {
 				created++
+				if ty == "draft" {
+					drafts++
+				}
 			}
 			k.made.typed[ty] = made
 		}
@@ -158,6 +165,17 @@ func (k kit) setUp(ctx context.Context) {
 		want = max(want, int(size.Num)+1)
 	}
 	for i := len(items) + created; i < want; i++ {
+		if create("a draft page", nil) == "" {
+			break
+		}
+	}
+	// A type whose own listing spans several list pages (PAGE-LIST-WALK
+	// walks each type alone): drafts, when no type has enough.
+	most := drafts
+	for _, ty := range framework.PageTypes() {
+		most = max(most, len(framework.PagesOfType(items, ty)))
+	}
+	for ; most <= smallPageSize; most++ {
 		if create("a draft page", nil) == "" {
 			break
 		}
