@@ -22,7 +22,7 @@ import (
 //   - categories: 8 plus one per 500 pages, drawn the same way, and about
 //     one page in five in none;
 //   - content: Markdown paragraphs, 1 to 5 KB;
-//   - about one page in twenty has a cover image.
+//   - about one page in twenty has a cover image, a file uploaded to it.
 //
 // The mix is drawn from a fixed seed, so a size gives the same site every
 // time.
@@ -85,7 +85,10 @@ func generate(seed *fixtures.Seed, n int) {
 			p.Category = fmt.Sprintf("section-%d", catDraw.Uint64())
 		}
 		if rng.IntN(20) == 0 {
+			// A cover image is a file uploaded to the page.
 			p.CoverImage = fmt.Sprintf("cover-%d.jpg", i)
+			seed.Files = append(seed.Files, fixtures.File{Page: key, Filename: p.CoverImage, Mime: "image/jpeg",
+				Size: int64(20_000 + rng.IntN(200_000)), Thumbnail: true})
 		}
 		seed.Pages = append(seed.Pages, p)
 	}
