@@ -252,7 +252,19 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 // write guard when keys is set).
 func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte, st *Stream, keys bool) *try {
 	note := ""
-	attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	var attemptCtx context.Context
+	var cancel context.CancelFunc
+	var idle *time.Timer
+	if st == nil {
+		attemptCtx, cancel = context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	} else {
+		// A streamed answer of a big site takes as long as it is large:
+		// it is cut only when it stops coming for --request-timeout (the
+		// transport bounds the wait for its headers the same way).
+		attemptCtx, cancel = context.WithCancel(context.WithValue(ctx, redirectNoteKey{}, &note))
+		idle = time.AfterFunc(c.cfg.RequestTimeout, cancel)
+		defer idle.Stop()
+	}
 	defer cancel()
 	areq := req.Clone(attemptCtx)
 	areq.Body = io.NopCloser(bytes.NewReader(body))
@@ -267,9 +279,9 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte, s
 	}
 	var rerr error
 	if st != nil {
-		c.readStream(t, resp.Body, st, keys)
+		c.readStream(t, &idleReader{r: resp.Body, idle: idle, d: c.cfg.RequestTimeout}, st, keys)
 		if t.streamed.err != nil {
-			t.err = c.transportError(ctx, attemptCtx, t.streamed.err, phaseBody)
+			t.err = c.transportError(ctx, attemptCtx, t.streamed.err, phaseStream)
 		}
 		return t
 	}
@@ -463,4 +475,19 @@ type keyFold struct {
 func (k *keyFold) Item(raw []byte) {
 	*k.keys = append(*k.keys, gjson.GetBytes(raw, "key").String())
 	k.Fold.Item(raw)
+}
+
+// idleReader pushes idle back by d whenever some of the body arrives.
+type idleReader struct {
+	r    io.Reader
+	idle *time.Timer
+	d    time.Duration
+}
+
+func (r *idleReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.idle.Reset(r.d)
+	}
+	return n, err
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -147,5 +148,38 @@ func TestStreamInvalidUTF8(t *testing.T) {
 	c := newClient(t, rec.URL, nil)
 	if ex := c.Do(context.Background(), Request{Path: "/x", Stream: keysStream("")}); ex.IsJSON() || ex.Folded() != nil {
 		t.Errorf("json %v value %v: invalid UTF-8 must make the answer no JSON", ex.IsJSON(), ex.Folded())
+	}
+}
+
+// TestStreamTakesAsLongAsItKeepsComing checks the time bound of a streamed
+// read: an answer that takes longer than --request-timeout in all but
+// never stops coming for that long is read whole; one that stops coming is
+// cut, saying so.
+func TestStreamTakesAsLongAsItKeepsComing(t *testing.T) {
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"status":"0","data":[`)
+		for i := range 8 {
+			if i > 0 {
+				_, _ = io.WriteString(w, ",")
+			}
+			fmt.Fprintf(w, `{"key":"p%d"}`, i)
+			w.(http.Flusher).Flush()
+			pause := 60 * time.Millisecond
+			if r.URL.Path == "/stalls" && i == 4 {
+				pause = 600 * time.Millisecond
+			}
+			time.Sleep(pause)
+		}
+		_, _ = io.WriteString(w, `]}`)
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.RequestTimeout = 250 * time.Millisecond })
+	ex := c.Do(context.Background(), Request{Path: "/slow", Stream: keysStream("")})
+	if keys, _ := ex.Folded().([]string); ex.Err != nil || len(keys) != 8 {
+		t.Errorf("a slow answer that keeps coming: err %v, %d keys; want all 8", ex.Err, len(keys))
+	}
+	ex = c.Do(context.Background(), Request{Path: "/stalls", Stream: keysStream("")})
+	if ex.Err == nil || !strings.Contains(ex.Err.Error(), "stopped coming") || ex.Folded() != nil {
+		t.Errorf("an answer that stalls: err %v, value %v; want it cut, saying the body stopped coming", ex.Err, ex.Folded())
 	}
 }

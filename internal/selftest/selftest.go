@@ -16,8 +16,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,9 +31,9 @@ import (
 const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
 
 // EnvPeakFile names a file where a run as the CLI writes its peak resident
-// memory in bytes when it ends (Linux; 0 elsewhere). The parent cannot
-// read it from the child's rusage: on Linux that includes the parent's own
-// size at fork time.
+// memory (Linux; 0 elsewhere) and its peak heap in bytes, separated by a
+// space, when it ends. The parent cannot read the first from the child's
+// rusage: on Linux that includes the parent's own size at fork time.
 const EnvPeakFile = "CONFORMANCE_SELFTEST_PEAK_FILE"
 
 // Main is the TestMain of a package whose tests run the test binary as the
@@ -39,9 +41,14 @@ const EnvPeakFile = "CONFORMANCE_SELFTEST_PEAK_FILE"
 // flags, otherwise it runs the tests; either way it exits.
 func Main(m *testing.M) {
 	if os.Getenv(EnvAsCLI) == "1" {
+		f := os.Getenv(EnvPeakFile)
+		var heap *peakHeap
+		if f != "" {
+			heap = samplePeakHeap()
+		}
 		code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
-		if f := os.Getenv(EnvPeakFile); f != "" {
-			_ = os.WriteFile(f, []byte(strconv.FormatInt(PeakRSS(), 10)), 0o600)
+		if f != "" {
+			_ = os.WriteFile(f, []byte(strconv.FormatInt(PeakRSS(), 10)+" "+strconv.FormatUint(heap.stop(), 10)), 0o600)
 		}
 		os.Exit(code)
 	}
@@ -142,4 +149,41 @@ func PeakRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// peakHeap samples the heap in use (runtime/metrics) until stopped.
+type peakHeap struct {
+	max  atomic.Uint64
+	done chan struct{}
+}
+
+// heapMetric is the bytes of heap memory occupied by live objects and
+// those not yet swept.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+func samplePeakHeap() *peakHeap {
+	p := &peakHeap{done: make(chan struct{})}
+	go func() {
+		sample := []metrics.Sample{{Name: heapMetric}}
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > p.max.Load() {
+				p.max.Store(v)
+			}
+			select {
+			case <-p.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+// stop ends the sampling and returns the peak seen.
+func (p *peakHeap) stop() uint64 {
+	close(p.done)
+	return p.max.Load()
 }
