@@ -223,9 +223,9 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 		case name == path[0] && len(path) == 1 && val == json.Delim('['):
 			skel.WriteString("[]")
 			sr.streaming()
+			var raw json.RawMessage // reused: an item is valid during Fold.Item only
 			for dec.More() {
 				sr.mark = dec.InputOffset()
-				var raw json.RawMessage
 				if err := dec.Decode(&raw); err != nil {
 					return err
 				}

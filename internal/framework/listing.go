@@ -17,9 +17,8 @@ import (
 // A whole-site listing (numberOfItems=-1) is read as a stream
 // (client.Stream): each page object is looked at once, as it arrives, by
 // the checks that need the whole object (PageCheck), and only a slim copy
-// of it is kept — every member but content and contentRaw, the long texts
-// no whole-site rule compares — for the rules that compare keys, types,
-// tags, uuids, slugs and links. Memory then grows with the number of pages
+// of it is kept — the members the whole-site rules compare (slimMembers):
+// keys, types, tags, categories, uuids, slugs and links. Memory then grows with the number of pages
 // by a few hundred bytes each, not with what they hold, and an answer of
 // any size is checked in full. The read cache keeps the slim listing, so
 // every rule of the run that asks for the same listing shares one read.
@@ -65,8 +64,8 @@ func (l *pageCheckList) get() []PageCheck {
 
 // Listing is every page a query of the page list matches, as read once.
 type Listing struct {
-	// Pages are the slim page objects (every member but content and
-	// contentRaw), in the order listed.
+	// Pages are the slim page objects (slimMembers only), in the order
+	// listed.
 	Pages []gjson.Result
 	// Ex is the exchange that gave them (the last page of a walk).
 	Ex *client.Exchange
@@ -144,16 +143,25 @@ type foldedListing struct {
 	over  bool
 }
 
-// slim is a page object without content and contentRaw (a copy: it holds
+// slimMembers are the members of a page object a listing keeps: those the
+// whole-site rules compare (keys, types, tags and categories, uuids,
+// slugs, links). A rule that compares another member across the site adds
+// it here; one that judges a page whole does so as the listing streams
+// (CheckListedPages).
+var slimMembers = map[string]bool{"key": true, "uuid": true, "type": true, "slug": true, "tags": true,
+	"category": true, "permalink": true, "coverImage": true, "coverImageFilename": true}
+
+// slim is a page object with its slimMembers only (a copy: it holds
 // nothing of the answer's buffer).
 func slim(page gjson.Result) gjson.Result {
 	if !page.IsObject() {
 		return gjson.Parse(strings.Clone(page.Raw))
 	}
 	var b strings.Builder
+	b.Grow(384)
 	b.WriteByte('{')
 	page.ForEach(func(k, v gjson.Result) bool {
-		if k.Str == "content" || k.Str == "contentRaw" {
+		if !slimMembers[k.Str] {
 			return true
 		}
 		if b.Len() > 1 {

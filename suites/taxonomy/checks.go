@@ -28,7 +28,7 @@ func (s *shared) readSingles(ctx context.Context, ts terms) singles {
 	if ts.reason != "" {
 		return singles{terms: ts}
 	}
-	return singles{terms: ts, views: readTerms(ctx, s.t, s.k, ts.sample)}
+	return singles{terms: ts, views: s.readTerms(ctx, ts.sample)}
 }
 
 // listShape is the list as read for TAG-LIST-SHAPE / CAT-LIST-SHAPE, and,

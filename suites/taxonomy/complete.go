@@ -34,7 +34,7 @@ type completeness struct {
 // single views of the sample's terms (those the other single-view rules
 // read) that published pages carry.
 func (s *shared) prepareListComplete(ctx context.Context) completeness {
-	t, k := s.t, s.k
+	k := s.k
 	listed := s.everyPage(ctx)
 	if listed.Problem != "" {
 		return completeness{reason: listed.Problem}
@@ -51,12 +51,14 @@ func (s *shared) prepareListComplete(ctx context.Context) completeness {
 	}
 	v.termKeys = slices.Sorted(maps.Keys(v.carriers))
 	v.listEx = s.listed(ctx).ex
+	var carried []term
 	for _, tm := range s.ensure(ctx, false).sample {
 		if len(v.carriers[tm.key]) > 0 {
 			v.singleKey = append(v.singleKey, tm.key)
+			carried = append(carried, tm)
 		}
 	}
-	v.singles = readAll(ctx, t, k.endpoint, v.singleKey)
+	v.singles = s.readTerms(ctx, carried)
 	return v
 }
 

@@ -41,7 +41,7 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	if ts.reason != "" {
 		return v
 	}
-	views := readTerms(ctx, s.t, s.k, ts.sample)
+	views := s.readTerms(ctx, ts.sample)
 	v.listing = s.everyPage(ctx)
 	for _, p := range v.listing.Pages {
 		v.pages[p.Get("key").String()] = p

@@ -43,6 +43,10 @@ type shared struct {
 	// everyPage is the listing of every page type (framework.Listing),
 	// read once for the run and shared with the page rules.
 	everyPage func(ctx context.Context) framework.Listing
+	// views are the single views of the terms the specs check, read once
+	// for the group (a big category's view holds every page of it in
+	// full: each spec judges the same answer, none reads it again).
+	views func(ctx context.Context) map[string]*client.Exchange
 }
 
 // listed is a read of the list endpoint and the terms it gave (reason is
@@ -59,6 +63,7 @@ func newShared(t *framework.Fixture, g *framework.Group, k kind, everyPage func(
 	s := &shared{t: t, k: k, everyPage: everyPage}
 	s.listed = framework.Share(g, s.listTerms)
 	s.created = framework.Share(g, s.createTerm)
+	s.views = framework.Share(g, s.readViews)
 	return s
 }
 
@@ -176,14 +181,35 @@ func sample(terms []term) []term {
 	return out
 }
 
-// readTerms reads the single view of each of terms side by side
-// (Fixture.All) and returns the answers in the order of terms.
-func readTerms(ctx context.Context, t *framework.Fixture, k kind, terms []term) []*client.Exchange {
-	keys := make([]string, len(terms))
-	for i, tm := range terms {
-		keys[i] = tm.key
+// readViews reads, side by side, the single view of every term of the
+// samples the specs check (with and without pages named).
+func (s *shared) readViews(ctx context.Context) map[string]*client.Exchange {
+	var keys []string
+	for _, needPages := range []bool{false, true} {
+		for _, tm := range s.ensure(ctx, needPages).sample {
+			keys = append(keys, tm.key)
+		}
 	}
-	return readAll(ctx, t, k.endpoint, keys)
+	keys = framework.Uniq(keys)
+	out := map[string]*client.Exchange{}
+	for i, ex := range readAll(ctx, s.t, s.k.endpoint, keys) {
+		out[keys[i]] = ex
+	}
+	return out
+}
+
+// readTerms gives the single view of each of terms (read once for the
+// group: views), in the order of terms.
+func (s *shared) readTerms(ctx context.Context, terms []term) []*client.Exchange {
+	views := s.views(ctx)
+	out := make([]*client.Exchange, len(terms))
+	for i, tm := range terms {
+		if out[i] = views[tm.key]; out[i] == nil {
+			// Not in a sample the views were read for: read it now.
+			out[i] = readAll(ctx, s.t, s.k.endpoint, []string{tm.key})[0]
+		}
+	}
+	return out
 }
 
 // readAll sends GET /api/<endpoint>/<key> for each of keys side by side
