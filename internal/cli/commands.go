@@ -92,15 +92,18 @@ func startReference(mutants []string, profile string, cfg *runner.Config) (*http
 }
 
 func newServeReferenceCmd(stdout, stderr io.Writer) *cobra.Command {
-	var addr, token, auth, profile string
+	var addr, token, auth, profile, storageDir string
 	var mutants []string
 	var list bool
 	cmd := &cobra.Command{
-		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]... [--profile NAME]",
+		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]... [--profile NAME] [--storage-dir DIR]",
 		Short: "Serve the in-memory reference implementation of the API",
 		Long: `serve-reference runs the suite's reference server, an in-memory implementation of the
 whole spec seeded with sample content, for people building clients or servers of the API.
-Tokens not given are generated (64 hex characters) and printed. State lives in memory only.`,
+Tokens not given are generated (64 hex characters) and printed. State lives in memory only,
+unless --storage-dir DIR is given: then the pages, tags, categories and settings live in JSON
+index files in DIR (seeded at start), read and rewritten like the host's flat files, without
+transactions: requests side by side lose data there, as on the host.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
@@ -109,8 +112,11 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 			if list {
 				for _, m := range reference.Mutants() {
 					kind := "breaks " + fmt.Sprint(m.Rules)
-					if m.Benign {
+					switch {
+					case m.Benign:
 						kind = "benign (the spec allows it)"
+					case m.Hazard:
+						kind = "hazard (befalls a real site; the suite must notice)"
 					}
 					fmt.Fprintf(stdout, "%-36s %s: %s\n", m.Name, kind, m.Description)
 				}
@@ -123,7 +129,7 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 				auth = reference.NewToken()
 			}
 			h, err := reference.New(reference.Options{Token: token, AuthToken: auth,
-				Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile)})
+				Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile), StorageDir: storageDir})
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}
@@ -153,6 +159,8 @@ Tokens not given are generated (64 hex characters) and printed. State lives in m
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a mutant (repeatable; see --list-mutants)")
 	cmd.Flags().StringVar(&profile, "profile", "", profileHelp)
 	cmd.Flags().BoolVar(&list, "list-mutants", false, "list the mutants and exit")
+	cmd.Flags().StringVar(&storageDir, "storage-dir", "", "keep the pages, tags, categories and settings in JSON index files in this directory, "+
+		"as fragile as the host's flat files (requests side by side lose data); its index files are replaced by the seed at start")
 	return cmd
 }
 

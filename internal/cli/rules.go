@@ -115,7 +115,12 @@ func ruleRows() ([]ruleRow, []string) {
 	}
 	var rows []ruleRow
 	for _, r := range spec.All().Rules() {
-		rows = append(rows, ruleRow{Rule: r, Specs: covered[r.ID], Mutants: mutants[r.ID]})
+		specs := covered[r.ID]
+		if r.ExploreOnly {
+			// Its oracle is conformance explore's, not a Ginkgo spec's.
+			specs = append(specs, "conformance explore: every answer to a generated request")
+		}
+		rows = append(rows, ruleRow{Rule: r, Specs: specs, Mutants: mutants[r.ID]})
 	}
 	return rows, bugs
 }

@@ -31,8 +31,10 @@ const DefaultReadCacheBytes = 32 << 20
 //   - a read that overlapped any such request is not kept, since its answer
 //     may predate the write's effect (batches: Client.DoAll).
 //
-// Its memory is its own copy of each body, within a total bound; the
-// oldest entries make room for new ones.
+// It keeps the body of each kept answer, within a total bound (the oldest
+// entries make room for new ones), and its replays share that body: bodies
+// are never written once read (Exchange.Body), so one copy serves the
+// answer, the cache and every replay, whatever the exchanges' releases do.
 type readCache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
@@ -50,8 +52,8 @@ type readCache struct {
 	claims map[string]chan struct{}
 }
 
-// cacheEntry is one kept answer: the exchange that got it, and a copy of
-// its body that outlives the exchange's release (Exchange.BodyReleased).
+// cacheEntry is one kept answer: the exchange that got it, and its body,
+// which outlives the exchange's release (Exchange.BodyReleased).
 type cacheEntry struct {
 	original *Exchange
 	body     []byte
@@ -143,7 +145,7 @@ func (rc *readCache) end(t readTicket, ex *Exchange) {
 	if !t.clean || t.generation != rc.generation || !keepable(ex) {
 		return
 	}
-	body := append([]byte(nil), ex.Body()...)
+	body := ex.Body()
 	size := int64(len(body))
 	var value any
 	if ex.Streamed != nil {
@@ -193,8 +195,7 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Sent, ex.FinalURL, ex.Redirect = o.Sent, o.FinalURL, o.Redirect
 	ex.Status, ex.Header = o.Status, o.Header.Clone()
 	ex.Duration = o.Duration
-	// A copy per replay: the cache's copy never leaves the cache.
-	ex.setBody(append([]byte(nil), e.body...), len(e.body))
+	ex.setBody(e.body, len(e.body)) // shared: bodies are never written
 	if o.Streamed != nil {
 		// A fold's value is read, never changed: shared as it is.
 		ex.mu.Lock()

@@ -180,7 +180,8 @@ func (e *Exchange) setBody(b []byte, size int) {
 }
 
 // Body returns the response body as received, for checks: never print it
-// (BodyExcerpt is the redacted form). Of a body cut at MaxBody (Truncated)
+// (BodyExcerpt is the redacted form), and never write into it: the read
+// cache and its replays share it. Of a body cut at MaxBody (Truncated)
 // only the start is kept. Once the body is released (BodyReleased) Body
 // returns nil: a check on an exchange of an earlier scope never silently
 // reads an excerpt, let alone a redacted one, as if it were the body.

@@ -49,8 +49,7 @@ func bothSettingsRequest(c *client.Client) client.Request {
 
 // headerCredentials says whether the target takes the tokens in headers,
 // from the page list read with the API token in a header (px) and, with an
-// authentication token, the settings read with both in headers (sx; nil
-// when px already told).
+// authentication token, the settings read with both in headers (sx).
 func headerCredentials(c *client.Client, px, sx *client.Exchange) string {
 	switch {
 	case !answered(px):
@@ -58,7 +57,7 @@ func headerCredentials(c *client.Client, px, sx *client.Exchange) string {
 	case px.Status != http.StatusOK:
 		return fmt.Sprintf("The target does not take the API token from an Authorization: Bearer header (GET /api/pages with it alone %s), so the tokens go in the spec's parameters and --credentials header cannot be used.", outcome(px))
 	}
-	if c.HasAuth() && sx != nil {
+	if c.HasAuth() {
 		switch {
 		case !answered(sx):
 			return fmt.Sprintf("The target takes the API token in an Authorization: Bearer header; whether it takes the authentication token in X-Auth-Token was not found out: GET /api/settings %s.", outcome(sx))

@@ -45,16 +45,12 @@ func Check(ctx context.Context, c *client.Client) Result {
 	c.SetScope("preflight")
 	inHeader := c.CredentialsPlacement() == client.CredentialsInHeader
 	base := c.BaseURL()
-	// Two rounds of reads side by side: what needs only the API token (the
-	// page list, the same with the token in a header, a browser's CORS
-	// preflight) first; the authentication token goes out only once the
-	// target is known to be the API.
-	first := []client.Request{pagesRequest(), corsRequest()}
-	if !inHeader {
-		first = append(first, bearerPagesRequest(c))
-	}
-	firsts := c.DoAll(ctx, first, len(first))
-	ex, cors := firsts[0], corsNotes(firsts[1])
+	// Two rounds: the page list alone (a broken or unreachable target gets
+	// that one request), then, once the target is known to be the API, the
+	// rest side by side: the settings with the authentication token, a
+	// browser's CORS preflight, and the same reads with the tokens in
+	// headers.
+	ex := c.Do(ctx, pagesRequest())
 	if s := answerProblem(c, "GET /api/pages", ex); s != "" {
 		return problem(s, ex)
 	}
@@ -73,20 +69,30 @@ func Check(ctx context.Context, c *client.Client) Result {
 		// other service.
 		return problem(fmt.Sprintf("GET %s/api/pages answered %d %q instead of the page list: --base-url must be the site root, where the API answers at /api/pages.", base, ex.Status, ex.Get("message").String()), ex)
 	}
-	var bearer, both *client.Exchange
+	second := []client.Request{corsRequest()}
 	if !inHeader {
-		bearer = firsts[2]
+		second = append(second, bearerPagesRequest(c))
 	}
 	if c.HasAuth() {
-		second := []client.Request{{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}}
-		if bearer != nil && answered(bearer) && bearer.Status == http.StatusOK {
+		second = append(second, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens})
+		if !inHeader {
 			second = append(second, bothSettingsRequest(c))
 		}
-		seconds := c.DoAll(ctx, second, len(second))
-		if len(seconds) > 1 {
-			both = seconds[1]
+	}
+	seconds := c.DoAll(ctx, second, len(second))
+	cors := corsNotes(seconds[0])
+	var bearer, both *client.Exchange
+	if !inHeader {
+		bearer = seconds[1]
+		if c.HasAuth() {
+			both = seconds[3]
 		}
-		ax := seconds[0]
+	}
+	if c.HasAuth() {
+		ax := seconds[len(second)-1]
+		if !inHeader {
+			ax = seconds[2]
+		}
 		if ax.Err != nil || ax.Redirect != "" || ax.Status == http.StatusTooManyRequests || ax.Status == http.StatusServiceUnavailable {
 			return problem(answerProblem(c, "GET /api/settings", ax), ax)
 		}

@@ -1,4 +1,4 @@
-// Package reference is the suite's in-memory reference server: an
+// Package reference is the suite's reference server: an
 // http.Handler that answers like a conforming implementation of the Content
 // Management HTTP API specification (shared spec, sections 1, 2, 4, 5, 7
 // and 8), seeded from the fixtures package, and that can be switched to
@@ -12,10 +12,48 @@
 // rules of the rule catalogue (internal/spec) in a way a client can
 // observe, so that the conformance suite can be shown to catch the break; a
 // benign variant (benign-*) changes only what the spec leaves open, and a
-// correct suite must still pass against it. A Profile (Options.Profile)
+// correct suite must still pass against it; a hazard (MutantInfo.Hazard,
+// foreign-writer) is neither: something that befalls a real site during a
+// run, which the suite must notice. A Profile (Options.Profile)
 // switches on a whole set of benign variants: Divergent is every choice the
 // spec allows that the reference does not make. Server.Storage snapshots
 // what the server stores, hidden parts included, for before/after tests.
+//
+// # Storage in files
+//
+// By default the server keeps its state in memory under a mutex that each
+// request holds from start to end, so requests side by side never see
+// each other half done. With Options.StorageDir (serve-reference
+// --storage-dir) it keeps the pages (every field, the hidden custom fields
+// included), the tags, the categories and the settings as the host does:
+// one JSON index file each (pages.json, tags.json, categories.json,
+// settings.json), which New seeds from the fixtures (replacing what the
+// directory held). Every request reads every index file
+// whole at its start, without a lock, and works on what it read; a file
+// that is missing, empty, cut or not the expected JSON reads as an empty
+// index. A write request then takes its work time (Options.StorageWorkTime)
+// and rewrites the files it touched, whole: truncate, then write in chunks
+// with a pause before each (Options.StorageChunkPause). A page write
+// (create, edit, delete, or a refused write that applied) rewrites the
+// pages, tags and categories, as the host re-indexes them; a settings
+// update rewrites the settings (and the pages, when it changed their
+// custom fields). Only a writers' lock per file, held while the file is
+// rewritten, guards writers from each other, like the host's LOCK_EX;
+// nothing makes the read, the work and the rewrite one step (the server's
+// mutex guards only the uploads while a handler works on its own copy of
+// the indexes). So, as on the
+// host, a request that reads during a rewrite sees an empty or cut index
+// (a site without content), and a write that overlaps another saves its
+// stale or empty view plus its change: pages, tags and categories are lost.
+// One request at a time loses nothing.
+//
+// The creation order is stored with each page and the next one derived
+// from the pages read. The users are not stored in files: no endpoint
+// writes them. Uploads (the files of each page and the images) stay in
+// memory in both modes: the host writes each upload once as a file of its
+// own, so uploads do not share the indexes' lost-update hazard, and
+// making them files would show nothing more. Server.Storage reads the
+// index files in this mode.
 //
 // # Order of checks
 //

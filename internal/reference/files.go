@@ -42,7 +42,7 @@ func extension(name string) string {
 	return strings.ToLower(name[i+1:])
 }
 
-func (s *Server) pageByUUID(uuid string) *page {
+func (s *view) pageByUUID(uuid string) *page {
 	for _, p := range s.pages {
 		if p.uuid == uuid {
 			return p
@@ -68,7 +68,7 @@ func storeName(name string, taken func(string) bool) string {
 	}
 }
 
-func (s *Server) pageFileTaken(uuid string) func(string) bool {
+func (s *view) pageFileTaken(uuid string) func(string) bool {
 	return func(n string) bool {
 		for _, f := range s.files[uuid] {
 			if f.filename == n {
@@ -82,8 +82,8 @@ func (s *Server) pageFileTaken(uuid string) func(string) bool {
 // listFilesH answers GET /api/files/{key} (spec 4.11): the page's files,
 // newest upload first. A page that does not exist has no files (200, empty
 // list), like the previous release.
-func (s *Server) listFilesH(_ *http.Request, rt route, _ *input, _ string) response {
-	if !validKey(rt) && !s.mutated(TraversalAllowed) {
+func (s *view) listFilesH(_ *http.Request, rt route, _ *input, _ string) response {
+	if !validKey(rt) && !s.mutated(TraversalAllowed) && !s.exploreFilesKey(rt) {
 		return s.invalidFilesKey()
 	}
 	var recs []*fileRec
@@ -147,7 +147,7 @@ func (s *Server) refuseUpload(msg string) response {
 // "file". The stored name is the whole name slugified (case kept) with the
 // extension appended again ("test.txt" becomes "test-txt.txt"), like the
 // previous release; a name already used on the page gets _0, _1...
-func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) response {
+func (s *view) uploadFileH(r *http.Request, rt route, in *input, _ string) response {
 	if !validKey(rt) && !s.mutated(TraversalAllowed) {
 		return s.invalidFilesKey()
 	}
@@ -174,7 +174,7 @@ func (s *Server) uploadFileH(r *http.Request, rt route, in *input, _ string) res
 	name = storeName(name, s.pageFileTaken(p.uuid))
 	if !s.mutated(UploadNotListed) {
 		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{
-			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextSeq(),
+			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextUploadSeq(),
 		})
 	}
 	rel := pageUploads(p.uuid) + name
@@ -196,7 +196,7 @@ func mimeOf(ext string) string {
 // "image" and an optional page "uuid". Without uuid the image is stored
 // site-wide; with the uuid of a page it joins that page's files (with a
 // thumbnail). A name already used gets _0, _1... like the previous release.
-func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) response {
+func (s *view) uploadImageH(r *http.Request, _ route, in *input, _ string) response {
 	up := in.files["image"]
 	if up == nil {
 		return failure(http.StatusBadRequest, "No image sent.")
@@ -237,7 +237,7 @@ func (s *Server) uploadImageH(r *http.Request, _ route, in *input, _ string) res
 	s.images[dir+name] = true
 	if target != nil {
 		s.files[target.uuid] = append(s.files[target.uuid], &fileRec{
-			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), thumb: true, seq: s.nextSeq(),
+			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), thumb: true, seq: s.nextUploadSeq(),
 		})
 	}
 	url := baseURL(r)

@@ -3,6 +3,7 @@ package reference
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -29,9 +30,19 @@ const (
 // scheduled page (2099).
 var fixedNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
+// inFiles, set by -in-files, runs the servers of newServer in the file
+// mode (Options.StorageDir), without pauses: every test of the package
+// then shows that the file mode answers as the memory does
+// (TestFileModeAnswersTheSame checks that for every switch in any case).
+var inFiles = flag.Bool("in-files", false, "serve the tests' reference servers from index files (Options.StorageDir)")
+
 func newServer(t testing.TB, mutants ...Mutant) *Server {
 	t.Helper()
-	s, err := New(Options{Token: testToken, AuthToken: testAuth, Mutants: mutants, Now: func() time.Time { return fixedNow }})
+	opts := Options{Token: testToken, AuthToken: testAuth, Mutants: mutants, Now: func() time.Time { return fixedNow }}
+	if *inFiles {
+		opts.StorageDir, opts.StorageWorkTime, opts.StorageChunkPause = t.TempDir(), -1, -1
+	}
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

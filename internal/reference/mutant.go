@@ -16,13 +16,23 @@ import (
 // give on the command line.
 type Mutant string
 
-// MutantInfo describes one mutant or benign variant. Rules holds the IDs of
-// the catalogue rules the mutant breaks (empty for a benign variant).
+// MutantInfo describes one mutant, benign variant or hazard. Rules holds
+// the IDs of the catalogue rules the mutant breaks (empty for a benign
+// variant and a hazard).
 type MutantInfo struct {
 	Name        Mutant
 	Description string
 	Rules       []string
 	Benign      bool
+	// ExploreOnly: only generated input reveals the mutant (`conformance
+	// explore`); no spec of the normal run sends what it breaks on.
+	ExploreOnly bool
+	// Hazard marks a switch that is neither a rule break nor a benign
+	// variant: something that befalls a real site during a run (another
+	// writer, lost data), which the suite must notice and survive. A
+	// suite that proves itself with mutants and benign variants skips
+	// hazards; each has tests of its own.
+	Hazard bool
 }
 
 // breaks is a table row of a mutant; rules are rule IDs separated by
@@ -30,6 +40,11 @@ type MutantInfo struct {
 // internal/spec, and the self-test cross-checks them with the catalogue.
 func breaks(name Mutant, rules, description string) MutantInfo {
 	return MutantInfo{Name: name, Description: description, Rules: strings.Fields(rules)}
+}
+
+// befalls is a table row of a hazard.
+func befalls(name Mutant, description string) MutantInfo {
+	return MutantInfo{Name: name, Description: description, Hazard: true}
 }
 
 // allows is a table row of a benign variant.
@@ -51,12 +66,12 @@ var legacyParts = []Mutant{
 	UserEmptyFalse, SettingsPutResetsHomepage, SettingsCustomFieldsEscaped, ChildWritesHitParent,
 }
 
-// registry lists every mutant and benign variant, sorted by name. It is
+// registry lists every mutant, benign variant and hazard, sorted by name. It is
 // built once and never changed.
 var registry = buildRegistry()
 
 func buildRegistry() []MutantInfo {
-	all := slices.Clone(table)
+	all := slices.Concat(table, exploreTable)
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all
@@ -89,7 +104,9 @@ func legacyInfo(parts []MutantInfo) MutantInfo {
 			strings.Join(names, ", ") + ")."}
 }
 
-// Mutants returns every mutant and benign variant, sorted by name (a copy).
+// Mutants returns every mutant, benign variant and hazard, sorted by name
+// (a copy). Mutants break rules (Rules); benign variants (Benign) and
+// hazards (Hazard) do not.
 func Mutants() []MutantInfo {
 	out := make([]MutantInfo, len(registry))
 	for i, m := range registry {

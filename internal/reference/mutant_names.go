@@ -182,3 +182,10 @@ const (
 	BenignTypedSettings      Mutant = "benign-typed-settings"
 	BenignVolatileSettings   Mutant = "benign-volatile-settings"
 )
+
+// Hazards: neither rule breaks nor benign variants (MutantInfo.Hazard).
+const (
+	// ForeignWriter: another writer deletes a seeded page mid-run (see
+	// ForeignWriterPage).
+	ForeignWriter Mutant = "foreign-writer"
+)

@@ -1,7 +1,7 @@
 package reference
 
-// table describes every mutant and benign variant but the legacy-3.21
-// combination (see legacyInfo), in groups.
+// table describes every mutant, benign variant and hazard but the
+// legacy-3.21 combination (see legacyInfo), in groups.
 var table = []MutantInfo{
 	// --- protocol: headers, envelope, body encodings ---
 	breaks(TextHTMLOnErrors, "GEN-CONTENT-TYPE-JSON", "Error responses (4xx/5xx) carry Content-Type text/html; charset=UTF-8 (the body is still JSON)."),
@@ -180,4 +180,9 @@ var table = []MutantInfo{
 	allows(BenignBadPaging422, "A non-numeric numberOfItems or pageNumber answers 422 with a handler-error body."),
 	allows(BenignTypedSettings, "Settings named in 2.6 with only an example kind carry other scalar types: homepage is false while no homepage is set (a string or false is accepted on update)."),
 	allows(BenignVolatileSettings, "GET /api/settings carries extra fields that change on every read: lastReadAt (a time) and readCount (an integer); an update ignores them."),
+
+	// --- hazards: what befalls a real site during a run ---
+	befalls(ForeignWriter, "A foreign writer (another editor) deletes the seeded page "+ForeignWriterPage+" when the server receives the "+
+		"5th write request that carries a valid authentication token, just before it handles that request: a page the run did not touch "+
+		"stops being listed mid-run. Neither a rule break nor benign: the suite must notice the loss and stop writing."),
 }

@@ -35,10 +35,13 @@ func TestMutantRegistry(t *testing.T) {
 		if m.Benign != strings.HasPrefix(string(m.Name), "benign-") {
 			t.Errorf("%s: benign mutants, and only they, are named benign-*", m.Name)
 		}
-		if m.Benign && len(m.Rules) > 0 {
-			t.Errorf("%s: a benign mutant breaks no rule", m.Name)
+		if (m.Benign || m.Hazard) && len(m.Rules) > 0 {
+			t.Errorf("%s: a benign variant or a hazard breaks no rule", m.Name)
 		}
-		if !m.Benign && len(m.Rules) == 0 {
+		if m.Benign && m.Hazard {
+			t.Errorf("%s: benign and a hazard", m.Name)
+		}
+		if !m.Benign && !m.Hazard && len(m.Rules) == 0 {
 			t.Errorf("%s: names no rule", m.Name)
 		}
 		ids := map[string]bool{}
@@ -285,6 +288,11 @@ var mutantProbes = map[Mutant]struct {
 	BenignVolatileSettings:    {[]req{withAuth(g("/api/settings"))}, "lastReadAt, readCount"},
 	BenignNewerRelease:        {[]req{{method: "OPTIONS", path: "/api/pages", noToken: true}}, "204 instead of 400"},
 	BenignCustomFieldsForever: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"subtitle":{"type":"string"}}`})}, "every page stores subtitle"},
+
+	// hazards
+	ForeignWriter: {[]req{js("PUT", "/api/settings", map[string]any{"slogan": "1"}), js("PUT", "/api/settings", map[string]any{"slogan": "2"}),
+		js("PUT", "/api/settings", map[string]any{"slogan": "3"}), js("PUT", "/api/settings", map[string]any{"slogan": "4"}),
+		js("PUT", "/api/settings", map[string]any{"slogan": "5"}), g("/api/pages/" + ForeignWriterPage)}, "404 after the 5th authorized write"},
 }
 
 func runProbe(t *testing.T, s *Server, probe []req) []result {

@@ -27,7 +27,7 @@ type pageChange struct {
 // applyFields validates the page fields present in the input and applies
 // them to p (a copy of the stored page, or a new page). Nothing is stored:
 // the caller commits p only when no field is invalid.
-func (s *Server) applyFields(p *page, in *input, creating bool) (*pageChange, fieldError) {
+func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fieldError) {
 	ch := &pageChange{}
 	str := func(name string) (string, bool, fieldError) {
 		v, ok, valid := in.str(name)
@@ -181,7 +181,7 @@ func (s *Server) applyFields(p *page, in *input, creating bool) (*pageChange, fi
 
 // checkParent validates a parent key for the page whose current key is self
 // ("" when creating).
-func (s *Server) checkParent(parent, self string) fieldError {
+func (s *view) checkParent(parent, self string) fieldError {
 	if parent == "" {
 		return ""
 	}
@@ -204,7 +204,7 @@ func (s *Server) checkParent(parent, self string) fieldError {
 }
 
 // commitTags creates the tags named by a change that do not exist yet.
-func (s *Server) commitTags(ch *pageChange) {
+func (s *view) commitTags(ch *pageChange) {
 	for k, name := range ch.tagNames {
 		if s.tags[k] == nil {
 			s.tags[k] = &term{key: k, name: name}

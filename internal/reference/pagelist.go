@@ -10,7 +10,10 @@ import (
 )
 
 // listPagesH answers GET /api/pages (spec 4.1).
-func (s *Server) listPagesH(r *http.Request, _ route, in *input, _ string) response {
+func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) response {
+	if r := s.exploreList(in); r != nil {
+		return *r
+	}
 	types := map[string]bool{
 		"published": in.flag("published", true),
 		"static":    in.flag("static", false),
@@ -155,7 +158,7 @@ func validKey(rt route) bool {
 }
 
 // getPageH answers GET /api/pages/{key} (spec 4.2).
-func (s *Server) getPageH(r *http.Request, rt route, _ *input, _ string) response {
+func (s *view) getPageH(r *http.Request, rt route, _ *input, _ string) response {
 	if !validKey(rt) {
 		return failure(http.StatusBadRequest, "Invalid page key.")
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // createPageH answers POST /api/pages (spec 4.3).
-func (s *Server) createPageH(r *http.Request, _ route, in *input, author string) response {
+func (s *view) createPageH(r *http.Request, _ route, in *input, author string) response {
 	if author == "" {
 		author = adminUser
 	}
@@ -28,6 +28,7 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))
 	}
+	s.exploreWrite(nil, p, in)
 	parent := ""
 	if ch.parentSent && !s.mutated(ParentIgnored) {
 		parent = ch.parent
@@ -68,7 +69,7 @@ func (s *Server) createPageH(r *http.Request, _ route, in *input, author string)
 
 // editPageH answers PUT /api/pages/{key} (spec 4.4). It acts on the full
 // key, hierarchical or not.
-func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) response {
+func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) response {
 	old, refused := s.writeTarget(rt, EditMissing200, failure(http.StatusOK, "Error trying to edit the page."))
 	if old == nil {
 		return refused
@@ -86,6 +87,7 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 	if ferr != "" {
 		return failure(http.StatusBadRequest, string(ferr))
 	}
+	s.exploreWrite(old, p, in)
 	parent := parentOf(old.key)
 	if ch.parentSent {
 		parent = ch.parent
@@ -143,7 +145,7 @@ func (s *Server) editPageH(r *http.Request, rt route, in *input, _ string) respo
 // and images go with it. Child pages of a deleted page are kept and become
 // top-level pages (key = their slug, with the usual -0, -1 suffix on a
 // collision).
-func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) response {
+func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) response {
 	p, refused := s.writeTarget(rt, DeleteMissing200, success(http.StatusOK, "Page deleted."))
 	if p == nil {
 		return refused
@@ -151,13 +153,7 @@ func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) resp
 	if s.mutated(DeleteSoft) {
 		return success(http.StatusOK, "Page deleted.")
 	}
-	delete(s.pages, p.key)
-	delete(s.files, p.uuid)
-	for img := range s.images {
-		if strings.HasPrefix(img, pageUploads(p.uuid)) {
-			delete(s.images, img)
-		}
-	}
+	s.removePage(p)
 	for _, c := range s.children(p.key) {
 		if s.mutated(ChildWritesHitParent) {
 			// The previous release leaves the child behind, emptied.
@@ -175,10 +171,22 @@ func (s *Server) deletePageH(r *http.Request, rt route, _ *input, _ string) resp
 	return success(http.StatusOK, "Page deleted.")
 }
 
+// removePage removes p from the pages, with its files and images; its
+// children stay where they are.
+func (s *view) removePage(p *page) {
+	delete(s.pages, p.key)
+	delete(s.files, p.uuid)
+	for img := range s.images {
+		if strings.HasPrefix(img, pageUploads(p.uuid)) {
+			delete(s.images, img)
+		}
+	}
+}
+
 // writeTarget finds the page an edit or a delete names. When there is none
 // it returns nil and the answer: 400 for a key with traversal characters,
 // else 404, or missingAnswer when the missing mutant is on.
-func (s *Server) writeTarget(rt route, missing Mutant, missingAnswer response) (*page, response) {
+func (s *view) writeTarget(rt route, missing Mutant, missingAnswer response) (*page, response) {
 	if !validKey(rt) {
 		return nil, failure(http.StatusBadRequest, "Invalid page key.")
 	}
@@ -197,7 +205,7 @@ func (s *Server) writeTarget(rt route, missing Mutant, missingAnswer response) (
 
 // blankOmitted applies the edit-blanks-omitted-* mutants: each blanks one
 // field that the edit does not send.
-func (s *Server) blankOmitted(p *page, in *input) {
+func (s *view) blankOmitted(p *page, in *input) {
 	for _, b := range []struct {
 		mutant Mutant
 		field  string

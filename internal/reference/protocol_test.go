@@ -214,7 +214,12 @@ func TestOddInputNeverCrashes(t *testing.T) {
 	}
 }
 
+// In memory, requests side by side lose nothing. (The file mode loses data
+// so on purpose, like the host: fragile_test.go.)
 func TestConcurrentRequests(t *testing.T) {
+	if *inFiles {
+		t.Skip("the file mode loses data under overlapping writes by design (see TestOverlappingWritesLoseData)")
+	}
 	s := newServer(t)
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {

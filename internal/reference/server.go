@@ -2,56 +2,40 @@ package reference
 
 import (
 	"crypto/subtle"
-	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/conformance-suite/conformance/fixtures"
 )
 
-// Options configures a Server.
-type Options struct {
-	// Token is the API token (parameter "token"); required.
-	Token string
-	// AuthToken is the administrator's authentication token (parameter
-	// "authentication"); required.
-	AuthToken string
-	// Mutants names the mutants and benign variants to enable (see
-	// Mutants); an unknown name makes New fail.
-	Mutants []Mutant
-	// Profile, when set, enables the benign variants of a profile (see
-	// Profiles) besides Mutants; an unknown name makes New fail.
-	Profile Profile
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
-	// AllowedOrigins, when set, restricts cross-origin access: an answer to
-	// a request whose Origin is one of them echoes it (with Vary: Origin),
-	// any other gets no Access-Control-Allow-Origin. Unset, every answer
-	// allows any origin (spec 5.9).
-	AllowedOrigins []string
-	// Seed, when set, changes the seed data before the server loads it: a
-	// big site (GeneratedSite), a long description.
-	Seed func(*fixtures.Seed)
-}
-
-// Server is the in-memory reference server. It is safe for concurrent use.
+// Server is the reference server. It is safe for concurrent use as a Go
+// value; in the file mode (Options.StorageDir) what it stores is not, like
+// the host's storage: requests side by side lose data (see transact).
 type Server struct {
+	// mu guards, in memory, everything a request reads or writes, for the
+	// whole request; in files, only the uploads and the volatile counters,
+	// while the handler runs (see transact).
 	mu      sync.Mutex
 	opts    Options
 	now     func() time.Time
 	mutants map[Mutant]bool
+	users   []fixtures.User // no endpoint writes them
 
-	pages    map[string]*page
-	tags     map[string]*term
-	cats     map[string]*term
-	users    []fixtures.User
-	settings dict
-	files    map[string][]*fileRec // by page uuid
-	images   map[string]bool       // stored image paths under the uploads folder
-	seq      int64                 // monotonic counter: page creation and upload order
+	mem  *indexes // the indexes in memory; nil in the file mode
+	disk *disk    // the index files; nil in memory
+	up   *uploads
+	// workTime is the file mode's pause of a write between read and
+	// rewrite (Options.StorageWorkTime).
+	workTime time.Duration
+	// afterRead, a test hook, runs when a request of the file mode has
+	// read the indexes (and taken its work time), before it works on them.
+	afterRead func(r *http.Request)
+	// authWrites counts the write requests with a valid authentication
+	// token, for the foreign-writer hazard.
+	authWrites atomic.Int64
 	// lastRead and settingsReads feed the volatile fields of
 	// BenignVolatilePageField and BenignVolatileSettings.
 	lastRead      time.Time
@@ -67,45 +51,6 @@ const defaultPageSize = 15
 
 // adminUser is the user that owns Options.AuthToken.
 const adminUser = "admin"
-
-// New returns a server seeded from the fixtures, with fresh state.
-func New(opts Options) (*Server, error) {
-	if opts.Token == "" || opts.AuthToken == "" {
-		return nil, errors.New("reference: Options.Token and Options.AuthToken are required")
-	}
-	variants, err := profileVariants(opts.Profile)
-	if err != nil {
-		return nil, err
-	}
-	enabled, err := resolveMutants(slices.Concat(opts.Mutants, variants))
-	if err != nil {
-		return nil, err
-	}
-	seed, err := fixtures.Load()
-	if err != nil {
-		return nil, err
-	}
-	if opts.Seed != nil {
-		opts.Seed(seed)
-	}
-	s := &Server{
-		opts:    opts,
-		now:     opts.Now,
-		mutants: enabled,
-		pages:   map[string]*page{},
-		tags:    map[string]*term{},
-		cats:    map[string]*term{},
-		files:   map[string][]*fileRec{},
-		images:  map[string]bool{},
-	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	if err := s.load(seed); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
 
 // mutated reports whether the named mutant is enabled.
 func (s *Server) mutated(m Mutant) bool { return s.mutants[m] }
@@ -202,6 +147,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
+	s.exploreInput(r)
 	in, err := readInput(r, w)
 	if err != nil {
 		return early(http.StatusBadRequest, msgMissingInputs)
@@ -234,6 +180,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusUnauthorized, msgInvalidToken)
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
+	if authOK && isWrite(r.Method) && s.mutated(ForeignWriter) && s.authWrites.Add(1) == foreignWriteAt {
+		s.foreignDelete()
+	}
 
 	rt := route{method: r.Method}
 	rest := strings.TrimPrefix(strings.TrimPrefix(path, prefix), "/")
@@ -258,25 +207,27 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	if s.mutated(UserReadsNeedAuth) && rt.endpoint == "users" {
 		needsAuth = true
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.mutated(Benign404BeforeAuth) && s.missingPageTarget(rt) {
-		// The spec does not order the 401 and 404 checks of a write.
-		return failure(http.StatusNotFound, "Page not found.")
-	}
-	if s.mutated(FileUploadWithoutAuth) && rt.endpoint == "files" && rt.method == http.MethodPost && s.pages[rt.key] != nil {
-		needsAuth = false
-	}
-	if needsAuth && !authOK {
-		if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
-			h(r, rt, in, adminUser) // applied, then refused
+	return s.transact(r, rt, func(v *view) response {
+		if s.mutated(Benign404BeforeAuth) && v.missingPageTarget(rt) {
+			// The spec does not order the 401 and 404 checks of a write.
+			return failure(http.StatusNotFound, "Page not found.")
 		}
-		return early(http.StatusUnauthorized, msgAccessDenied)
-	}
-	return h(r, rt, in, author)
+		if s.mutated(FileUploadWithoutAuth) && rt.endpoint == "files" && rt.method == http.MethodPost && v.pages[rt.key] != nil {
+			needsAuth = false
+		}
+		if needsAuth && !authOK {
+			v.exploreRefused(rt, in)
+			if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
+				h(v, r, rt, in, adminUser) // applied, then refused
+			}
+			return early(http.StatusUnauthorized, msgAccessDenied)
+		}
+		return h(v, r, rt, in, author)
+	})
 }
 
-type handlerFunc func(r *http.Request, rt route, in *input, author string) response
+// handlerFunc answers a request on the state it reads.
+type handlerFunc func(v *view, r *http.Request, rt route, in *input, author string) response
 
 // lookup finds the handler of a route and whether it needs the
 // authentication token; nil when the endpoint or method is unknown.
@@ -287,47 +238,47 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 	case "pages":
 		switch {
 		case !hasKey && m == http.MethodGet:
-			return s.listPagesH, false
+			return (*view).listPagesH, false
 		case !hasKey && m == http.MethodPost:
-			return s.createPageH, !s.mutated(CreateWithoutAuth)
+			return (*view).createPageH, !s.mutated(CreateWithoutAuth)
 		case hasKey && m == http.MethodGet:
-			return s.getPageH, false
+			return (*view).getPageH, false
 		case hasKey && m == http.MethodPut:
-			return s.editPageH, true
+			return (*view).editPageH, true
 		case hasKey && m == http.MethodDelete:
-			return s.deletePageH, !s.mutated(DeleteWithoutAuth)
+			return (*view).deletePageH, !s.mutated(DeleteWithoutAuth)
 		}
 	case "tags", "categories":
 		if m == http.MethodGet {
 			if hasKey {
-				return s.getTermH, false
+				return (*view).getTermH, false
 			}
-			return s.listTermsH, false
+			return (*view).listTermsH, false
 		}
 	case "users":
 		if m == http.MethodGet {
 			if hasKey {
-				return s.getUserH, false
+				return (*view).getUserH, false
 			}
-			return s.listUsersH, false
+			return (*view).listUsersH, false
 		}
 	case "settings":
 		switch {
 		case !hasKey && m == http.MethodGet:
-			return s.getSettingsH, !s.mutated(SettingsReadableWithoutAuth)
+			return (*view).getSettingsH, !s.mutated(SettingsReadableWithoutAuth)
 		case !hasKey && m == http.MethodPut:
-			return s.editSettingsH, true
+			return (*view).editSettingsH, true
 		}
 	case "images":
 		if !hasKey && m == http.MethodPost {
-			return s.uploadImageH, true
+			return (*view).uploadImageH, true
 		}
 	case "files":
 		switch {
 		case hasKey && m == http.MethodGet:
-			return s.listFilesH, false
+			return (*view).listFilesH, false
 		case hasKey && m == http.MethodPost:
-			return s.uploadFileH, true
+			return (*view).uploadFileH, true
 		}
 	}
 	return nil, false
@@ -335,8 +286,7 @@ func (s *Server) lookup(rt route) (handlerFunc, bool) {
 
 // missingPageTarget reports whether rt is an edit, a delete or a file
 // upload of a page key (free of traversal characters) that no page has.
-// The caller holds the lock.
-func (s *Server) missingPageTarget(rt route) bool {
+func (s *view) missingPageTarget(rt route) bool {
 	pageWrite := rt.endpoint == "pages" && (rt.method == http.MethodPut || rt.method == http.MethodDelete)
 	fileUpload := rt.endpoint == "files" && rt.method == http.MethodPost
 	return (pageWrite || fileUpload) && rt.key != "" && validKey(rt) && s.pages[rt.key] == nil

@@ -8,7 +8,7 @@ import (
 )
 
 // getSettingsH answers GET /api/settings (spec 4.9): the flat settings map.
-func (s *Server) getSettingsH(_ *http.Request, _ route, _ *input, _ string) response {
+func (s *view) getSettingsH(_ *http.Request, _ route, _ *input, _ string) response {
 	data := append(dict(nil), s.settings...)
 	for i := range data {
 		v, ok := data[i].v.(string)
@@ -69,7 +69,7 @@ func toOrdered(v any) any {
 // of the stored value (integer, boolean or string) and customFields must be
 // valid JSON text; any invalid value refuses the whole update (400) and
 // nothing changes. String values are HTML-encoded once, like every input.
-func (s *Server) editSettingsH(_ *http.Request, _ route, in *input, _ string) response {
+func (s *view) editSettingsH(_ *http.Request, _ route, in *input, _ string) response {
 	updated := append(dict(nil), s.settings...)
 	for i := range updated {
 		name := updated[i].k
@@ -163,7 +163,7 @@ func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldE
 // defines (the members of its JSON object) to have, like the host system
 // does with every page's stored record; no name is ever removed. Without
 // BenignCustomFieldsForever pages keep no custom fields.
-func (s *Server) withCustomFields(have map[string]bool) map[string]bool {
+func (s *view) withCustomFields(have map[string]bool) map[string]bool {
 	text, _ := s.setting("customFields").(string)
 	var defined map[string]json.RawMessage
 	if !s.mutated(BenignCustomFieldsForever) || json.Unmarshal([]byte(text), &defined) != nil {

@@ -50,10 +50,20 @@ type StoredFile struct {
 	Thumbnail                bool
 }
 
-// Storage returns a snapshot of everything the server stores.
+// Storage returns a snapshot of everything the server stores. In the file
+// mode it reads the index files as a request would (without their lock),
+// so take it while no request is in flight.
 func (s *Server) Storage() Storage {
+	idx := s.mem
+	if s.disk != nil {
+		idx = s.disk.load()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return (&view{s, idx, s.up}).storage()
+}
+
+func (s *view) storage() Storage {
 	var st Storage
 	for _, k := range sortedKeys(s.pages) {
 		p := s.pages[k]

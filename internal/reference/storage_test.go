@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -66,7 +67,12 @@ func TestCustomFieldsForever(t *testing.T) {
 	}
 	plain := newServer(t)
 	before := plain.Storage()
-	seeded, _ := plain.setting("customFields").(string) // the seed defines subtitle
+	var seeded string // the seed defines subtitle
+	for _, kv := range before.Settings {
+		if v, ok := strings.CutPrefix(kv, "customFields="); ok {
+			_ = json.Unmarshal([]byte(v), &seeded)
+		}
+	}
 	define(plain, `{"other":{"type":"bool"}}`)
 	define(plain, seeded)
 	if diff := before.Diff(plain.Storage()); len(diff) != 0 {

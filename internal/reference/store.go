@@ -38,6 +38,26 @@ type page struct {
 	customFields map[string]bool
 }
 
+// pageOf is the page a fixture (or an index file's record) describes.
+func pageOf(fp fixtures.Page) *page {
+	return &page{
+		key: fp.Key, uuid: fp.UUID, title: fp.Title, description: fp.Description, typ: fp.Type,
+		content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
+		tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
+		template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
+	}
+}
+
+// record is p as a fixture describes it (what an index file stores, less
+// the creation order and custom fields).
+func (p *page) record() fixtures.Page {
+	return fixtures.Page{
+		Key: p.key, UUID: p.uuid, Title: p.title, Description: p.description, Type: p.typ, Content: p.content,
+		Date: p.date, Username: p.username, Category: p.category, Tags: p.tags, CoverImage: p.coverImage,
+		Position: p.position, Template: p.template, NoIndex: p.noindex, NoFollow: p.nofollow, NoArchive: p.noarchive,
+	}
+}
+
 func (p *page) clone() *page {
 	c := *p
 	c.tags = append([]string(nil), p.tags...)
@@ -67,54 +87,55 @@ func indexed(p *page) bool {
 	return p.typ == "published" || p.typ == "static" || p.typ == "sticky"
 }
 
-func (s *Server) load(seed *fixtures.Seed) error {
+// load seeds the indexes and uploads of s from the fixtures.
+func (s *view) load(seed *fixtures.Seed) error {
 	for _, t := range seed.Tags {
 		s.tags[t.Key] = &term{t.Key, t.Name, t.Description, t.Template}
 	}
 	for _, c := range seed.Categories {
 		s.cats[c.Key] = &term{c.Key, c.Name, c.Description, c.Template}
 	}
-	s.users = append(s.users, seed.Users...)
 	keys := make([]string, 0, len(seed.Settings))
 	for k := range seed.Settings {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := seed.Settings[k]
-		if n, ok := v.(json.Number); ok {
-			if i, err := n.Int64(); err == nil {
-				v = i
-			} else if f, err := n.Float64(); err == nil {
-				v = f
-			}
-		}
-		s.settings = append(s.settings, kv{k, v})
+		s.settings = append(s.settings, kv{k, fromJSONNumber(seed.Settings[k])})
 	}
 	for _, fp := range seed.Pages {
 		if _, err := time.Parse(dateLayout, fp.Date); err != nil {
 			return fmt.Errorf("reference: fixture page %q: %w", fp.Key, err)
 		}
-		s.pages[fp.Key] = &page{
-			key: fp.Key, uuid: fp.UUID, title: fp.Title, description: fp.Description, typ: fp.Type,
-			content: fp.Content, date: fp.Date, username: fp.Username, category: fp.Category,
-			tags: append([]string(nil), fp.Tags...), coverImage: fp.CoverImage, position: fp.Position,
-			template: fp.Template, noindex: fp.NoIndex, nofollow: fp.NoFollow, noarchive: fp.NoArchive,
-			seq: s.nextSeq(), customFields: s.withCustomFields(nil), // the seed's fields, as the host keeps them
-		}
+		p := pageOf(fp)
+		p.seq, p.customFields = s.nextSeq(), s.withCustomFields(nil) // the seed's fields, as the host keeps them
+		s.pages[fp.Key] = p
 	}
 	for _, f := range seed.Files {
 		p := s.pages[f.Page]
 		if p == nil {
 			return fmt.Errorf("reference: fixture file %q: no page %q", f.Filename, f.Page)
 		}
-		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{f.Filename, f.Mime, f.Size, f.Thumbnail, s.nextSeq()})
+		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{f.Filename, f.Mime, f.Size, f.Thumbnail, s.nextUploadSeq()})
 	}
 	return nil
 }
 
+// fromJSONNumber turns a number decoded with UseNumber into an int64, or
+// a float64 when it is not an integer; other values stay as they are.
+func fromJSONNumber(v any) any {
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			return i
+		} else if f, err := n.Float64(); err == nil {
+			return f
+		}
+	}
+	return v
+}
+
 // location is the site timezone.
-func (s *Server) location() *time.Location {
+func (s *view) location() *time.Location {
 	if v, ok := s.setting("timezone").(string); ok && v != "" {
 		if loc, err := time.LoadLocation(v); err == nil {
 			return loc
@@ -123,7 +144,7 @@ func (s *Server) location() *time.Location {
 	return time.UTC
 }
 
-func (s *Server) setting(name string) any {
+func (s *view) setting(name string) any {
 	for _, m := range s.settings {
 		if m.k == name {
 			return m.v
@@ -134,7 +155,7 @@ func (s *Server) setting(name string) any {
 
 // sortedPages returns the pages that keep passes, newest first (date, then
 // creation order, then key).
-func (s *Server) sortedPages(keep func(*page) bool) []*page {
+func (s *view) sortedPages(keep func(*page) bool) []*page {
 	var out []*page
 	for _, p := range s.pages {
 		if keep(p) {
@@ -156,7 +177,7 @@ func (s *Server) sortedPages(keep func(*page) bool) []*page {
 
 // uniqueKey returns key, or key-0, key-1, ... whichever no page other than
 // self has.
-func (s *Server) uniqueKey(key string, self *page) string {
+func (s *view) uniqueKey(key string, self *page) string {
 	free := func(k string) bool {
 		p, ok := s.pages[k]
 		return !ok || p == self
@@ -173,7 +194,7 @@ func (s *Server) uniqueKey(key string, self *page) string {
 }
 
 // children returns the direct children of key, sorted by key.
-func (s *Server) children(key string) []*page {
+func (s *view) children(key string) []*page {
 	var out []*page
 	for k, p := range s.pages {
 		if parentOf(k) == key {
@@ -185,7 +206,7 @@ func (s *Server) children(key string) []*page {
 }
 
 // pruneTags removes tags that no page uses any more.
-func (s *Server) pruneTags() {
+func (s *view) pruneTags() {
 	used := map[string]bool{}
 	for _, p := range s.pages {
 		for _, t := range p.tags {
@@ -200,7 +221,7 @@ func (s *Server) pruneTags() {
 }
 
 // pageObj renders the 17-field page object of spec section 2.1.
-func (s *Server) pageObj(p *page, base string) obj {
+func (s *view) pageObj(p *page, base string) obj {
 	loc := s.location()
 	dateUTC := p.date
 	if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
@@ -313,7 +334,7 @@ func (s *Server) readTime() string {
 	return now.UTC().Format("2006-01-02T15:04:05.000000Z07:00")
 }
 
-func (s *Server) pageObjs(ps []*page, base string) []any {
+func (s *view) pageObjs(ps []*page, base string) []any {
 	out := make([]any, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, s.pageObj(p, base))
@@ -328,7 +349,7 @@ func isURL(s string) bool {
 
 // shownUUID is the uuid a page object reports: a child's parent's under
 // ChildrenShareParentUUID.
-func (s *Server) shownUUID(p *page) string {
+func (s *view) shownUUID(p *page) string {
 	if parent := s.pages[parentOf(p.key)]; parent != nil && s.mutated(ChildrenShareParentUUID) {
 		return parent.uuid
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // terms returns the tag or category store of an endpoint.
-func (s *Server) terms(endpoint string) map[string]*term {
+func (s *view) terms(endpoint string) map[string]*term {
 	if endpoint == "tags" {
 		return s.tags
 	}
@@ -38,7 +38,7 @@ func hasTerm(endpoint string, p *page, key string) bool {
 // termPages returns the pages listed under a tag or category, newest
 // first. Only published, static and sticky pages are listed, like the
 // previous release.
-func (s *Server) termPages(endpoint, key string) []*page {
+func (s *view) termPages(endpoint, key string) []*page {
 	ps := s.sortedPages(func(p *page) bool {
 		if !indexed(p) && !s.mutated(BenignTermListsAllTypes) {
 			return false
@@ -64,7 +64,7 @@ func (s *Server) termPages(endpoint, key string) []*page {
 	return ps
 }
 
-func (s *Server) termObj(t *term, ps []*page) obj {
+func (s *view) termObj(t *term, ps []*page) obj {
 	list := make([]string, 0, len(ps))
 	for _, p := range ps {
 		list = append(list, p.key)
@@ -80,7 +80,7 @@ func (s *Server) termObj(t *term, ps []*page) obj {
 
 // listTermsH answers GET /api/tags and GET /api/categories (spec 4.6, 4.7):
 // every tag or category, sorted by key, without pages.
-func (s *Server) listTermsH(_ *http.Request, rt route, _ *input, _ string) response {
+func (s *view) listTermsH(_ *http.Request, rt route, _ *input, _ string) response {
 	store := s.terms(rt.endpoint)
 	keys := make([]string, 0, len(store))
 	for k := range store {
@@ -107,7 +107,7 @@ func (s *Server) listTermsH(_ *http.Request, rt route, _ *input, _ string) respo
 
 // getTermH answers GET /api/tags/{key} and GET /api/categories/{key}: the
 // tag or category with its list and its pages expanded.
-func (s *Server) getTermH(r *http.Request, rt route, _ *input, _ string) response {
+func (s *view) getTermH(r *http.Request, rt route, in *input, _ string) response {
 	t := s.terms(rt.endpoint)[rt.key]
 	what, msg := "Tag", "Information about the tag and pages related."
 	if rt.endpoint == "categories" {
@@ -118,7 +118,7 @@ func (s *Server) getTermH(r *http.Request, rt route, _ *input, _ string) respons
 		if s.termMutated(rt.endpoint, TagMissing200, CategoryMissing200) {
 			code = http.StatusOK
 		}
-		return failure(code, what+" not found by the key: "+rt.key)
+		return failure(code, s.exploreTermMissing(rt, in, what+" not found by the key: "+rt.key))
 	}
 	ps := s.termPages(rt.endpoint, t.key)
 	o := s.termObj(t, ps)

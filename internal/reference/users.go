@@ -11,7 +11,7 @@ import (
 // profile renders a user's public profile (spec 2.4): the 15 list fields,
 // plus codepen, xing, telegram and vk when full. Every value is a string;
 // email, role, password and tokens are never included.
-func (s *Server) profile(u fixtures.User, full bool) obj {
+func (s *view) profile(u fixtures.User, full bool) obj {
 	o := obj{
 		{"username", u.Username},
 		{"firstName", u.FirstName},
@@ -61,7 +61,7 @@ func (s *Server) profile(u fixtures.User, full bool) obj {
 
 // listUsersH answers GET /api/users (spec 4.8): data is an object keyed by
 // username.
-func (s *Server) listUsersH(_ *http.Request, _ route, _ *input, _ string) response {
+func (s *view) listUsersH(_ *http.Request, _ route, _ *input, _ string) response {
 	users := append([]fixtures.User(nil), s.users...)
 	sort.Slice(users, func(i, j int) bool { return users[i].Username < users[j].Username })
 	if s.mutated(UsersListAsArray) {
@@ -83,7 +83,7 @@ func (s *Server) listUsersH(_ *http.Request, _ route, _ *input, _ string) respon
 }
 
 // getUserH answers GET /api/users/{username}.
-func (s *Server) getUserH(_ *http.Request, rt route, _ *input, _ string) response {
+func (s *view) getUserH(_ *http.Request, rt route, _ *input, _ string) response {
 	for _, u := range s.users {
 		if u.Username == rt.key {
 			return success(http.StatusOK, "User profile.", kv{"data", s.profile(u, !s.mutated(UserSinglePartial))})

@@ -114,10 +114,3 @@ func (s *Server) shapeBody(resp response) obj {
 	}
 	return body
 }
-
-// nextSeq returns the next value of the monotonic counter; the caller holds
-// the lock.
-func (s *Server) nextSeq() int64 {
-	s.seq++
-	return s.seq
-}

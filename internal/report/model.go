@@ -236,6 +236,9 @@ const (
 	// ReasonNotSelected is why a rule whose specs the run's label filter,
 	// focus or skip left out was not checked.
 	ReasonNotSelected = "not selected by this run's filters"
+	// ReasonExploreOnly is why a rule that only `conformance explore`
+	// checks (spec.Rule.ExploreOnly) is not checked by a normal run.
+	ReasonExploreOnly = "checked by conformance explore (generated input), not by the specs of a normal run"
 	// ReasonSkipped is why a spec Ginkgo skipped without a message of the
 	// suite's was not checked.
 	ReasonSkipped = "skipped (an earlier step of its container failed, or --fail-fast stopped the run)"
@@ -275,6 +278,9 @@ func selection(m Meta, suiteDescription string) func(types.SpecReport) bool {
 func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string) {
 	if !rule.Testable() {
 		return NotTestable, rule.NotTestable
+	}
+	if len(idxs) == 0 && rule.ExploreOnly {
+		return NotChecked, ReasonExploreOnly
 	}
 	if len(idxs) == 0 {
 		return NotChecked, "no spec of the suite checks this rule"

@@ -72,6 +72,9 @@ func TestMutantRulesAreInTheCatalogue(t *testing.T) {
 	cat := spec.All()
 	broken, awaitedBy := map[string][]reference.Mutant{}, map[string][]reference.Mutant{}
 	for _, m := range reference.Mutants() {
+		if m.Hazard {
+			continue // breaks no rule, and is no benign variant
+		}
 		if m.Benign {
 			if len(m.Rules) > 0 {
 				t.Errorf("benign mutant %s names rules %v: a benign variant breaks no rule", m.Name, m.Rules)

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,9 +19,41 @@ import (
 	"github.com/conformance-suite/conformance/internal/tripwire"
 )
 
-// foreignWriter stands for another editor of the site: at the run's fifth
-// authorized write it deletes a seeded page the run never touches. It
-// counts the writes that reach the server after that.
+// writesAfterLoss counts the run's writes, and those that reached the
+// server after the victim page was gone.
+type writesAfterLoss struct {
+	ref            *reference.Server
+	victim         string
+	mu             sync.Mutex
+	writes, after  int
+	gone           bool
+	writesAfterHit []string
+}
+
+func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		write := r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
+		f.mu.Lock()
+		if write {
+			f.writes++
+			if f.gone {
+				f.after++
+				f.writesAfterHit = append(f.writesAfterHit, r.Method+" "+r.URL.Path)
+			}
+		}
+		f.mu.Unlock()
+		h.ServeHTTP(w, r)
+		if write {
+			f.mu.Lock()
+			f.gone = f.gone || !slices.ContainsFunc(f.ref.Storage().Pages, func(p reference.StoredPage) bool { return p.Key == f.victim })
+			f.mu.Unlock()
+		}
+	})
+}
+
+// foreignWriter stands for another editor of the site: at the run's
+// deleteOnWrite-th write it deletes a seeded page the run never touches.
+// It counts the writes that reach the server after that.
 type foreignWriter struct {
 	ref            *reference.Server
 	token, auth    string
@@ -54,21 +87,23 @@ func (f *foreignWriter) wrap(h http.Handler) http.Handler {
 }
 
 // TestTripwireStopsWrites: another writer deletes a seeded page in the
-// middle of a full write run. The run notices at its next check, sends no
+// middle of a full write run (the reference's foreign-writer hazard, at
+// the run's fifth write). The run notices at its next check, sends no
 // further write (cleanup and settings restore included), reports the
 // remaining write rules not checked with the reason, and exits 3 with one
 // sentence naming the lost page, telling the owner to restore from backup
 // and listing the run's own pages for `conformance cleanup`.
 func TestTripwireStopsWrites(t *testing.T) {
-	fw := &foreignWriter{deleteOnWrite: 50, victim: "alpha-post"}
-	ref := testkit.ReferenceWith(t, reference.Options{}, func(h http.Handler) http.Handler { return fw.wrap(h) })
-	fw.ref, fw.token, fw.auth = ref.Server, ref.Token, ref.AuthToken
+	fw := &writesAfterLoss{victim: reference.ForeignWriterPage}
+	ref := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{reference.ForeignWriter}},
+		func(h http.Handler) http.Handler { return fw.wrap(h) })
+	fw.ref = ref.Server
 	dir := t.TempDir()
 	path := filepath.Join(dir, "run.json")
 	res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: runTimeout,
 		Args: []string{"--base-url", ref.URL, "--no-color", "--allow-settings-write", "--json-report", path},
 		Env:  []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
-	if !fw.deleted {
+	if !fw.gone {
 		t.Fatalf("the foreign writer never deleted %s (%d writes)", fw.victim, fw.writes)
 	}
 	if res.Exit != 3 {

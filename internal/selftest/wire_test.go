@@ -86,15 +86,7 @@ func TestNoRequestOverlapsAWrite(t *testing.T) {
 func TestCleanupOverlapsNothing(t *testing.T) {
 	ref, watch := watchedReference(t)
 	before := ref.Storage()
-	for i := range 12 {
-		q := url.Values{"token": {ref.Token}, "authentication": {ref.AuthToken}, "type": {"draft"},
-			"title": {fmt.Sprintf("left %d", i)}, "slug": {fmt.Sprintf("conformance-20261101t1200-abcdef-left-%d", i)}}
-		resp, err := http.PostForm(ref.URL+"/api/pages", q)
-		if err != nil || resp.StatusCode != http.StatusCreated {
-			t.Fatalf("seeding a leftover page: %v %v", err, resp)
-		}
-		resp.Body.Close()
-	}
+	seedLeftovers(t, ref, 12)
 	res := selftest.Run(t.Context(), selftest.Cmd{Timeout: runTimeout, Args: []string{"cleanup", "--base-url", ref.URL},
 		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
 	if res.Exit != 0 || !strings.Contains(res.Stdout, "12 page(s) deleted, 0 failed.") {
@@ -115,7 +107,18 @@ func TestCleanupTripwire(t *testing.T) {
 	fw := &foreignWriter{deleteOnWrite: 16, victim: "alpha-post"} // 12 seeded below, then 4 of cleanup's deletes
 	ref := testkit.ReferenceWith(t, reference.Options{}, func(h http.Handler) http.Handler { return fw.wrap(h) })
 	fw.ref, fw.token, fw.auth = ref.Server, ref.Token, ref.AuthToken
-	for i := range 12 {
+	seedLeftovers(t, ref, 12)
+	res := selftest.Run(t.Context(), selftest.Cmd{Timeout: runTimeout, Args: []string{"cleanup", "--base-url", ref.URL},
+		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
+	if res.Exit != 3 || !strings.Contains(res.Stdout, "The site lost data while cleanup ran: these pages are no longer listed: alpha-post") {
+		t.Fatalf("cleanup exit %d, want 3 and a sentence naming alpha-post:\n%s", res.Exit, res.Stdout)
+	}
+}
+
+// seedLeftovers makes n pages an earlier run left (run-marked drafts).
+func seedLeftovers(t *testing.T, ref testkit.Server, n int) {
+	t.Helper()
+	for i := range n {
 		q := url.Values{"token": {ref.Token}, "authentication": {ref.AuthToken}, "type": {"draft"},
 			"title": {fmt.Sprintf("left %d", i)}, "slug": {fmt.Sprintf("conformance-20261101t1200-abcdef-left-%d", i)}}
 		resp, err := http.PostForm(ref.URL+"/api/pages", q)
@@ -123,10 +126,5 @@ func TestCleanupTripwire(t *testing.T) {
 			t.Fatalf("seeding a leftover page: %v %v", err, resp)
 		}
 		resp.Body.Close()
-	}
-	res := selftest.Run(t.Context(), selftest.Cmd{Timeout: runTimeout, Args: []string{"cleanup", "--base-url", ref.URL},
-		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
-	if res.Exit != 3 || !strings.Contains(res.Stdout, "The site lost data while cleanup ran: these pages are no longer listed: alpha-post") {
-		t.Fatalf("cleanup exit %d, want 3 and a sentence naming alpha-post:\n%s", res.Exit, res.Stdout)
 	}
 }

@@ -81,6 +81,13 @@ var authRules = []Rule{
 			"token. The token goes where the spec puts it for the method (the query string for PATCH, which the " +
 			"spec does not place). Only the status is asserted here; the early-error body is ENV-EARLY-ERROR-SHAPE's. " +
 			"Whether endpoint names are case-sensitive (/api/Pages) is not stated, so not asserted."},
+	{ID: "AUTH-NO-TOKEN-IN-ANSWER", Section: "2.4, 5", Level: Should, Area: AreaAuth, ExploreOnly: true,
+		Text: "No answer carries the API token or the authentication token of the request.",
+		Reading: "2.4 says the authentication token is never returned, and section 5 makes both tokens secrets of the " +
+			"installation and of an administrator; an answer that repeats one (an error message quoting the request, say) " +
+			"puts it into logs, caches and reports. Read for every answer and both tokens: checked by conformance explore on " +
+			"the body and headers of every answer to a generated request, for tokens of 16 characters or more (shorter ones " +
+			"could occur by chance). USER-NO-SENSITIVE-FIELDS checks users answers in the normal run."},
 	{ID: "AUTH-TOKEN-ROTATION", Section: "5.7", Level: Must, Area: AreaAuth,
 		Text:        "Rotating the API or authentication token invalidates the old value.",
 		NotTestable: "rotation is an administrator's action in the admin panel, which the API does not expose"},

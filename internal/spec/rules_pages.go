@@ -107,8 +107,11 @@ var pagesRules = []Rule{
 	{ID: "PAGE-GET-HIERARCHICAL", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
 		Text: "A hierarchical key parent/child reads the child page itself."},
 	{ID: "PAGE-GET-404", Section: "4.2, 7", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
-		Text:    "GET of a key no page has answers 404 with a handler-error body.",
-		Reading: "Probed with a run-marked top-level key and with a run-marked child key under an existing page."},
+		Text: "GET of a key no page has answers 404 with a handler-error body.",
+		Reading: "Probed with a run-marked top-level key and with a run-marked child key under an existing page. A key " +
+			"holding .. or a NUL byte (plain or percent-encoded), or a very long one, is also a key no page has, and section 7 " +
+			"gives 400 to an invalid page key without saying which keys are invalid: for such keys (conformance explore sends " +
+			"them) 400 is accepted besides 404, as on the tag, category and user endpoints."},
 
 	// 4.3 create
 	{ID: "PAGE-CREATE-201", Section: "4.3, 9.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},

@@ -74,6 +74,14 @@ var protocolRules = []Rule{
 			"new title; slug is not listed for edit, so when the server refuses it (400) the edit is sent again without it. " +
 			"The settings case sends slogan with an ampersand: the spec does not say settings are stored encoded, so it may " +
 			"read back as sent or encoded once, never twice; a refused form PUT leaves that case not checked."},
+	{ID: "GEN-NO-CRASH", Section: "4, 7, 9.3", Level: Should, Area: AreaProtocol, ExploreOnly: true,
+		Text: "No input of a client makes the server fail: no answer is 5xx, except the 500 of a delete that failed after the page was found.",
+		Reading: "Section 4 lists the codes of every endpoint and section 7 gives 500 to a server-side failure such as a delete " +
+			"that failed after the page was found (4.5); 9.3 says odd input no longer crashes. So a 5xx answer to any other " +
+			"request is a failure of the server, not an answer of the spec, whatever the input (valid or not, in any " +
+			"encoding). A 500 to a DELETE is accepted. Checked by conformance explore on every answer to a generated request " +
+			"(the normal run judges its 5xx answers by each endpoint's rule); odd paging values of GET /api/pages are " +
+			"PAGE-LIST-BAD-PAGING-NO-CRASH's."},
 	{ID: "GEN-PLUGIN-ACTIVE", Section: "1", Level: Must, Area: AreaProtocol,
 		Text:        "The API plugin is activated by an administrator.",
 		NotTestable: "an administrator's action; preflight detects an inactive plugin (HTML instead of JSON) and stops the run with exit 3"},

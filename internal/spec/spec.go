@@ -121,6 +121,10 @@ type Rule struct {
 	// CrossCutting rules are checked centrally on every recorded exchange
 	// rather than by one spec (e.g. headers).
 	CrossCutting bool
+	// ExploreOnly rules are checked by `conformance explore` on the
+	// answers to generated input, not by a spec of the normal run, which
+	// reports them not checked, saying so.
+	ExploreOnly bool
 }
 
 // Label is the Ginkgo label that ties a spec to this rule.

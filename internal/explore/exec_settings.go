@@ -1,0 +1,129 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/explore/oracle"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// This file sends settings updates (4.10). The whole settings map was
+// read before the first (session.loadSettings); after each update every
+// field is put back and the restore verified with a fresh read. A restore
+// that fails stops every further settings update and is reported.
+
+// settingsCase sends a generated settings update and reads it back.
+func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge) {
+	if !s.site.SettingsWrites {
+		return
+	}
+	_, before, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	if problem != "" {
+		return
+	}
+	fs := s.fields(c.Fields, "")
+	r := client.Request{Method: http.MethodPut, Path: "/api/settings", Credentials: client.BothTokens}
+	body(&r, fs, c.Form)
+	ex := s.do(ctx, j, r, "")
+	var after map[string]any
+	defer func() { s.restoreSettings(ctx, after) }()
+	if !oracle.Judgeable(ex) || ex.Status >= 500 {
+		return
+	}
+	cf, badCF := c.Field("customFields")
+	switch {
+	case c.Valid():
+		if !j.Status("SETTINGS-EDIT-OK", ex, http.StatusOK) {
+			return
+		}
+		j.Check("SETTINGS-EDIT-OK", !ex.Get("data").Exists(), ex, "data", "no data", "data "+ex.Get("data").Raw)
+	case badCF && cf.Invalid:
+		if j.Status("SETTINGS-CUSTOMFIELDS-400", ex, http.StatusBadRequest) {
+			j.HandlerError("SETTINGS-CUSTOMFIELDS-400", ex)
+		}
+	default:
+		j.Observe("a settings update with a value of a kind the spec does not allow was answered %d", ex.Status)
+	}
+	back, now, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	if problem != "" {
+		return
+	}
+	after = now
+	if ex.Status/100 != 2 {
+		rule := "AUTH-REFUSED-WRITE-NO-EFFECT"
+		if badCF && cf.Invalid {
+			rule = "SETTINGS-CUSTOMFIELDS-400"
+		}
+		if ex.Status == http.StatusBadRequest || rule != "AUTH-REFUSED-WRITE-NO-EFFECT" {
+			for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...)) {
+				j.Check(rule, false, back, "unchanged "+name, "a refused update changes nothing: "+name+" as before", fmt.Sprintf("%s changed", name))
+			}
+		}
+		return
+	}
+	var sent []string
+	for _, f := range fs {
+		sent = append(sent, f.Name)
+		v, isText := f.Value.(string)
+		if f.Invalid || !isText {
+			continue
+		}
+		got := fmt.Sprint(now[f.Name])
+		rule := "SETTINGS-EDIT-PARTIAL"
+		if c.Form && oracle.EncodedTwice(got, v) {
+			rule = "GEN-FORM-SANITISED-ONCE"
+		}
+		j.Check(rule, oracle.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
+	}
+	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, append(sent, s.volatile...)...)) {
+		j.Check("SETTINGS-EDIT-PARTIAL", false, back, "unchanged "+name, name+" as before (not sent)", name+" changed")
+	}
+}
+
+// refusedSettings sends a settings update without a valid authentication
+// token: refused with 401, and nothing changed.
+func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Judge, r client.Request, rule string) {
+	if !s.site.SettingsWrites {
+		return
+	}
+	_, before, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	if problem != "" {
+		return
+	}
+	r.Method, r.Path = http.MethodPut, "/api/settings"
+	body(&r, s.fields(c.Fields, ""), false)
+	ex := s.do(ctx, j, r, "")
+	var after map[string]any
+	defer func() { s.restoreSettings(ctx, after) }()
+	if oracle.Judgeable(ex) && ex.Status < 500 {
+		j.Status(rule, ex, http.StatusUnauthorized)
+	}
+	back, now, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	if problem != "" {
+		return
+	}
+	after = now
+	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...)) {
+		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", false, back, "settings "+name, "a refused update changes nothing: "+name+" as before", name+" changed")
+	}
+}
+
+// restoreSettings puts every setting back as it was before the run and
+// verifies it (current: the settings as last read, nil when unknown). A
+// restore that fails stops every further settings update.
+func (s *session) restoreSettings(ctx context.Context, current map[string]any) {
+	if current != nil && len(framework.ChangedSettings(s.settings, current, s.volatile...)) == 0 {
+		return
+	}
+	cctx, cancel := framework.CleanupContext(ctx)
+	defer cancel()
+	if problem := s.fx.RestoreSettings(cctx, s.settings, current, s.volatile...); problem != "" {
+		s.site.SettingsWrites = false
+		s.fx.Ledger.AddProblem("settings not restored: " + problem)
+		return
+	}
+}

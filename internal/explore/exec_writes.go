@@ -1,0 +1,254 @@
+package explore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/explore/oracle"
+)
+
+// This file sends the cases that write pages: creates, edits and writes
+// without a valid authentication token. Every page a case makes carries
+// the run marker, is recorded in the ledger as soon as an answer names it,
+// and is deleted before the case ends, whatever happened.
+
+// jsonText encodes v without escaping HTML (the JSON the client would send).
+func jsonText(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// removeIfThere deletes the page at slug if the site has one: a write the
+// server refused, or whose answer named no key, may have made it anyway.
+func (s *session) removeIfThere(ctx context.Context, slug string) {
+	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Fresh: true}); ex.Status == http.StatusOK {
+		key := ex.Get("data.key").String()
+		if key == "" {
+			key = slug
+		}
+		s.adopt(key)
+		s.remove(ctx, key)
+	}
+}
+
+// write sends a create or edit of fields with both tokens.
+func (s *session) write(ctx context.Context, j *oracle.Judge, method, path string, fs []gen.Field, form bool) *client.Exchange {
+	r := client.Request{Method: method, Path: path, Credentials: client.BothTokens}
+	body(&r, fs, form)
+	return s.do(ctx, j, r, "")
+}
+
+// readPage reads a page back (judged as every answer is).
+func (s *session) readPage(ctx context.Context, j *oracle.Judge, key string) *client.Exchange {
+	return s.do(ctx, j, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true}, "")
+}
+
+// create sends a generated create, reads the page back and deletes it.
+func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
+	slug := s.newSlug()
+	fs := s.fields(c.Fields, slug)
+	ex := s.write(ctx, j, http.MethodPost, "/api/pages", fs, c.Form)
+	key := ex.Get("data.key").String()
+	if ex.Status/100 == 2 && key != "" {
+		s.adopt(key)
+		defer s.remove(ctx, key)
+	} else {
+		defer s.removeIfThere(ctx, slug)
+	}
+	if !oracle.Judgeable(ex) || ex.Status >= 500 {
+		return
+	}
+	typ, _ := c.Field("type")
+	switch {
+	case c.Valid():
+		if !j.Status("PAGE-CREATE-201", ex, http.StatusCreated) {
+			return
+		}
+	case typ.Invalid:
+		if !j.Status("PAGE-CREATE-INVALID-TYPE", ex, http.StatusCreated, http.StatusBadRequest) {
+			return
+		}
+		if ex.Status == http.StatusBadRequest {
+			j.HandlerError("PAGE-CREATE-INVALID-TYPE", ex)
+			after := s.readPage(ctx, j, slug)
+			j.Check("PAGE-CREATE-INVALID-TYPE", after.Status == http.StatusNotFound, after, "refused create", "no page at "+slug+" after the 400", "HTTP "+http.StatusText(after.Status))
+			return
+		}
+	default:
+		j.Observe("a create with a field of a kind the spec does not allow was answered %d", ex.Status)
+		if ex.Status == http.StatusBadRequest {
+			j.HandlerError("ENV-HANDLER-ERROR-SHAPE", ex)
+		}
+		if ex.Status/100 != 2 {
+			return
+		}
+	}
+	if !j.PageObject(ex, ex.Get("data")) || key == "" {
+		return
+	}
+	w := oracle.Written{Form: c.Form, Fields: fs}
+	j.Readback(w, ex, ex.Get("data"))
+	back := s.readPage(ctx, j, key)
+	if j.Status("PAGE-GET-OK", back, http.StatusOK) && j.PageObject(back, back.Get("data")) {
+		j.Readback(w, back, back.Get("data"))
+	}
+}
+
+// basePage creates the draft an edit or a refused write works on, and
+// returns its key and the page as read back ("" when it could not be
+// made: the case then checks nothing).
+func (s *session) basePage(ctx context.Context, j *oracle.Judge) (string, gjson.Result) {
+	slug := s.newSlug()
+	fs := []gen.Field{{Name: "slug", Value: slug}, {Name: "title", Value: s.marker() + " base"}, {Name: "content", Value: "base"},
+		{Name: "description", Value: "base"}, {Name: "type", Value: "draft"}, {Name: "date", Value: "2001-02-03 04:05:06"}}
+	ex := s.write(ctx, j, http.MethodPost, "/api/pages", fs, false)
+	key := ex.Get("data.key").String()
+	if ex.Status/100 != 2 || key == "" {
+		s.removeIfThere(ctx, slug)
+		return "", gjson.Result{}
+	}
+	s.adopt(key)
+	back := s.readPage(ctx, j, key)
+	if back.Status != http.StatusOK || !back.Get("data").IsObject() {
+		s.remove(ctx, key)
+		return "", gjson.Result{}
+	}
+	return key, back.Get("data")
+}
+
+// edit creates a draft, sends the generated edit, reads the page back
+// and deletes it.
+func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
+	key, before := s.basePage(ctx, j)
+	if key == "" {
+		return
+	}
+	current := key
+	defer func() { s.remove(ctx, current) }()
+	fs := s.fields(c.Fields, "")
+	ex := s.write(ctx, j, http.MethodPut, client.KeyPath("pages", key), fs, c.Form)
+	if nk := ex.Get("data.key").String(); ex.Status/100 == 2 && nk != "" && nk != key {
+		s.fx.Ledger.RenamePage(key, nk)
+		current = nk
+	}
+	if !oracle.Judgeable(ex) || ex.Status >= 500 {
+		s.findRenamed(ctx, key, &current)
+		return
+	}
+	typ, _ := c.Field("type")
+	switch {
+	case c.Valid():
+		if !j.Status("PAGE-EDIT-OK", ex, http.StatusOK) {
+			return
+		}
+	case typ.Invalid:
+		if !j.Status("PAGE-EDIT-INVALID-400", ex, http.StatusOK, http.StatusBadRequest) {
+			return
+		}
+		if ex.Status == http.StatusBadRequest {
+			// "Edit failed" (4.4): whether some of it applied is not said.
+			j.HandlerError("PAGE-EDIT-INVALID-400", ex)
+			return
+		}
+	default:
+		j.Observe("an edit with a field of a kind the spec does not allow was answered %d", ex.Status)
+		if ex.Status/100 != 2 {
+			return
+		}
+	}
+	if !j.PageObject(ex, ex.Get("data")) {
+		return
+	}
+	back := s.readPage(ctx, j, current)
+	readRule := "PAGE-EDIT-OK"
+	if current != key {
+		readRule = "PAGE-EDIT-KEY-CHANGE"
+	}
+	if !j.Status(readRule, back, http.StatusOK) || !j.PageObject(back, back.Get("data")) {
+		return
+	}
+	w := oracle.Written{Edit: true, Form: c.Form, Fields: fs}
+	j.Readback(w, back, back.Get("data"))
+	j.Unchanged("PAGE-EDIT-PARTIAL", fs, back, before, back.Get("data"))
+}
+
+// findRenamed follows a page whose edit got no usable answer: if it no
+// longer reads at its key, the sweep's listing of run-marked pages finds
+// it (its new title carries the marker).
+func (s *session) findRenamed(ctx context.Context, key string, current *string) {
+	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true}); ex.Status == http.StatusNotFound {
+		s.sweep(ctx)
+		*current = key
+	}
+}
+
+// refused sends a write without a valid authentication token and checks
+// that it was refused with 401 and changed nothing (5.5).
+func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
+	rule := "AUTH-WRITE-NEEDS-AUTH"
+	r := client.Request{Credentials: client.APIToken}
+	if c.AuthToken == gen.TokenWrong {
+		rule = "AUTH-WRITE-INVALID-AUTH"
+		wrong := wrongToken
+		r.Credentials, r.AuthValue = client.BothTokens, &wrong
+	}
+	r.Probe = true
+	if c.Target == "settings" {
+		s.refusedSettings(ctx, c, j, r, rule)
+		return
+	}
+	if !s.fx.CanWrite() {
+		// A probe that cannot change a site: a key no page has.
+		r.Method, r.Path = http.MethodDelete, s.keyPath("pages", gen.Marker+"missing", "missing")
+		if c.Target == "edit" {
+			r.Method = http.MethodPut
+			body(&r, s.fields(c.Fields, ""), c.Form)
+		}
+		if ex := s.do(ctx, j, r, ""); oracle.Judgeable(ex) && ex.Status < 500 {
+			j.Status(rule, ex, http.StatusUnauthorized, http.StatusNotFound)
+		}
+		return
+	}
+	if c.Target == "create" {
+		slug := s.newSlug()
+		r.Method, r.Path = http.MethodPost, "/api/pages"
+		body(&r, s.fields(c.Fields, slug), c.Form)
+		ex := s.do(ctx, j, r, "")
+		defer s.removeIfThere(ctx, slug)
+		if oracle.Judgeable(ex) && ex.Status < 500 {
+			j.Status(rule, ex, http.StatusUnauthorized)
+		}
+		after := s.readPage(ctx, j, slug)
+		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusNotFound, after, "page created", "no page at the refused create's slug", "GET answered "+http.StatusText(after.Status))
+		return
+	}
+	key, before := s.basePage(ctx, j)
+	if key == "" {
+		return
+	}
+	defer s.remove(ctx, key)
+	r.Method, r.Path = http.MethodDelete, client.KeyPath("pages", key)
+	if c.Target == "edit" {
+		r.Method = http.MethodPut
+		body(&r, s.fields(c.Fields, ""), c.Form)
+	}
+	ex := s.do(ctx, j, r, "")
+	if oracle.Judgeable(ex) && ex.Status < 500 {
+		j.Status(rule, ex, http.StatusUnauthorized)
+	}
+	after := s.readPage(ctx, j, key)
+	if !j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusOK, after, "page gone", "the page still reads after the refused "+c.Target, "GET answered "+http.StatusText(after.Status)) {
+		s.findRenamed(ctx, key, &key)
+		return
+	}
+	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, after, before, after.Get("data"))
+}

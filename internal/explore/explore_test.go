@@ -1,0 +1,230 @@
+package explore
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
+)
+
+// explore runs an exploration of srv with writes and settings writes.
+func exploreRef(t *testing.T, srv testkit.Server, cfg Config) (Result, string) {
+	t.Helper()
+	cfg.Client = client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken, ReadOnly: cfg.Client.ReadOnly}
+	if !cfg.Client.ReadOnly {
+		cfg.SettingsWrites = true
+	}
+	var out bytes.Buffer
+	res := Run(t.Context(), cfg, &out)
+	return res, out.String()
+}
+
+// smallest bounds each explore-only mutant's shrunk case: body fields or
+// query parameters, and characters of their values (run-marked names
+// count as their placeholders).
+var smallest = map[reference.Mutant][2]int{
+	reference.ExploreTagAmpersandCrash:      {5, 20}, // slug, title, content, type, tags "a&b"
+	reference.ExploreCategoryDroppedTags:    {6, 40}, // the same with four tags and a category
+	reference.ExploreEditTypeAndDate500:     {2, 30}, // type and date
+	reference.ExploreUntaggedSizeOne500:     {2, 5},  // untagged=true&numberOfItems=1
+	reference.ExploreBigPageSize400:         {1, 3},  // numberOfItems=101
+	reference.ExploreDescriptionCut:         {5, 160},
+	reference.ExploreFormQuoteTwice:         {4, 16}, // title `"`
+	reference.ExploreRefusedEditAppliesTags: {1, 12}, // tags
+	reference.ExploreMissingTagEchoesToken:  {0, 12}, // one short key
+	reference.ExploreFilesEncodedDots:       {0, 8},  // %2e%2e
+	reference.ExploreTextPlainCrash:         {0, 40}, // a body with Content-Type text/plain
+}
+
+// TestExploreFindsEachMutantOnlyGeneratedInputReveals: with the default
+// budget, an exploration of the reference server with each explore-only
+// mutant finds it, by a rule the mutant breaks, shrunk to a small case;
+// --replay of the saved file finds it again, and passes on the reference.
+func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
+	n := 0
+	for _, m := range reference.Mutants() {
+		if !m.ExploreOnly {
+			continue
+		}
+		n++
+		t.Run(string(m.Name), func(t *testing.T) {
+			dir := t.TempDir()
+			srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{m.Name}}, nil)
+			res, out := exploreRef(t, srv, Config{Seed: 1, ReplayDir: dir})
+			var hit *Record
+			for i, r := range res.Records {
+				if slices.Contains(m.Rules, r.Finding.Rule) && hit == nil {
+					hit = &res.Records[i]
+				}
+			}
+			if res.Exit != ExitFindings || hit == nil {
+				t.Fatalf("not found within the default budget (exit %d; rules %v):\n%s", res.Exit, m.Rules, out)
+			}
+			fields, chars := hit.Case.Size()
+			bound, ok := smallest[m.Name]
+			if !ok || fields > bound[0] || chars > bound[1] {
+				t.Errorf("shrunk to %d fields and %d characters, want at most %v: %+v", fields, chars, bound, hit.Case)
+			}
+			t.Logf("%s: %s in %d requests, shrunk to %d field(s), %d character(s): %s", m.Name, hit.Finding.Signature(), res.Requests, fields, chars, hit.judged().RequestLine())
+			b, err := os.ReadFile(hit.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tok := range []string{srv.Token, srv.AuthToken} {
+				if strings.Contains(string(b), tok) {
+					t.Errorf("the replay file %s holds a token", hit.File)
+				}
+			}
+			again := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{m.Name}}, nil)
+			rres, rout := exploreRef(t, again, Config{Replay: []string{hit.File}})
+			found := slices.ContainsFunc(rres.Records, func(r Record) bool { return r.Finding.Signature() == hit.Finding.Signature() })
+			if rres.Exit != ExitFindings || !found {
+				t.Errorf("--replay did not catch it again (exit %d):\n%s", rres.Exit, rout)
+			}
+			fixed := testkit.ReferenceWith(t, reference.Options{}, nil)
+			if fres, fout := exploreRef(t, fixed, Config{Replay: []string{hit.File}}); fres.Exit != ExitPass {
+				t.Errorf("--replay on the reference server (the mutant fixed) exits %d, want 0:\n%s", fres.Exit, fout)
+			}
+		})
+	}
+	if n < 8 {
+		t.Errorf("%d explore-only mutants, want at least 8", n)
+	}
+}
+
+// zeroFindingBudget is the budget of each exploration of
+// TestNoFindingOnConformingServers: a fifth of the default, so that many
+// seeds fit.
+const zeroFindingBudget = 400
+
+// TestNoFindingOnConformingServers explores the reference server, every
+// benign variant and every profile (divergent) over several seeds: a
+// server the spec allows gets no finding.
+func TestNoFindingOnConformingServers(t *testing.T) {
+	type target struct {
+		name string
+		opts reference.Options
+	}
+	targets := []target{{"reference", reference.Options{}}}
+	for _, m := range reference.Mutants() {
+		if m.Benign && !m.Hazard {
+			targets = append(targets, target{string(m.Name), reference.Options{Mutants: []reference.Mutant{m.Name}}})
+		}
+	}
+	for _, p := range reference.Profiles() {
+		targets = append(targets, target{"profile " + string(p.Name), reference.Options{Profile: p.Name}})
+	}
+	seeds := []uint64{1, 2, 3}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	runs, cases := 0, 0
+	for _, tg := range targets {
+		for _, seed := range seeds {
+			srv := testkit.ReferenceWith(t, tg.opts, nil)
+			res, _ := exploreRef(t, srv, Config{Seed: seed, Requests: zeroFindingBudget})
+			runs++
+			for _, n := range res.Cases {
+				cases += n
+			}
+			for _, r := range res.Records {
+				t.Errorf("%s, seed %d: %s: expected %s, got %s\n%s", tg.name, seed, r.Finding.Signature(), r.Finding.Expected, r.Finding.Got, r.judged())
+			}
+		}
+	}
+	t.Logf("zero findings: %d targets x %d seeds = %d explorations, %d generated cases", len(targets), len(seeds), runs, cases)
+}
+
+// TestExploreLeavesNoTrace: a whole exploration (writes and settings)
+// leaves the reference storage identical, and no report, HAR log or
+// console line holds a token, even against a server that echoes the token
+// in its answers.
+func TestExploreLeavesNoTrace(t *testing.T) {
+	for _, ro := range []bool{false, true} {
+		t.Run(fmt.Sprintf("read-only=%t", ro), func(t *testing.T) {
+			dir := t.TempDir()
+			srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{reference.ExploreMissingTagEchoesToken}}, nil)
+			before := srv.Storage()
+			cfg := Config{Seed: 5, ReplayDir: dir, Requests: 800, Reports: Reports{JSON: filepath.Join(dir, "r.json"), HAR: filepath.Join(dir, "r.har"),
+				HTML: filepath.Join(dir, "r.html"), JUnit: filepath.Join(dir, "r.xml"), Markdown: filepath.Join(dir, "r.md")}}
+			cfg.Client.ReadOnly = ro
+			res, out := exploreRef(t, srv, cfg)
+			if d := before.Diff(srv.Storage()); len(d) > 0 {
+				t.Errorf("the exploration changed the storage:\n%s", strings.Join(d, "\n"))
+			}
+			if res.Exit != ExitFindings || len(res.Records) == 0 {
+				t.Errorf("the token echo was not found (exit %d)", res.Exit)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*"))
+			texts := map[string]string{"console": out}
+			for _, f := range files {
+				b, _ := os.ReadFile(f)
+				texts[f] = string(b)
+			}
+			if !strings.Contains(texts[cfg.HAR], `"entries"`) {
+				t.Errorf("no HAR log written")
+			}
+			for name, text := range texts {
+				for _, tok := range []string{srv.Token, srv.AuthToken} {
+					if strings.Contains(text, tok) {
+						t.Errorf("%s holds a token", name)
+					}
+				}
+			}
+			if ro && strings.Contains(texts[cfg.HAR], `"method": "POST"`) && !strings.Contains(texts[cfg.HAR], "_unsent") {
+				t.Log("read-only: POST probes only without authentication")
+			}
+		})
+	}
+}
+
+// TestSeedReproducesTheExploration: the same seed sends the same requests.
+func TestSeedReproducesTheExploration(t *testing.T) {
+	lines := func() []string {
+		srv := testkit.ReferenceWith(t, reference.Options{}, nil)
+		var got []string
+		cfg := Config{Seed: 9, Requests: 300, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}
+		var out bytes.Buffer
+		res := Run(t.Context(), cfg, &out)
+		for _, r := range res.Report.Specs {
+			got = append(got, r.Name)
+		}
+		return append(got, fmt.Sprint(res.Cases))
+	}
+	if a, b := lines(), lines(); !slices.Equal(a, b) {
+		t.Errorf("two explorations with seed 9 differ:\n%v\n%v", a, b)
+	}
+}
+
+// distant delays every answer by d, like a site d away.
+func distant(d time.Duration) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			time.Sleep(d)
+			h.ServeHTTP(w, r)
+		})
+	}
+}
+
+// BenchmarkDistantExplore measures an exploration with the default budget
+// of a site 50 ms away (writes and settings): it should end in about a
+// minute.
+func BenchmarkDistantExplore(b *testing.B) {
+	for b.Loop() {
+		srv := testkit.ReferenceWith(b, reference.Options{}, distant(50*time.Millisecond))
+		var out bytes.Buffer
+		start := time.Now()
+		res := Run(b.Context(), Config{Seed: 1, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}, &out)
+		b.ReportMetric(time.Since(start).Seconds(), "s/exploration")
+		b.ReportMetric(float64(res.Requests), "requests")
+	}
+}

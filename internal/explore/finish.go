@@ -1,0 +1,136 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/conformance-suite/conformance/internal/har"
+	"github.com/conformance-suite/conformance/internal/redact"
+	"github.com/conformance-suite/conformance/internal/report"
+)
+
+// finish undoes what the exploration left (pages, settings), checks the
+// site once more (tripwire), saves each finding's replay file and writes
+// the summary and the reports. exit and sentence, when set, are the
+// verdict of an exploration that could not start.
+func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Time, exit int, sentence string) Result {
+	s.sweep(ctx)
+	if s.settings != nil {
+		cctx, cancel := cleanupContext(ctx)
+		_, now, problem := s.fx.ReadSettings(cctx)
+		if problem == "" {
+			s.restoreSettings(cctx, now)
+		}
+		cancel()
+	}
+	if tw := s.fx.Tripwire; tw != nil {
+		tw.Final(ctx, s.c)
+		if trip := tw.Tripped(); trip != nil {
+			sentence = fmt.Sprintf("The site lost data during the exploration: %s. Writes were stopped at once (after %d), cleanup writes included; restore the site from a backup.",
+				trip.Summary(), trip.AfterWrites)
+			if left := s.fx.Ledger.Pages(); len(left) > 0 {
+				sentence += fmt.Sprintf(" The run's own pages may still be on it: %s; once it is restored, remove them with `conformance cleanup --base-url %s`.",
+					strings.Join(left, ", "), s.c.BaseURL())
+			}
+			exit = ExitUnusable
+		}
+	}
+	for i := range s.records {
+		if file, err := s.saveReplay(&s.records[i], i+1); err != nil {
+			s.notes = append(s.notes, "could not write the replay file: "+err.Error())
+		} else {
+			s.records[i].File = file
+		}
+	}
+	run := s.buildReport(started, sentence)
+	if sentence == "" {
+		s.printSummary(run)
+	} else {
+		fmt.Fprintf(s.out, "\n%s\n", sentence)
+	}
+	if err := s.writeReports(run, rec); err != nil {
+		fmt.Fprintf(s.out, "conformance: %v\n", err)
+		exit = ExitUsage
+	}
+	if exit == 0 && len(s.records) > 0 {
+		exit = ExitFindings
+	}
+	return Result{Exit: exit, Seed: s.cfg.Seed, Records: s.records, Cases: s.cases, Requests: s.c.Seq(), Report: run}
+}
+
+// writeReports writes each report asked for, every one through the
+// redactor (the run's strings are redacted in place first).
+func (s *session) writeReports(run *report.Run, rec *har.Recorder) error {
+	red := s.c.Redactor()
+	red.Fields(run)
+	var first error
+	write := func(path string, render func(io.Writer) error) {
+		if path == "" {
+			return
+		}
+		var err error
+		if path == "-" {
+			dst := s.cfg.Reports.Stdout
+			if dst == nil {
+				dst = os.Stdout
+			}
+			err = rendered(dst, red, render)
+		} else {
+			_ = os.MkdirAll(filepath.Dir(path), 0o755)
+			var f *os.File
+			if f, err = os.Create(path); err == nil {
+				err = rendered(f, red, render)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("could not write the report %s: %v", path, err)
+		}
+	}
+	r := s.cfg.Reports
+	write(r.JSON, run.WriteJSON)
+	write(r.JUnit, run.WriteJUnit)
+	write(r.HTML, run.WriteHTML)
+	write(r.Markdown, run.WriteMarkdown)
+	if rec != nil {
+		write(r.HAR, func(w io.Writer) error { return s.writeHAR(w, rec, run) })
+	}
+	return first
+}
+
+// writeHAR writes the exploration's exchanges as a HAR log; the entries
+// of each finding's smallest case say so in their comment.
+func (s *session) writeHAR(w io.Writer, rec *har.Recorder, run *report.Run) error {
+	h := rec.Build(s.c.Exchanges(), har.Options{Creator: har.Creator{Name: "conformance", Version: s.cfg.SuiteVersion},
+		Comment: fmt.Sprintf("conformance explore %s of %s (%s), seed %d, %d requests", run.Meta.RunID, run.Meta.Target, s.mode, s.cfg.Seed, run.Meta.Requests)})
+	marks := map[int]string{}
+	for _, r := range s.records {
+		for _, ex := range r.Exchanges {
+			if !ex.Replayed {
+				marks[ex.Seq] = fmt.Sprintf("explore finding %s, smallest %s case", r.Finding.Signature(), r.Kind)
+			}
+		}
+	}
+	for i := range h.Log.Entries {
+		if m, ok := marks[h.Log.Entries[i].Seq]; ok && !h.Log.Entries[i].Replayed {
+			h.Log.Entries[i].Comment = m
+		}
+	}
+	return h.Encode(w)
+}
+
+func rendered(dst io.Writer, red *redact.Redactor, render func(io.Writer) error) error {
+	w := red.Writer(dst)
+	err := render(w)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

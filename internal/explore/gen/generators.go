@@ -1,0 +1,147 @@
+package gen
+
+import (
+	"strconv"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// Site is what the generators draw existing names from: read from the
+// target before exploring, so that keys that exist are read too, and
+// only what the run may do is generated.
+type Site struct {
+	Pages      []string // every page key, children included
+	Tags       []string
+	Categories []string
+	Users      []string
+	// Settings are the text settings a case may change (of those 2.6
+	// names); CustomFields says the settings have a customFields field.
+	Settings     []string
+	CustomFields bool
+	// Writes: the run may create, edit and delete pages of its own;
+	// SettingsWrites: it may send PUT /api/settings.
+	Writes, SettingsWrites bool
+}
+
+// triState draws an optional boolean list filter: absent, true or false.
+func triState(t *rapid.T, name string) (string, bool) {
+	switch rapid.IntRange(0, 2).Draw(t, name) {
+	case 1:
+		return "true", true
+	case 2:
+		return "false", true
+	}
+	return "", false
+}
+
+// OddPaging are paging values that are not plain integers (9.3: such
+// values no longer crash; what they give is not said).
+var OddPaging = []string{"abc", "", "2.5", "1e3", "+3", " 3", "0x10", "99999999999999999999", "1,5"}
+
+// pagingValue draws a numberOfItems or pageNumber: small integers first,
+// then -1, larger ones, and odd ones.
+func pagingValue(t *rapid.T, name string) string {
+	switch rapid.IntRange(0, 9).Draw(t, name+"Kind") {
+	case 0, 1, 2:
+		return rapid.SampledFrom([]string{"1", "2", "3"}).Draw(t, name)
+	case 6:
+		return "-1"
+	case 7:
+		return rapid.SampledFrom([]string{"0", "-5"}).Draw(t, name)
+	case 8:
+		return rapid.SampledFrom([]string{"100", "101", "500", "10000", "1000000"}).Draw(t, name)
+	case 9:
+		return rapid.SampledFrom(OddPaging).Draw(t, name)
+	}
+	return strconv.Itoa(rapid.IntRange(-3, 12).Draw(t, name))
+}
+
+// List generates GET /api/pages requests: the filters of 4.1 in any
+// combination, page sizes and numbers of every kind.
+func List() *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		c := Case{Kind: KindList, Endpoint: "pages"}
+		for _, name := range []string{"published", "static", "sticky", "draft", "scheduled", "untagged"} {
+			if v, ok := triState(t, name); ok {
+				c.Query = append(c.Query, Param{name, v})
+			}
+		}
+		for _, name := range []string{"numberOfItems", "pageNumber"} {
+			if rapid.IntRange(0, 3).Draw(t, "send "+name) > 0 {
+				c.Query = append(c.Query, Param{name, pagingValue(t, name)})
+			}
+		}
+		return c
+	})
+}
+
+// readEndpoints are the single-resource reads of section 4.
+var readEndpoints = []string{"pages", "tags", "categories", "users", "files"}
+
+// traversalKeys hold ".." or a NUL byte (4.11, 7), as sent (escaped).
+var traversalKeys = []string{"a..b", "x%00y", "..", "%00", "a..", "..b"}
+
+// encodedKeys hold ".." percent-encoded, as sent.
+var encodedKeys = []string{"%2e%2e", "a%2e%2eb", "%2E%2E", ".%2e"}
+
+// Read generates GET requests of one resource by key: keys that exist,
+// keys that do not, child keys, keys with traversal characters (plain and
+// percent-encoded) and very long ones.
+func Read(site *Site) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		ep := rapid.SampledFrom(readEndpoints).Draw(t, "endpoint")
+		c := Case{Kind: KindRead, Endpoint: ep}
+		existing := site.names(ep)
+		class := rapid.SampledFrom([]string{"existing", "missing", "child", "traversal", "encoded", "long"}).Draw(t, "keyClass")
+		switch {
+		case class == "existing" && len(existing) > 0:
+			c.Key = rapid.SampledFrom(existing).Draw(t, "key")
+		case class == "child" && ep == "pages" && len(site.topLevel()) > 0:
+			c.Key = rapid.SampledFrom(site.topLevel()).Draw(t, "parent") + "/" + Marker + Name().Draw(t, "child")
+		case class == "traversal":
+			c.Key = rapid.SampledFrom(traversalKeys).Draw(t, "key")
+		case class == "encoded":
+			c.Key = rapid.SampledFrom(encodedKeys).Draw(t, "key")
+		case class == "long":
+			c.Key = Marker + strings.Repeat(rapid.SampledFrom([]string{"a", "é", "b-"}).Draw(t, "piece"), rapid.IntRange(200, 1500).Draw(t, "length"))
+		default:
+			class = "missing"
+			c.Key = Marker + Name().Draw(t, "key")
+		}
+		c.KeyClass = class
+		return c
+	})
+}
+
+// names lists the existing names of a read endpoint's resources.
+func (s *Site) names(endpoint string) []string {
+	switch endpoint {
+	case "pages":
+		return s.Pages
+	case "tags":
+		return s.Tags
+	case "categories":
+		return s.Categories
+	case "users":
+		return s.Users
+	case "files":
+		return s.topLevel()
+	}
+	return nil
+}
+
+// topLevel lists the page keys without a '/'.
+func (s *Site) topLevel() []string {
+	var out []string
+	for _, k := range s.Pages {
+		if !strings.Contains(k, "/") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Escaped reports whether a key class is sent as generated (already
+// percent-encoded), not escaped segment by segment.
+func Escaped(class string) bool { return class == "traversal" || class == "encoded" }

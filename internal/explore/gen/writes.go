@@ -1,0 +1,156 @@
+package gen
+
+import (
+	"strconv"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// Create generates POST /api/pages bodies (4.3), in JSON or form encoding.
+// Every body carries a run-marked slug, a title, content and a type (draft
+// first): a complete, plausible page (see PAGE-CREATE-201), so that a
+// refusal of a body whose every field is valid is the server's fault, and
+// so that what the run creates is a draft unless a type is the point.
+func Create(site *Site) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		c := Case{Kind: KindCreate, Form: rapid.Bool().Draw(t, "form")}
+		c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug},
+			TextField(t, "title", c.Form, Text()), TextField(t, "content", c.Form, Text()))
+		typ, ok := Type(t)
+		c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
+		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+		return c
+	})
+}
+
+// Edit generates PUT /api/pages/{key} bodies (4.4) for a draft of the
+// run: any of the fields, none required. A new title starts with the run
+// marker, so that a key the server derives from it still carries it.
+func Edit(site *Site) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		c := Case{Kind: KindEdit, Form: rapid.Bool().Draw(t, "form")}
+		if title := Marker + " " + Text().Draw(t, "title"); maybe(t, "title") {
+			c.Fields = append(c.Fields, Field{Name: "title", Value: title})
+		}
+		if content := TextField(t, "content", c.Form, Text()); maybe(t, "content") {
+			c.Fields = append(c.Fields, content)
+		}
+		if typ, ok := Type(t); maybe(t, "type") {
+			c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
+		}
+		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+		return c
+	})
+}
+
+// pageFields draws the optional fields of a create or edit body: each
+// value first, then whether it is sent.
+func pageFields(t *rapid.T, site *Site, form bool) []Field {
+	var out []Field
+	add := func(name string, f Field) {
+		if maybe(t, name) {
+			out = append(out, f)
+		}
+	}
+	add("description", TextField(t, "description", form, Text()))
+	tags := Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")}
+	if !form && rapid.IntRange(0, 9).Draw(t, "tagsKind") == 9 {
+		tags = Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true}
+	}
+	add("tags", tags)
+	category := Field{Name: "category", Value: Marker + "no-such-category", Invalid: true}
+	if len(site.Categories) > 0 {
+		known := rapid.SampledFrom(site.Categories).Draw(t, "category")
+		if rapid.IntRange(0, 3).Draw(t, "unknownCategory") < 3 {
+			category = Field{Name: "category", Value: known}
+		}
+	}
+	add("category", category)
+	d, kind := Date(t)
+	add("date", Field{Name: "date", Value: d, Invalid: kind == BadDate})
+	position := Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))}
+	switch rapid.IntRange(0, 5).Draw(t, "positionKind") {
+	case 4:
+		position = Field{Name: "position", Value: "abc", Invalid: true}
+	case 5:
+		position = Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true}
+	}
+	add("position", position)
+	add("noindex", Field{Name: "noindex", Value: jsonOrForm(form, rapid.Bool().Draw(t, "noindex"))})
+	return out
+}
+
+// jsonOrForm is v as JSON decodes it, or as text in a form.
+func jsonOrForm(form bool, v any) any {
+	if !form {
+		return v
+	}
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return v
+}
+
+// Refused generates writes without a valid authentication token (5.5):
+// a create, an edit or a delete of a page of the run, or a settings
+// update (when the run may write them). A read-only run sends only edits
+// and deletes of a run-marked key no page has: probes that cannot change
+// a site even if a broken server took them.
+func Refused(site *Site) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		targets := []string{"edit", "delete"}
+		if site.Writes {
+			targets = append(targets, "create")
+			if site.SettingsWrites && len(site.Settings) > 0 {
+				targets = append(targets, "settings")
+			}
+		}
+		c := Case{Kind: KindRefused, Target: rapid.SampledFrom(targets).Draw(t, "target"),
+			AuthToken: rapid.SampledFrom([]Token{TokenMissing, TokenWrong}).Draw(t, "auth")}
+		switch c.Target {
+		case "create":
+			c.Form = rapid.Bool().Draw(t, "form")
+			c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug}, Field{Name: "title", Value: Text().Draw(t, "title")},
+				Field{Name: "content", Value: Text().Draw(t, "content")}, Field{Name: "type", Value: "draft"})
+			c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+		case "edit":
+			c.Form = rapid.Bool().Draw(t, "form")
+			e := Edit(site).Draw(t, "edit")
+			c.Fields = e.Fields
+		case "settings":
+			c.Fields = []Field{{Name: rapid.SampledFrom(site.Settings).Draw(t, "setting"), Value: Marker + " " + Text().Draw(t, "value")}}
+		}
+		return c
+	})
+}
+
+// badCustomFields are customFields values that are not JSON text: they
+// name no custom field, so a server that wrongly takes one adds none to
+// the site's pages (see the README on custom fields).
+var badCustomFields = []string{"{", "not json", `{"a":}`, "[", "'x'", `{"a":1,}`}
+
+// Settings generates PUT /api/settings bodies (4.10): text settings of
+// 2.6 (values of other kinds now and then), and customFields that is not
+// JSON text when the site has the field. Never a customFields value that
+// names a field: on the host, a new name stays on every page for good.
+func Settings(site *Site) *rapid.Generator[Case] {
+	return rapid.Custom(func(t *rapid.T) Case {
+		c := Case{Kind: KindSettings, Endpoint: "settings", Form: rapid.Bool().Draw(t, "form")}
+		for _, name := range site.Settings {
+			if maybe(t, name) {
+				c.Fields = append(c.Fields, TextField(t, name, c.Form, Text()))
+			}
+		}
+		if site.CustomFields && rapid.IntRange(0, 4).Draw(t, "customFields") == 4 {
+			c.Fields = append(c.Fields, Field{Name: "customFields", Value: rapid.SampledFrom(badCustomFields).Draw(t, "customFieldsValue"), Invalid: true})
+		}
+		if len(c.Fields) == 0 && len(site.Settings) > 0 {
+			c.Fields = append(c.Fields, Field{Name: site.Settings[0], Value: Text().Draw(t, "value")})
+		}
+		return c
+	})
+}

@@ -1,0 +1,150 @@
+package oracle
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/schemas"
+)
+
+// Rules of every answer that have no spec of the normal run: a client's
+// input never makes the server fail, and no answer carries a token.
+const (
+	RuleNoCrash      = "GEN-NO-CRASH"
+	RuleNoTokenEcho  = "AUTH-NO-TOKEN-IN-ANSWER"
+	minTokenToSearch = 16 // shorter tokens could occur in an answer by chance
+)
+
+// Judgeable reports whether ex is an answer of the API at all: a request
+// that got a status, to which the web server in front did not answer
+// itself (framework.AnsweredByFront: nginx's or Apache's own error page
+// is no answer of the API's).
+func Judgeable(ex *client.Exchange) bool {
+	return ex != nil && ex.Sent && ex.StatusErr() == nil && ex.Status != 0 && !framework.AnsweredByFront(ex, true).ByFront()
+}
+
+// Every judges what holds for every answer: JSON with the headers of 5.9
+// and the envelope of sections 1 and 7 (status agreeing with the code), no
+// 5xx for a client's input (crashRule names the rule: GEN-NO-CRASH, or a
+// more specific one), and neither token anywhere in it. It reports
+// whether the answer is an API answer the caller can judge further.
+func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) bool {
+	if !Judgeable(ex) {
+		return false
+	}
+	if crashRule == "" {
+		crashRule = RuleNoCrash
+	}
+	crashed := ex.Status >= 500 && !(ex.Method == http.MethodDelete && ex.Status == http.StatusInternalServerError)
+	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", status(ex))
+	ct := ex.MediaType()
+	j.Check("GEN-CONTENT-TYPE-JSON", ct == "application/json", ex, "Content-Type", "Content-Type application/json",
+		fmt.Sprintf("%q", ex.Header.Get("Content-Type")))
+	if !ex.Truncated && !ex.BodyCut {
+		got := "not JSON: " + quote(ex.BodyExcerpt())
+		if ex.BodySize() == 0 {
+			got = "an empty body"
+		}
+		j.Check("GEN-BODY-JSON", ex.IsJSON(), ex, "body", "a JSON document", got)
+	}
+	acao := ex.Header.Get("Access-Control-Allow-Origin")
+	j.Check("GEN-CORS-ANY-ORIGIN", acao == "*" || (acao != "" && acao == ex.RequestHeader.Get("Origin")), ex,
+		"Access-Control-Allow-Origin", "* (or the request's Origin)", fmt.Sprintf("%q", acao))
+	cc := strings.ToLower(strings.Join(ex.Header.Values("Cache-Control"), ","))
+	pragma := strings.ToLower(strings.Join(ex.Header.Values("Pragma"), ","))
+	j.Check("GEN-NO-CACHE", strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") || strings.Contains(pragma, "no-cache"),
+		ex, "no-cache headers", "Cache-Control no-store/no-cache or Pragma no-cache", fmt.Sprintf("Cache-Control %q, Pragma %q", cc, pragma))
+	j.tokens(ex, tokens)
+	if !ex.IsJSON() || !ex.JSON().IsObject() {
+		return true
+	}
+	if st := ex.Get("status"); st.Exists() {
+		want := ""
+		switch {
+		case ex.Status >= 200 && ex.Status < 300:
+			want = "0"
+		case ex.Status >= 400:
+			want = "1"
+		}
+		if want != "" {
+			j.Check("ENV-STATUS-AGREES", st.Type == gjson.String && st.Str == want, ex, "status field",
+				fmt.Sprintf("status %q with HTTP %d", want, ex.Status), "status "+st.Raw)
+		}
+	}
+	if !uploadSuccess(ex) {
+		m := ex.Get("message")
+		j.Check("ENV-MESSAGE-STRING", m.Type == gjson.String, ex, "message", "message, a string", describe(m))
+	}
+	return true
+}
+
+// tokens checks that neither token is in ex's body or headers.
+func (j *Judge) tokens(ex *client.Exchange, tokens []string) {
+	body := string(ex.Body())
+	for _, tok := range tokens {
+		if len(tok) < minTokenToSearch {
+			continue
+		}
+		found := strings.Contains(body, tok)
+		for _, vs := range ex.Header {
+			for _, v := range vs {
+				found = found || strings.Contains(v, tok)
+			}
+		}
+		j.Check(RuleNoTokenEcho, !found, ex, "token in answer", "no token of the request in the answer (2.4, 5)", "the answer carries one of the run's tokens")
+	}
+}
+
+// uploadSuccess: a 2xx answer to an upload, whose shape is not shown.
+func uploadSuccess(ex *client.Exchange) bool {
+	return ex.Method == http.MethodPost && ex.Status < 300 && (strings.Contains(ex.URL, "/api/images") || strings.Contains(ex.URL, "/api/files/"))
+}
+
+// describe renders a JSON value for a finding.
+func describe(r gjson.Result) string {
+	if !r.Exists() {
+		return "missing"
+	}
+	return shorten(r.Raw, 120)
+}
+
+// HandlerError judges a handler error's body (7: status "1" and message).
+func (j *Judge) HandlerError(rule string, ex *client.Exchange) {
+	v, err := schemas.Validate("error-handler.json", ex.Body())
+	j.Check(rule, err == nil && len(v) == 0, ex, "error body", `a handler error: {"status":"1","message":…}`, violations(v, err))
+}
+
+// EarlyError judges an early error's body (7: only message, no status).
+func (j *Judge) EarlyError(ex *client.Exchange) {
+	v, err := schemas.Validate("error-early.json", ex.Body())
+	j.Check("ENV-EARLY-ERROR-SHAPE", err == nil && len(v) == 0, ex, "error body", `an early error: {"message":…}, no status`, violations(v, err))
+}
+
+// violations renders a schema verdict for a finding.
+func violations(v []string, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if len(v) > 3 {
+		v = append(v[:3], fmt.Sprintf("and %d more", len(v)-3))
+	}
+	return strings.Join(v, "; ")
+}
+
+// Status judges a status code against the ones the spec allows.
+func (j *Judge) Status(rule string, ex *client.Exchange, want ...int) bool {
+	ok := false
+	for _, w := range want {
+		ok = ok || ex.Status == w
+	}
+	exp := make([]string, len(want))
+	for i, w := range want {
+		exp[i] = fmt.Sprint(w)
+	}
+	return j.Check(rule, ok, ex, "status", "HTTP "+strings.Join(exp, " or "), status(ex))
+}

@@ -1,0 +1,107 @@
+package tripwire
+
+// Reading the page list: how many pages of every type, and which.
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// totalQuery asks for one page of every type: its meta.total counts them
+// all (spec 4.1 rule 1).
+func totalQuery() url.Values {
+	q := everyTypeQuery()
+	q.Set("numberOfItems", "1")
+	return q
+}
+
+// everyTypeQuery turns every type filter on (spec 4.1).
+func everyTypeQuery() url.Values {
+	q := url.Values{}
+	for _, ty := range []string{"published", "draft", "static", "sticky", "scheduled"} {
+		q.Set(ty, "true")
+	}
+	return q
+}
+
+// everyType reports whether a page-list query turns every type filter on.
+func everyType(q url.Values) bool {
+	for k := range everyTypeQuery() {
+		if q.Get(k) != "true" {
+			return false
+		}
+	}
+	return true
+}
+
+// listedTotal is the meta.total of a page-list answer.
+func listedTotal(ex *client.Exchange) (int, bool) {
+	if ex.Err != nil || ex.Status != http.StatusOK {
+		return 0, false
+	}
+	return totalOf(ex.Body())
+}
+
+func totalOf(body []byte) (int, bool) {
+	t := gjson.GetBytes(body, "meta.total")
+	if t.Type != gjson.Number {
+		return 0, false
+	}
+	n, err := strconv.Atoi(t.Raw)
+	return n, err == nil
+}
+
+// walkSize is the page size of a listing walked a page at a time, when the
+// every-type listing at once is cut or refused.
+const walkSize = 100
+
+// maxWalk bounds a walk (a million pages).
+const maxWalk = 10000
+
+// listKeys lists the key of every page of every type: at once
+// (numberOfItems=-1), or a page at a time when that answer is cut or no
+// list. ok is false when no complete listing could be had.
+func listKeys(_ context.Context, read func(client.Request) *client.Exchange) (map[string]bool, bool) {
+	q := everyTypeQuery()
+	q.Set("numberOfItems", "-1")
+	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q})
+	if keys, ok := keysOf(ex); ok {
+		return keys, true
+	}
+	keys := map[string]bool{}
+	for n := 1; n <= maxWalk; n++ {
+		q := everyTypeQuery()
+		q.Set("numberOfItems", strconv.Itoa(walkSize))
+		q.Set("pageNumber", strconv.Itoa(n))
+		ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q})
+		page, ok := keysOf(ex)
+		if !ok {
+			return nil, false
+		}
+		for k := range page {
+			keys[k] = true
+		}
+		if len(page) == 0 || !ex.Get("meta.hasMore").Bool() {
+			return keys, true
+		}
+	}
+	return nil, false
+}
+
+// keysOf is the set of page keys of a complete page-list answer.
+func keysOf(ex *client.Exchange) (map[string]bool, bool) {
+	if ex.Err != nil || ex.Status != http.StatusOK || ex.Truncated || ex.BodyCut || !ex.Get("data").IsArray() {
+		return nil, false
+	}
+	keys := map[string]bool{}
+	for _, p := range ex.Get("data").Array() {
+		keys[p.Get("key").String()] = true
+	}
+	return keys, true
+}
