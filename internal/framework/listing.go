@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/schemas"
 )
 
 // A whole-site listing (numberOfItems=-1) is read as a stream
@@ -42,12 +44,39 @@ type PageCheck struct {
 const maxProblemsKept = 50
 
 // CheckListedPages adds checks run on every whole page object of every
-// listing ListAllPages reads (Listing.Problems gives their findings). Add
+// listing read as a stream (ListAllPages, ReadPages, ReadPageLists,
+// ReadStreamedPages; Listing.Problems and StreamedProblems give their
+// findings). A check whose name is added already is not added again. Add
 // them when the specs are registered, before any request.
 func (t *Fixture) CheckListedPages(checks ...PageCheck) {
 	t.pageChecks.mu.Lock()
 	defer t.pageChecks.mu.Unlock()
-	t.pageChecks.list = append(t.pageChecks.list, checks...)
+	for _, c := range checks {
+		if !slices.ContainsFunc(t.pageChecks.list, func(have PageCheck) bool { return have.Name == c.Name }) {
+			t.pageChecks.list = append(t.pageChecks.list, c)
+		}
+	}
+}
+
+// PageShape is the check of a whole page object against schema
+// page.json (the 17 fields of spec section 2.1), for CheckListedPages.
+var PageShape = PageCheck{Name: "page.json", Check: func(page gjson.Result) string {
+	problems, err := schemas.Validate("page.json", []byte(page.Raw))
+	if err != nil {
+		return err.Error()
+	}
+	return strings.Join(problems, "; ")
+}}
+
+// StreamedProblems is Listing.Problems for one answer read as a stream
+// (ReadPageLists, ReadStreamedPages): what the page check named found on
+// its page objects.
+func StreamedProblems(ex *client.Exchange, check string) (problems []string, more int, checked bool) {
+	v, ok := ex.Folded().(*foldedListing)
+	if !ok {
+		return nil, 0, false
+	}
+	return Listing{found: v.found}.Problems(check)
 }
 
 // pageCheckList is the run's page checks.
@@ -179,14 +208,31 @@ func slim(page gjson.Result) gjson.Result {
 // streamPages is the stream of a page list's data array through a page
 // fold with the run's checks; its name tells listings read with other
 // checks apart in the read cache.
-func (t *Fixture) streamPages() *client.Stream {
+func (t *Fixture) streamPages() *client.Stream { return t.streamPagesAt("data") }
+
+// streamPagesAt is streamPages for the array of page objects at path.
+func (t *Fixture) streamPagesAt(path string) *client.Stream {
 	checks := t.pageChecks.get()
 	names := make([]string, len(checks))
 	for i, c := range checks {
 		names[i] = c.Name
 	}
-	return &client.Stream{Path: "data", Name: "slim pages; checks: " + strings.Join(names, ", "),
+	return &client.Stream{Path: path, Name: "slim pages; checks: " + strings.Join(names, ", "),
 		New: func() client.Fold { return newPageFold(checks) }}
+}
+
+// ReadStreamedPages sends GET path for each of paths side by side (All),
+// each read as a stream whose array of page objects at arrayPath (for
+// example "data.pages" of a tag's single view) goes through the run's page
+// checks and is kept slim: PageItems gives those pages, StreamedProblems
+// what the checks found, and the body is the rest of the answer with that
+// array empty.
+func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
+	reqs := make([]client.Request, len(paths))
+	for i, p := range paths {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: p, Stream: t.streamPagesAt(arrayPath)}
+	}
+	return t.All(ctx, reqs...)
 }
 
 // ReadPages reads one answer of the page list with query q as a stream:

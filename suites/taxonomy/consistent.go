@@ -43,16 +43,27 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	}
 	views := s.readTerms(ctx, ts.sample)
 	v.listing = s.everyPage(ctx)
-	for _, p := range v.listing.Pages {
-		v.pages[p.Get("key").String()] = p
-	}
-	var unlisted []string
+	var all [][]string
+	wanted := map[string]bool{}
 	for i, ex := range views {
 		named := append([]string(nil), ts.sample[i].list...)
 		if ex.Err == nil && ex.Status == http.StatusOK {
 			named = append(named, strs(ex.Get("data.list"))...)
 		}
 		named = framework.Uniq(named)
+		all = append(all, named)
+		for _, key := range named {
+			wanted[key] = true
+		}
+	}
+	// Only the pages named are kept of the listing.
+	for _, p := range v.listing.Pages {
+		if key := p.Get("key").String(); wanted[key] {
+			v.pages[key] = p
+		}
+	}
+	var unlisted []string
+	for _, named := range all {
 		var missing []string
 		for _, key := range named {
 			if _, ok := v.pages[key]; !ok {

@@ -75,6 +75,8 @@ var kinds = []kind{
 // name, each read once for all the specs that judge it. The list specs of
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
+	// The page objects of the single views are checked as they stream by.
+	t.CheckListedPages(framework.PageShape)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
 		everyPage := framework.Share(g, func(ctx context.Context) framework.Listing {

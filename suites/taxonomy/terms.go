@@ -192,10 +192,23 @@ func (s *shared) readViews(ctx context.Context) map[string]*client.Exchange {
 	}
 	keys = framework.Uniq(keys)
 	out := map[string]*client.Exchange{}
-	for i, ex := range readAll(ctx, s.t, s.k.endpoint, keys) {
+	for i, ex := range s.readViewsOf(ctx, keys) {
 		out[keys[i]] = ex
 	}
 	return out
+}
+
+// readViewsOf reads the single view of each term of keys side by side,
+// each as a stream: its pages (full page objects, as many as the term
+// names) are checked against page.json as they arrive and kept slim
+// (framework.ReadStreamedPages), so a big category's view costs no more
+// memory than a small one's.
+func (s *shared) readViewsOf(ctx context.Context, keys []string) []*client.Exchange {
+	paths := make([]string, len(keys))
+	for i, key := range keys {
+		paths[i] = client.KeyPath(s.k.endpoint, key)
+	}
+	return s.t.ReadStreamedPages(ctx, "data.pages", paths...)
 }
 
 // readTerms gives the single view of each of terms (read once for the
@@ -206,7 +219,7 @@ func (s *shared) readTerms(ctx context.Context, terms []term) []*client.Exchange
 	for i, tm := range terms {
 		if out[i] = views[tm.key]; out[i] == nil {
 			// Not in a sample the views were read for: read it now.
-			out[i] = readAll(ctx, s.t, s.k.endpoint, []string{tm.key})[0]
+			out[i] = s.readViewsOf(ctx, []string{tm.key})[0]
 		}
 	}
 	return out

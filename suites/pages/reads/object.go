@@ -268,7 +268,7 @@ func lastSegment(key string) string {
 
 // pageShapeCheck names the check of every listed page object against
 // schema page.json (framework.CheckListedPages).
-const pageShapeCheck = "page.json"
+var pageShapeCheck = framework.PageShape.Name
 
 // shapeOfEveryPage expects the check of every page object of a listing
 // against page.json (run as the listing streamed by) to have found

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -44,9 +43,7 @@ import (
 func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
-	t.CheckListedPages(framework.PageCheck{Name: pageShapeCheck, Check: func(page gjson.Result) string {
-		return strings.Join(pageSchemaProblems(page), "; ")
-	}})
+	t.CheckListedPages(framework.PageShape)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
