@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -145,18 +146,20 @@ func (f *pageFold) Item(raw []byte) {
 		f.over = true
 		return
 	}
-	page := gjson.ParseBytes(raw)
-	for _, c := range f.checks {
-		if p := c.Check(page); p != "" {
-			found := f.found[c.Name]
-			if len(found.problems) < maxProblemsKept {
-				found.problems = append(found.problems, "page "+Show(page.Get("key"))+": "+p)
-			} else {
-				found.more++
+	if len(f.checks) > 0 {
+		page := gjson.ParseBytes(raw)
+		for _, c := range f.checks {
+			if p := c.Check(page); p != "" {
+				found := f.found[c.Name]
+				if len(found.problems) < maxProblemsKept {
+					found.problems = append(found.problems, "page "+Show(page.Get("key"))+": "+p)
+				} else {
+					found.more++
+				}
 			}
 		}
 	}
-	s := slim(page)
+	s := slim(raw)
 	f.size += int64(len(s.Raw)) + 64
 	f.pages = append(f.pages, s)
 }
@@ -177,42 +180,65 @@ type foldedListing struct {
 // slugs, links). A rule that compares another member across the site adds
 // it here; one that judges a page whole does so as the listing streams
 // (CheckListedPages).
-var slimMembers = map[string]bool{"key": true, "uuid": true, "type": true, "slug": true, "tags": true,
-	"category": true, "permalink": true, "coverImage": true, "coverImageFilename": true}
+var slimMembers = []string{"key", "uuid", "type", "slug", "tags", "category", "permalink", "coverImage", "coverImageFilename"}
 
-// slim is a page object with its slimMembers only (a copy: it holds
-// nothing of the answer's buffer).
-func slim(page gjson.Result) gjson.Result {
-	if !page.IsObject() {
-		return gjson.Parse(strings.Clone(page.Raw))
+// slim is a page object with its slimMembers only, made without parsing
+// (or copying) the whole object: each member is looked up in raw, and
+// only those found are copied. Anything but an object is kept as it is.
+func slim(raw []byte) gjson.Result {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return gjson.Parse(string(raw))
 	}
 	var b strings.Builder
 	b.Grow(384)
 	b.WriteByte('{')
-	page.ForEach(func(k, v gjson.Result) bool {
-		if !slimMembers[k.Str] {
-			return true
+	for i, v := range gjson.GetManyBytes(raw, slimPaths...) {
+		if !v.Exists() {
+			continue
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		b.WriteString(k.Raw)
+		b.WriteString(strconv.Quote(slimMembers[i]))
 		b.WriteByte(':')
 		b.WriteString(v.Raw)
-		return true
-	})
+	}
 	b.WriteByte('}')
 	return gjson.Parse(b.String())
 }
 
+// slimPaths are the gjson paths of slimMembers (escaped, though none
+// needs it today).
+var slimPaths = func() []string {
+	out := make([]string, len(slimMembers))
+	for i, m := range slimMembers {
+		out[i] = gjson.Escape(m)
+	}
+	return out
+}()
+
+// checksFor are the page checks a listing with query q runs: the run's,
+// on the listing of every type (the one the whole-site rules share, read
+// once for the run), none on the others, whose rules compare keys and
+// types (a check of the whole object costs as much as it is large).
+func (t *Fixture) checksFor(q url.Values) []PageCheck {
+	for _, ty := range PageTypes() {
+		if q.Get(ty) != "true" {
+			return nil
+		}
+	}
+	return t.pageChecks.get()
+}
+
 // streamPages is the stream of a page list's data array through a page
-// fold with the run's checks; its name tells listings read with other
-// checks apart in the read cache.
-func (t *Fixture) streamPages() *client.Stream { return t.streamPagesAt("data") }
+// fold with checks; its name tells listings read with other checks apart
+// in the read cache.
+func (t *Fixture) streamPages(checks []PageCheck) *client.Stream {
+	return streamPagesAt("data", checks)
+}
 
 // streamPagesAt is streamPages for the array of page objects at path.
-func (t *Fixture) streamPagesAt(path string) *client.Stream {
-	checks := t.pageChecks.get()
+func streamPagesAt(path string, checks []PageCheck) *client.Stream {
 	names := make([]string, len(checks))
 	for i, c := range checks {
 		names[i] = c.Name
@@ -230,16 +256,17 @@ func (t *Fixture) streamPagesAt(path string) *client.Stream {
 func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: p, Stream: t.streamPagesAt(arrayPath)}
+		reqs[i] = client.Request{Method: http.MethodGet, Path: p, Stream: streamPagesAt(arrayPath, t.pageChecks.get())}
 	}
 	return t.All(ctx, reqs...)
 }
 
 // ReadPages reads one answer of the page list with query q as a stream:
 // the exchange, and what the fold kept of its pages (nil unless the whole
-// answer was one JSON document).
+// answer was one JSON document). The run's page checks look at each page
+// of a listing of every type.
 func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages()})
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages(t.checksFor(q))})
 	v, _ := ex.Folded().(*foldedListing)
 	if v == nil {
 		return ex, nil

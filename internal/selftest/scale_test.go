@@ -78,10 +78,17 @@ func runScale(tb testing.TB, n int, extra ...string) scaleRun {
 	args := append([]string{"--base-url", ref.URL, "--no-color", "--json-report", path}, extra...)
 	res := selftest.Run(context.Background(), selftest.Cmd{Dir: dir, Timeout: 10 * time.Minute, Args: args,
 		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, selftest.EnvPeakFile + "=" + peak}})
-	if res.Exit != 0 {
-		tb.Fatalf("%d pages: exit %d\n%s\n%s", n, res.Exit, selftest.Tail(res.Stdout, 40), selftest.Tail(res.Stderr, 10))
-	}
 	run, err := report.ReadJSONFile(path)
+	if res.Exit != 0 {
+		var failed []string
+		for _, s := range reportSpecs(run) {
+			if s.Status == report.Failed || s.Status == report.Errored {
+				failed = append(failed, s.Name+": "+s.Message[:min(len(s.Message), 600)])
+			}
+		}
+		tb.Fatalf("%d pages: exit %d\n%s\n%s\n%s", n, res.Exit, selftest.Tail(res.Stdout, 40), selftest.Tail(res.Stderr, 10),
+			strings.Join(failed, "\n"))
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -191,4 +198,12 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 			t.Errorf("%s is fully checked at 100 pages, only partly at 2,000: %s", rr.ID, rr.Partial.Summary())
 		}
 	}
+}
+
+// reportSpecs is the specs of a report (none when there is none).
+func reportSpecs(run *report.Run) []report.SpecResult {
+	if run == nil {
+		return nil
+	}
+	return run.Specs
 }
