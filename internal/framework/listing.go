@@ -94,8 +94,8 @@ func (l *pageCheckList) get() []PageCheck {
 
 // Listing is every page a query of the page list matches, as read once.
 type Listing struct {
-	// Pages are the slim page objects (slimMembers only), in the order
-	// listed.
+	// Pages are the slim page objects (slimMembers only; briefMembers
+	// for a listing of some types only), in the order listed.
 	Pages []gjson.Result
 	// Ex is the exchange that gave them (the last page of a walk).
 	Ex *client.Exchange
@@ -126,6 +126,7 @@ func (l Listing) Problems(check string) (problems []string, more int, checked bo
 // pageFold keeps a slim copy of every page object of a listing and runs
 // the page checks on the whole object.
 type pageFold struct {
+	view   pageView
 	checks []PageCheck
 	pages  []gjson.Result
 	found  map[string]*checkFindings
@@ -133,9 +134,9 @@ type pageFold struct {
 	over   bool // more than maxListed pages
 }
 
-func newPageFold(checks []PageCheck) *pageFold {
-	f := &pageFold{checks: checks, found: map[string]*checkFindings{}}
-	for _, c := range checks {
+func newPageFold(v pageView) *pageFold {
+	f := &pageFold{view: v, checks: v.checks, found: map[string]*checkFindings{}}
+	for _, c := range v.checks {
 		f.found[c.Name] = &checkFindings{}
 	}
 	return f
@@ -159,7 +160,7 @@ func (f *pageFold) Item(raw []byte) {
 			}
 		}
 	}
-	s := slim(raw)
+	s := f.view.slim(raw)
 	f.size += int64(len(s.Raw)) + 64
 	f.pages = append(f.pages, s)
 }
@@ -182,24 +183,50 @@ type foldedListing struct {
 // (CheckListedPages).
 var slimMembers = []string{"key", "uuid", "type", "slug", "tags", "category", "permalink", "coverImage", "coverImageFilename"}
 
-// slim is a page object with its slimMembers only, made without parsing
-// (or copying) the whole object: each member is looked up in raw, and
-// only those found are copied. Anything but an object is kept as it is.
-func slim(raw []byte) gjson.Result {
+// briefMembers are what the other listings keep: their rules compare keys
+// and types (and, on a few small pages, tags).
+var briefMembers = []string{"key", "type", "tags"}
+
+// pageView is how a listing is read: the checks run on each whole page
+// object, and the members kept of it.
+type pageView struct {
+	name    string
+	checks  []PageCheck
+	members []string
+	paths   []string // gjson paths of members
+}
+
+func newPageView(name string, checks []PageCheck, members []string) pageView {
+	names := make([]string, len(checks))
+	for i, c := range checks {
+		names[i] = c.Name
+	}
+	v := pageView{name: name + "; checks: " + strings.Join(names, ", "), checks: checks, members: members}
+	for _, m := range members {
+		v.paths = append(v.paths, gjson.Escape(m))
+	}
+	return v
+}
+
+// slim is a page object with the view's members only, made without
+// parsing (or copying) the whole object: each member is looked up in raw,
+// and only those found are copied. Anything but an object is kept as it
+// is.
+func (pv pageView) slim(raw []byte) gjson.Result {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return gjson.Parse(string(raw))
 	}
 	var b strings.Builder
 	b.Grow(384)
 	b.WriteByte('{')
-	for i, v := range gjson.GetManyBytes(raw, slimPaths...) {
+	for i, v := range gjson.GetManyBytes(raw, pv.paths...) {
 		if !v.Exists() {
 			continue
 		}
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(slimMembers[i]))
+		b.WriteString(strconv.Quote(pv.members[i]))
 		b.WriteByte(':')
 		b.WriteString(v.Raw)
 	}
@@ -207,56 +234,38 @@ func slim(raw []byte) gjson.Result {
 	return gjson.Parse(b.String())
 }
 
-// slimPaths are the gjson paths of slimMembers (escaped, though none
-// needs it today).
-var slimPaths = func() []string {
-	out := make([]string, len(slimMembers))
-	for i, m := range slimMembers {
-		out[i] = gjson.Escape(m)
-	}
-	return out
-}()
-
-// checksFor are the page checks a listing with query q runs: the run's,
-// on the listing of every type (the one the whole-site rules share, read
-// once for the run), none on the others, whose rules compare keys and
-// types (a check of the whole object costs as much as it is large).
-func (t *Fixture) checksFor(q url.Values) []PageCheck {
+// viewFor is how a listing with query q is read: the listing of every type
+// (the one the whole-site rules share, read once for the run) with the
+// run's page checks and the slim members; the others, whose rules compare
+// keys and types, unchecked (a check of the whole object costs as much as
+// it is large) and brief.
+func (t *Fixture) viewFor(q url.Values) pageView {
 	for _, ty := range PageTypes() {
 		if q.Get(ty) != "true" {
-			return nil
+			return newPageView("brief pages", nil, briefMembers)
 		}
 	}
-	return t.pageChecks.get()
+	return newPageView("slim pages", t.pageChecks.get(), slimMembers)
 }
 
-// streamPages is the stream of a page list's data array through a page
-// fold with checks; its name tells listings read with other checks apart
-// in the read cache.
-func (t *Fixture) streamPages(checks []PageCheck) *client.Stream {
-	return streamPagesAt("data", checks)
-}
-
-// streamPagesAt is streamPages for the array of page objects at path.
-func streamPagesAt(path string, checks []PageCheck) *client.Stream {
-	names := make([]string, len(checks))
-	for i, c := range checks {
-		names[i] = c.Name
-	}
-	return &client.Stream{Path: path, Name: "slim pages; checks: " + strings.Join(names, ", "),
-		New: func() client.Fold { return newPageFold(checks) }}
+// streamPagesAt is the stream of the array of page objects at path
+// through a page fold of view v; its name tells listings read another way
+// apart in the read cache.
+func streamPagesAt(path string, v pageView) *client.Stream {
+	return &client.Stream{Path: path, Name: v.name, New: func() client.Fold { return newPageFold(v) }}
 }
 
 // ReadStreamedPages sends GET path for each of paths side by side (All),
 // each read as a stream whose array of page objects at arrayPath (for
 // example "data.pages" of a tag's single view) goes through the run's page
-// checks and is kept slim: PageItems gives those pages, StreamedProblems
+// checks and is kept brief: PageItems gives those pages, StreamedProblems
 // what the checks found, and the body is the rest of the answer with that
 // array empty.
 func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: p, Stream: streamPagesAt(arrayPath, t.pageChecks.get())}
+		reqs[i] = client.Request{Method: http.MethodGet, Path: p,
+			Stream: streamPagesAt(arrayPath, newPageView("brief pages", t.pageChecks.get(), briefMembers))}
 	}
 	return t.All(ctx, reqs...)
 }
@@ -266,7 +275,7 @@ func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths
 // answer was one JSON document). The run's page checks look at each page
 // of a listing of every type.
 func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages(t.checksFor(q))})
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", t.viewFor(q))})
 	v, _ := ex.Folded().(*foldedListing)
 	if v == nil {
 		return ex, nil

@@ -76,15 +76,15 @@ func PageItems(ex *client.Exchange) []gjson.Result {
 }
 
 // ReadPageLists sends GET /api/pages with each of qs side by side (All),
-// each read as a stream whose page objects are kept slim (see ReadPages;
-// PageItems gives them), unchecked, and returns the answers in the order
-// of qs.
+// each read as a stream whose page objects are kept brief (key, type,
+// tags; PageItems gives them), unchecked, and returns the answers in the
+// order of qs.
 // Their bodies are the envelopes with data empty: judge the pages with
 // PageItems, never with the data member.
 func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
 	reqs := make([]client.Request, len(qs))
 	for i, q := range qs {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: t.streamPages(nil)}
+		reqs[i] = client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", newPageView("brief pages", nil, briefMembers))}
 	}
 	return t.All(ctx, reqs...)
 }
@@ -196,7 +196,7 @@ func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w siz
 		return t.All(ctx, reqs...)
 	}
 	expected := 1
-	w.fold = newPageFold(t.checksFor(q))
+	w.fold = newPageFold(t.viewFor(q))
 	for p := 1; p <= pageWalkRequests; {
 		to := max(p, min(expected, pageWalkRequests))
 		for _, ex := range read(p, to) {
