@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tidwall/gjson"
 )
 
 // Do sends r and returns the recorded exchange; it never returns nil.
@@ -441,53 +439,4 @@ func readBounded(r io.Reader, limit, announced int64) (body []byte, truncated bo
 			return buf, false, rerr
 		}
 	}
-}
-
-// readStream reads a streamed answer into t: its skeleton (or, when it is
-// no JSON document, its start) as the body, cut like any body when it
-// passed a bound.
-func (c *Client) readStream(t *try, body io.Reader, st *Stream, keys bool) {
-	if keys {
-		inner := st
-		st = &Stream{Path: inner.Path, Name: inner.Name, New: func() Fold { return &keyFold{Fold: inner.New(), keys: &t.keys} }}
-	}
-	s := readStreamed(body, st, c.cfg.MaxBody, c.cfg.MaxStream, responseExcerpt+redactSlack)
-	t.streamed, t.size, t.truncated = s, s.size, s.bound
-	t.body = s.skeleton
-	if !s.valid && s.info.Items == 0 {
-		t.body = s.raw
-	}
-	if int64(len(t.body)) > c.cfg.MaxBody {
-		t.body, t.truncated = t.body[:c.cfg.MaxBody], true
-	}
-	if t.truncated {
-		s.raw = append([]byte(nil), s.raw[:min(len(s.raw), responseExcerpt+redactSlack)]...)
-		t.body = nil
-	}
-}
-
-// keyFold passes every item on to Fold and keeps its key member.
-type keyFold struct {
-	Fold
-	keys *[]string
-}
-
-func (k *keyFold) Item(raw []byte) {
-	*k.keys = append(*k.keys, gjson.GetBytes(raw, "key").String())
-	k.Fold.Item(raw)
-}
-
-// idleReader pushes idle back by d whenever some of the body arrives.
-type idleReader struct {
-	r    io.Reader
-	idle *time.Timer
-	d    time.Duration
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	n, err := r.r.Read(p)
-	if n > 0 {
-		r.idle.Reset(r.d)
-	}
-	return n, err
 }
