@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
 // A whole-site listing (numberOfItems=-1) is read as a stream
@@ -31,67 +28,6 @@ import (
 // so) rather than allowed to take the memory of the machine.
 const maxListed = 200_000
 
-// PageCheck is a check of every whole page object a listing streams (the
-// shape of a page, for instance): it returns the problem of one page, ""
-// when there is none. Checks are added before the run's first request
-// (CheckListedPages) and run on every listing read with ListAllPages.
-type PageCheck struct {
-	Name  string
-	Check func(page gjson.Result) string
-}
-
-// maxProblemsKept bounds the problems a check keeps of one listing (the
-// rest are counted): enough to show what is wrong.
-const maxProblemsKept = 50
-
-// CheckListedPages adds checks run on every whole page object of every
-// listing read as a stream (ListAllPages, ReadPages, ReadPageLists,
-// ReadStreamedPages; Listing.Problems and StreamedProblems give their
-// findings). A check whose name is added already is not added again. Add
-// them when the specs are registered, before any request.
-func (t *Fixture) CheckListedPages(checks ...PageCheck) {
-	t.pageChecks.mu.Lock()
-	defer t.pageChecks.mu.Unlock()
-	for _, c := range checks {
-		if !slices.ContainsFunc(t.pageChecks.list, func(have PageCheck) bool { return have.Name == c.Name }) {
-			t.pageChecks.list = append(t.pageChecks.list, c)
-		}
-	}
-}
-
-// PageShape is the check of a whole page object against schema
-// page.json (the 17 fields of spec section 2.1), for CheckListedPages.
-var PageShape = PageCheck{Name: "page.json", Check: func(page gjson.Result) string {
-	problems, err := schemas.Validate("page.json", []byte(page.Raw))
-	if err != nil {
-		return err.Error()
-	}
-	return strings.Join(problems, "; ")
-}}
-
-// StreamedProblems is Listing.Problems for one answer read as a stream
-// (ReadPageLists, ReadStreamedPages): what the page check named found on
-// its page objects.
-func StreamedProblems(ex *client.Exchange, check string) (problems []string, more int, checked bool) {
-	v, ok := ex.Folded().(*foldedListing)
-	if !ok {
-		return nil, 0, false
-	}
-	return Listing{found: v.found}.Problems(check)
-}
-
-// pageCheckList is the run's page checks.
-type pageCheckList struct {
-	mu   sync.Mutex
-	list []PageCheck
-}
-
-func (l *pageCheckList) get() []PageCheck {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]PageCheck(nil), l.list...)
-}
-
 // Listing is every page a query of the page list matches, as read once.
 type Listing struct {
 	// Pages are the slim page objects (slimMembers only; briefMembers
@@ -104,23 +40,6 @@ type Listing struct {
 	Problem string
 	// found holds each page check's findings.
 	found map[string]*checkFindings
-}
-
-// checkFindings is what one page check found on a listing.
-type checkFindings struct {
-	problems []string // "page <key>: <problem>", the first maxProblemsKept
-	more     int
-}
-
-// Problems returns what the page check named found on the listing's pages
-// ("page <key>: <problem>", at most maxProblemsKept) and how many more
-// there were; checked is false when the check did not run on it.
-func (l Listing) Problems(check string) (problems []string, more int, checked bool) {
-	f, ok := l.found[check]
-	if !ok {
-		return nil, 0, false
-	}
-	return f.problems, f.more, true
 }
 
 // pageFold keeps a slim copy of every page object of a listing and runs
@@ -150,14 +69,7 @@ func (f *pageFold) Item(raw []byte) {
 	if len(f.checks) > 0 {
 		page := gjson.ParseBytes(raw)
 		for _, c := range f.checks {
-			if p := c.Check(page); p != "" {
-				found := f.found[c.Name]
-				if len(found.problems) < maxProblemsKept {
-					found.problems = append(found.problems, "page "+Show(page.Get("key"))+": "+p)
-				} else {
-					found.more++
-				}
-			}
+			f.found[c.Name].add(len(f.pages), page, c.Check(page))
 		}
 	}
 	s := f.view.slim(raw)
@@ -258,7 +170,7 @@ func streamPagesAt(path string, v pageView) *client.Stream {
 // ReadStreamedPages sends GET path for each of paths side by side (All),
 // each read as a stream whose array of page objects at arrayPath (for
 // example "data.pages" of a tag's single view) goes through the run's page
-// checks and is kept brief: PageItems gives those pages, StreamedProblems
+// checks and is kept brief: PageItems gives those pages, PassCheckOnStream
 // what the checks found, and the body is the rest of the answer with that
 // array empty.
 func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {

@@ -257,6 +257,11 @@ func causeOf(f verdict.Fact, exs []verdict.Exchange, causes map[string]*cause) *
 	case f.Field != "" && ok && !ex.Cut && gjson.Valid(ex.Body):
 		segs := fieldSegments(f.Field)
 		kind := kindAt(gjson.Parse(ex.Body), segs)
+		if kind == "missing" && f.Want != "" && f.Found != "" {
+			// Judged as a stream went by: the answer kept no longer holds
+			// the field, the fact names the kind it had.
+			kind = f.Found
+		}
 		name := fieldName(segs)
 		switch {
 		case kind == "missing":

@@ -97,7 +97,8 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 		return missing
 	}))
 
-	t.Judged(v.pagesEx) // read once for the run
+	t.Judged(v.pagesEx)    // read once for the run
+	t.Judged(v.singles...) // read once for the group
 	if len(v.singleKey) < len(v.termKeys) {
 		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, len(v.singleKey), len(v.termKeys), k.endpoint)
 	}

@@ -23,7 +23,9 @@ type consistency struct {
 	// pages is every page the listing of every type holds, by key; read
 	// the pages named but not listed, read one by one.
 	pages   map[string]gjson.Result
+	index   map[string]int // where each of pages stands in the listing
 	read    map[string]*client.Exchange
+	views   []*client.Exchange // the sample's single views
 	listing framework.Listing
 	// cut is, per term that named more pages the listing lacks than
 	// maxPagesPerTerm, how many it named so.
@@ -37,11 +39,12 @@ type consistency struct {
 // the listing the run reads anyway answers for nearly all of them.
 func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	ts := s.ensure(ctx, true)
-	v := consistency{terms: ts, pages: map[string]gjson.Result{}, read: map[string]*client.Exchange{}}
+	v := consistency{terms: ts, pages: map[string]gjson.Result{}, index: map[string]int{}, read: map[string]*client.Exchange{}}
 	if ts.reason != "" {
 		return v
 	}
 	views := s.readTerms(ctx, ts.sample)
+	v.views = views
 	v.listing = s.everyPage(ctx)
 	var all [][]string
 	wanted := map[string]bool{}
@@ -57,9 +60,9 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 		}
 	}
 	// Only the pages named are kept of the listing.
-	for _, p := range v.listing.Pages {
+	for i, p := range v.listing.Pages {
 		if key := p.Get("key").String(); wanted[key] {
-			v.pages[key] = p
+			v.pages[key], v.index[key] = p, i
 		}
 	}
 	var unlisted []string
@@ -104,36 +107,45 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 		framework.NotChecked("%s", v.reason)
 	}
 	s.t.Judged(v.listing.Ex) // read once for the run
+	s.t.Judged(v.views...)   // read once for the group
 	for _, n := range v.cut {
 		s.t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names that the listing of every page lacks", k.rule, maxPagesPerTerm, n, k.noun)
 	}
-	var problems []string
-	var evidence *client.Exchange
+	// Problems by the answer that shows them: the listing, or a page's
+	// own read; each about the page's field that carries the term.
+	byAnswer := map[*client.Exchange][]framework.FieldProblem{}
+	var order []*client.Exchange
 	checked := 0
 	for i, tm := range v.sample {
 		for _, key := range v.named[i] {
 			checked++
-			problem, ex := "", v.listing.Ex
-			if page, ok := v.pages[key]; ok {
-				if uses, got := k.uses(page, tm.key); !uses {
-					problem = fmt.Sprintf("%s %q names page %q, but the page, as the listing of every page type shows it, does not carry it: %s",
-						k.noun, tm.key, key, got)
-				}
-			} else {
-				ex = v.read[key]
-				if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
+			ex, page, field := v.listing.Ex, v.pages[key], fmt.Sprintf("data[%d].%s", v.index[key], k.field)
+			problem := ""
+			if _, listed := v.pages[key]; !listed {
+				ex, field = v.read[key], "data."+k.field
+				page = ex.Get("data")
+				if ex.Err != nil || ex.Status != http.StatusOK || !page.IsObject() {
 					problem = fmt.Sprintf("%s %q names page %q, which the listing of every page type lacks and GET /api/pages/{key} did not return (%s)",
 						k.noun, tm.key, key, framework.Outcome(ex))
-				} else if uses, got := k.uses(ex.Get("data"), tm.key); !uses {
+					field = ""
+				}
+			}
+			want, kindGot := "", ""
+			if problem == "" {
+				if uses, got := k.uses(page, tm.key); !uses {
 					problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
+					if v := page.Get(k.field); !ofKind(v, k.want) {
+						want, kindGot = k.want, kindOf(v)
+					}
 				}
 			}
-			if problem != "" {
-				problems = append(problems, problem)
-				if evidence == nil {
-					evidence = ex
-				}
+			if problem == "" {
+				continue
 			}
+			if _, seen := byAnswer[ex]; !seen {
+				order = append(order, ex)
+			}
+			byAnswer[ex] = append(byAnswer[ex], framework.FieldProblem{Field: field, Problem: problem, Want: want, Got: kindGot})
 		}
 	}
 	if checked == 0 {
@@ -142,6 +154,39 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	// Asserted even when nothing was found wrong: the pages were looked
 	// at, so the rule judged real data (an assertion that could have
 	// failed ran).
-	Expect(problems).To(BeEmpty(), framework.Evidence(evidence,
-		"every page a %s names must carry it (%d pages looked at); the first offending answer:", k.noun, checked))
+	expect := fmt.Sprintf("every page a %s names carries it (%d pages looked at)", k.noun, checked)
+	if len(order) == 0 {
+		order = append(order, v.listing.Ex)
+	}
+	for _, ex := range order {
+		problems := byAnswer[ex]
+		Expect(ex).To(framework.HoldFields(expect, func(*client.Exchange) []framework.FieldProblem { return problems }))
+	}
+}
+
+// ofKind reports whether a JSON value is of kind ("object" or "string").
+func ofKind(v gjson.Result, kind string) bool {
+	if kind == "object" {
+		return v.IsObject()
+	}
+	return v.Type == gjson.String
+}
+
+// kindOf names the kind of a JSON value as the reports do.
+func kindOf(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "missing"
+	case v.Type == gjson.Null:
+		return "null"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean"
+	case v.Type == gjson.Number:
+		return "number"
+	case v.Type == gjson.String:
+		return "string"
+	case v.IsArray():
+		return "array"
+	}
+	return "object"
 }

@@ -266,24 +266,10 @@ func lastSegment(key string) string {
 	return key[strings.LastIndex(key, "/")+1:]
 }
 
-// pageShapeCheck names the check of every listed page object against
-// schema page.json (framework.CheckListedPages).
-var pageShapeCheck = framework.PageShape.Name
-
-// shapeOfEveryPage expects the check of every page object of a listing
-// against page.json (run as the listing streamed by) to have found
-// nothing.
+// shapeOfEveryPage expects every page object of a listing to have
+// matched page.json as the listing streamed by (framework.PageShape).
 func shapeOfEveryPage(l listing, expect string) types.GomegaMatcher {
-	return framework.Hold(expect, func(*client.Exchange) []string {
-		problems, more, checked := l.all.Problems(pageShapeCheck)
-		if !checked {
-			return []string{"the listing's pages were not checked against page.json"}
-		}
-		if more > 0 {
-			problems = append(problems, fmt.Sprintf("and %d more pages", more))
-		}
-		return problems
-	})
+	return framework.PassCheckOnListing(l.all, framework.PageShape.Name, expect)
 }
 
 // pageSchemaProblems lists how a page object departs from schema page.json.
