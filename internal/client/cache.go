@@ -177,7 +177,9 @@ func (rc *readCache) end(t readTicket, ex *Exchange) {
 
 // keepable: a complete answer a later identical read may be given.
 func keepable(ex *Exchange) bool {
-	return ex.Err == nil && ex.Sent && ex.Status != 0 && !ex.Truncated && !ex.BodyCut &&
+	// A stream its fold stopped is what the same answer would give again.
+	stopped := ex.Streamed != nil && ex.Streamed.Full
+	return ex.Err == nil && ex.Sent && ex.Status != 0 && (!ex.Truncated || stopped) && !ex.BodyCut &&
 		ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable
 }
 

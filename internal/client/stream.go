@@ -46,7 +46,9 @@ type Stream struct {
 	New func() Fold
 }
 
-// Fold keeps what a streamed read's checks need of each item.
+// Fold keeps what a streamed read's checks need of each item. A fold that
+// also has a Full() bool method that reports true stops the read there: the
+// answer is then cut at a bound (Exchange.Truncated).
 type Fold interface {
 	// Item is called with each item of the array, in order; raw is one
 	// complete JSON value, valid during the call only.
@@ -60,6 +62,10 @@ type Fold interface {
 type Streamed struct {
 	Path  string
 	Items int // items handed to the fold
+	// Full: the fold kept no more (Fold's Full), so the rest of the answer
+	// was not read; the exchange is Truncated, and Folded is what the fold
+	// kept (the read cache keeps it: the same answer would stop there too).
+	Full bool
 }
 
 // DefaultMaxStream bounds a streamed answer (Config.MaxStream): far more
@@ -98,6 +104,7 @@ type streamReader struct {
 	badUTF8  bool
 	err      error // the transport's error, not the decoder's
 	bounded  bool
+	full     bool // the fold kept no more
 }
 
 func (s *streamReader) Read(p []byte) (int, error) {
@@ -184,9 +191,11 @@ func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int)
 		out.size, out.raw, out.bound, out.err = int(sr.n), sr.raw, sr.bounded, sr.err
 	}
 	out.valid = err == nil && !sr.badUTF8 && !sr.bounded && sr.err == nil && len(sr.utf8Tail) == 0
+	if out.valid || sr.full {
+		out.value, out.weight = fold.Value()
+	}
 	if out.valid {
 		out.skeleton = skel.Bytes()
-		out.value, out.weight = fold.Value()
 	}
 	return out
 }
@@ -235,6 +244,11 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 				sr.mark = -1
 				fold.Item(raw)
 				info.Items++
+				if f, ok := fold.(interface{ Full() bool }); ok && f.Full() {
+					// The fold keeps no more: the rest is not read.
+					sr.bounded, sr.full, info.Full = true, true, true
+					return errStreamBound
+				}
 			}
 			if _, err := dec.Token(); err != nil { // ']'
 				return err
@@ -348,6 +362,13 @@ type keyFold struct {
 func (k *keyFold) Item(raw []byte) {
 	*k.keys = append(*k.keys, gjson.GetBytes(raw, "key").String())
 	k.Fold.Item(raw)
+}
+
+// Full is the wrapped fold's (a fold that keeps no more stops the read
+// whatever wraps it).
+func (k *keyFold) Full() bool {
+	f, ok := k.Fold.(interface{ Full() bool })
+	return ok && f.Full()
 }
 
 // idleReader pushes idle back by d whenever some of the body arrives.

@@ -84,7 +84,11 @@ func (l *pageCheckList) get() []PageCheck {
 // checkFindings is what one page check found on a listing.
 type checkFindings struct {
 	items []itemProblem // the first maxProblemsKept
-	more  int
+	// more counts the problems past those of the page that filled items;
+	// stopped: the check ran on no page after it (its verdict stood, and
+	// a broken listing of a million pages would cost a million checks).
+	more    int
+	stopped bool
 }
 
 // itemProblem is a problem of the page at index of the listing.
@@ -96,6 +100,9 @@ type itemProblem struct {
 
 // add keeps the problems of the page at index.
 func (f *checkFindings) add(index int, page gjson.Result, problems []PageProblem) {
+	if len(f.items) >= maxProblemsKept {
+		f.stopped = true
+	}
 	for _, p := range problems {
 		if len(f.items) >= maxProblemsKept {
 			f.more++
@@ -120,8 +127,14 @@ func (l Listing) Problems(check string) (problems []string, more int, checked bo
 		}
 		problems = append(problems, "page "+p.key+": "+where+p.Problem)
 	}
+	if f.stopped {
+		problems = append(problems, fmt.Sprintf("(the check stopped after %d problems: the later pages were not checked)", maxProblemsKept))
+	}
 	return problems, f.more, true
 }
+
+// done reports that the check runs on no further page (see stopped).
+func (f *checkFindings) done() bool { return len(f.items) >= maxProblemsKept }
 
 // PassCheckOnListing expects the page check named to have found nothing
 // on the pages of l (matched against l.Ex), each problem a fact on its

@@ -56,10 +56,24 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 func Hold(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
 	return exchangeMatcher(expect, func(ex *client.Exchange) string {
 		if found := problems(ex); len(found) > 0 {
-			return "\n  " + strings.Join(found, "\n  ")
+			return "\n  " + strings.Join(firstProblems(found), "\n  ")
 		}
 		return ""
 	})
+}
+
+// maxProblemsShown bounds the problems a failure lists: on a big site one
+// broken field is a problem on every page, and a failure message of ten
+// thousand lines would be copied into every report.
+const maxProblemsShown = 50
+
+// firstProblems is the first maxProblemsShown of problems, and how many
+// more there were.
+func firstProblems(problems []string) []string {
+	if len(problems) <= maxProblemsShown {
+		return problems
+	}
+	return append(problems[:maxProblemsShown:maxProblemsShown], fmt.Sprintf("and %d more", len(problems)-maxProblemsShown))
 }
 
 // FieldProblem is what is wrong with the value at Field of an answer (a
@@ -76,12 +90,13 @@ func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem
 			found = append(found, p.Problem)
 		}
 		if len(found) > 0 {
-			return "\n  " + strings.Join(found, "\n  ")
+			return "\n  " + strings.Join(firstProblems(found), "\n  ")
 		}
 		return ""
 	}, facts: func(ex *client.Exchange) []verdict.Fact {
 		var facts []verdict.Fact
-		for _, p := range problems(ex) {
+		all := problems(ex)
+		for _, p := range all[:min(len(all), maxProblemsShown)] {
 			f := factOf(ex, expect, p.Problem, p.Field)
 			if p.Want != "" {
 				f.Want, f.Found = p.Want, p.Got

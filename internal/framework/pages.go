@@ -160,8 +160,9 @@ func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Ex
 		case w.cut:
 			continue // try smaller pages
 		case w.failed:
-			return Listing{Ex: last, Problem: fmt.Sprintf("the answer to %s is larger than the read limits (--max-body for one page, "+
-				"1 GiB in all), and walking the list instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), AnswerStatus(last))}
+			return Listing{Ex: last, Problem: fmt.Sprintf("the answer to %s is more than a run reads at once (a page object over "+
+				"--max-body, over %d pages, or over 1 GiB in all), and walking the list instead failed at %s (%s)",
+				big.RequestLine(), maxListed, last.RequestLine(), AnswerStatus(last))}
 		case !w.done:
 			return Listing{Ex: last, Problem: fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*pageWalkRequests, q.Encode())}
 		}
