@@ -37,9 +37,10 @@ import (
 //
 // Both containers are in the reads phase. The second writes only on a
 // target lacking data, in a write run, and before any of its specs reads:
-// it comes first (framework.PhaseReadsSetUp), before the groups of the
-// other reads start, so no other spec sees its pages being made, and the
-// writes merely empty the read cache for those that come after.
+// in a write run it comes first (framework.PhaseReadsSetUp), before the
+// groups of the other reads start, so no other spec sees its pages being
+// made, and the writes merely empty the read cache for those that come
+// after; in a run that cannot write it is one of the reads.
 func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
@@ -53,8 +54,15 @@ func Register(t *framework.Fixture) {
 		}, k.getSpecs)
 	})
 
-	Describe("Page reads needing pages of some kind", framework.PhaseReadsSetUp, Ordered, ContinueOnFailure, func() {
-		k := newKit(t, framework.PhaseReadsSetUp, &supplies{typed: map[string]typedPage{}})
+	// A run that may write creates what the target lacks before any other
+	// read (PhaseReadsSetUp); one that may not creates nothing, and its
+	// reads go out with the others of the phase.
+	phase := framework.PhaseReadsSetUp
+	if !t.CanWrite() {
+		phase = framework.PhaseReads
+	}
+	Describe("Page reads needing pages of some kind", phase, Ordered, ContinueOnFailure, func() {
+		k := newKit(t, phase, &supplies{typed: map[string]typedPage{}})
 		BeforeAll(func(ctx SpecContext) { k.setUp(ctx) })
 		sections(k.slugSpecs, func() {
 			k.typeFilterSpecs()
