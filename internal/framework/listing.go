@@ -16,16 +16,20 @@ import (
 
 // A whole-site listing (numberOfItems=-1) is read as a stream
 // (client.Stream): each page object is looked at once, as it arrives, by
-// the checks that need the whole object (PageCheck), and only a slim copy
-// of it is kept — the members the whole-site rules compare (slimMembers):
-// keys, types, tags, categories, uuids, slugs and links. Memory then grows with the number of pages
-// by a few hundred bytes each, not with what they hold, and an answer of
-// any size is checked in full. The read cache keeps the slim listing, so
-// every rule of the run that asks for the same listing shares one read.
+// the checks that need the whole object (PageCheck, on the listing of
+// every type), and only a slim copy of it is kept: the members the
+// whole-site rules compare (slimMembers: keys, types, tags, categories,
+// uuids, slugs and links), or, for the other listings, whose rules compare
+// keys and types, fewer (briefMembers). Memory then grows with the number
+// of pages by a few hundred bytes each, not with what they hold, and an
+// answer of any size is checked in full. The read cache keeps the slim
+// listing, so every rule of the run that asks for the same listing shares
+// one read.
 
 // maxListed bounds the pages a listing keeps: far more than any site the
-// suite has met; a larger listing is not compared (Listing.Problem says
-// so) rather than allowed to take the memory of the machine.
+// suite has met; the stream stops there and a larger listing is not
+// compared (Listing.Problem says so) rather than allowed to take the
+// memory of the machine.
 const maxListed = 100_000
 
 // Listing is every page a query of the page list matches, as read once.
