@@ -175,27 +175,33 @@ func missingFrom(want, got []string) []string {
 
 // TestBigSiteKeepsEveryRule fails when a rule a run checks on a site of
 // 100 pages is not checked on a big one: no coverage may be lost to size.
-// The big site is 2,000 pages here (a few seconds); BenchmarkScale goes to
+// The big site is 2,000 pages here (a few seconds; 700 under the race
+// detector, whose reference server is many times slower: its listing of
+// every page is still larger than --max-body); BenchmarkScale goes to
 // 10,000.
 func TestBigSiteKeepsEveryRule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two CLI runs")
 	}
-	small, big := runScale(t, 100), runScale(t, 2000)
+	n := 2000
+	if raceEnabled {
+		n = 700
+	}
+	small, big := runScale(t, 100), runScale(t, n)
 	for _, r := range []scaleRun{small, big} {
 		if r.run.Counts.Failed > 0 {
-			t.Errorf("a conforming big site failed: %s", r.run.Verdict)
+			t.Errorf("a conforming site failed: %s", r.run.Verdict)
 		}
 	}
 	if lost := missingFrom(checked(small.run), checked(big.run)); len(lost) > 0 {
 		status := ruleStatus(big.run)
 		for _, id := range lost {
-			t.Errorf("%s is checked at 100 pages but not at 2,000: %s (%s)", id, status[id].Status, status[id].Reason)
+			t.Errorf("%s is checked at 100 pages but not at %d: %s (%s)", id, n, status[id].Status, status[id].Reason)
 		}
 	}
 	for _, rr := range big.run.Rules {
 		if rr.Partial != nil && ruleStatus(small.run)[rr.ID].Partial == nil {
-			t.Errorf("%s is fully checked at 100 pages, only partly at 2,000: %s", rr.ID, rr.Partial.Summary())
+			t.Errorf("%s is fully checked at 100 pages, only partly at %d: %s", rr.ID, n, rr.Partial.Summary())
 		}
 	}
 }
