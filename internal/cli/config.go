@@ -42,7 +42,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Insecure, "insecure", false, "do not verify the TLS certificate (test sites only)")
 	fs.Float64Var(&c.RPS, "rps", 0, "at most this many requests per second (0: no limit)")
 	fs.IntVar(&c.Retries, "retries", 2, "retries of a read answered 429 or 503 (writes are never retried)")
-	fs.Int64Var(&c.MaxBody, "max-body", client.DefaultMaxBody, "bytes of a response body read at most")
+	fs.Int64Var(&c.MaxBody, "max-body", client.DefaultMaxBody, "bytes of a response body kept at most, and of each page object of a listing read as a stream (such a listing may be up to 1 GiB in all)")
 	registerCredentials(fs, &c.Credentials)
 }
 

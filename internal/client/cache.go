@@ -26,8 +26,8 @@ const DefaultReadCacheBytes = 32 << 20
 //   - any other request that is sent, refused or not, successful or not,
 //     empties the cache when it starts and again when it ends: a write the
 //     target refused may still have had an effect, which is exactly what
-//     AUTH-REFUSED-WRITE-NO-EFFECT looks for; only HEAD and OPTIONS, safe
-//     by definition (RFC 9110), leave it as it is;
+//     AUTH-REFUSED-WRITE-NO-EFFECT looks for; only HEAD, OPTIONS and a GET
+//     with a body, safe by definition (RFC 9110), leave it as it is;
 //   - a read that overlapped any such request is not kept, since its answer
 //     may predate the write's effect (batches: Client.DoAll).
 //
@@ -57,6 +57,10 @@ type readCache struct {
 type cacheEntry struct {
 	original *Exchange
 	body     []byte
+	// value is what the fold of a streamed read kept (Exchange.Folded),
+	// size what it weighs.
+	value any
+	size  int64
 }
 
 // readTicket is what a request that may touch the cache carries while it
@@ -143,30 +147,39 @@ func (rc *readCache) end(t readTicket, ex *Exchange) {
 	}
 	body := ex.Body()
 	size := int64(len(body))
+	var value any
+	if ex.Streamed != nil {
+		if value = ex.Folded(); value == nil {
+			return
+		}
+		size += ex.foldedSize
+	}
 	if size > rc.limit {
 		return
 	}
 	if old, ok := rc.entries[t.key]; ok {
-		rc.bytes -= int64(len(old.body))
+		rc.bytes -= old.size
 		rc.order = slices.DeleteFunc(rc.order, func(k string) bool { return k == t.key })
 	}
 	for rc.bytes+size > rc.limit && len(rc.order) > 0 {
 		oldest := rc.order[0]
-		rc.bytes -= int64(len(rc.entries[oldest].body))
+		rc.bytes -= rc.entries[oldest].size
 		delete(rc.entries, oldest)
 		rc.order = rc.order[1:]
 	}
 	if rc.entries == nil {
 		rc.entries = map[string]*cacheEntry{}
 	}
-	rc.entries[t.key] = &cacheEntry{original: ex, body: body}
+	rc.entries[t.key] = &cacheEntry{original: ex, body: body, value: value, size: size}
 	rc.order = append(rc.order, t.key)
 	rc.bytes += size
 }
 
 // keepable: a complete answer a later identical read may be given.
 func keepable(ex *Exchange) bool {
-	return ex.Err == nil && ex.Sent && ex.Status != 0 && !ex.Truncated && !ex.BodyCut &&
+	// A stream its fold stopped is what the same answer would give again.
+	stopped := ex.Streamed != nil && ex.Streamed.Full
+	return ex.Err == nil && ex.Sent && ex.Status != 0 && (!ex.Truncated || stopped) && !ex.BodyCut &&
 		ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable
 }
 
@@ -185,4 +198,12 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Status, ex.Header = o.Status, o.Header.Clone()
 	ex.Duration = o.Duration
 	ex.setBody(e.body, len(e.body)) // shared: bodies are never written
+	if o.Streamed != nil {
+		// A fold's value is read, never changed: shared as it is.
+		ex.mu.Lock()
+		ex.Streamed, ex.folded, ex.bodySize, ex.head = o.Streamed, e.value, o.BodySize(), o.head
+		v := true
+		ex.valid = &v
+		ex.mu.Unlock()
+	}
 }

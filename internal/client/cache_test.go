@@ -350,3 +350,18 @@ func TestReadOverlappingWriteIsNotKept(t *testing.T) {
 		t.Error("a read that overlapped a write was kept and replayed")
 	}
 }
+
+// TestGetWithBodyKeepsTheCache: a GET carrying a body (a placement probe)
+// is not answered from the cache, and, being safe, does not empty it.
+func TestGetWithBodyKeepsTheCache(t *testing.T) {
+	rec := newRecorder(t, countingBody())
+	c := cached(t, rec, nil)
+	ctx := context.Background()
+	c.Do(ctx, Request{Path: "/api/pages"})
+	if ex := c.Do(ctx, Request{Path: "/api/pages", Placement: InBody}); ex.Replayed {
+		t.Error("a GET with a body was answered from the cache")
+	}
+	if ex := c.Do(ctx, Request{Path: "/api/pages"}); !ex.Replayed {
+		t.Error("a GET with a body emptied the cache")
+	}
+}

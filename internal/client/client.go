@@ -52,7 +52,10 @@ type Config struct {
 	// never read (the connection is closed) and the exchange is marked
 	// truncated.
 	MaxBody int64
-	CACert  string // PEM file added to the system roots
+	// MaxStream bounds a streamed answer (Request.Stream) in all; each of
+	// its items is bounded by MaxBody. Default DefaultMaxStream.
+	MaxStream int64
+	CACert    string // PEM file added to the system roots
 	// Insecure skips TLS verification (self-signed test sites).
 	Insecure bool
 	// CredentialsPlacement is where requests carry the tokens unless they
@@ -149,6 +152,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxStream <= 0 {
+		cfg.MaxStream = DefaultMaxStream
 	}
 	if cfg.ReadCacheBytes <= 0 {
 		cfg.ReadCacheBytes = DefaultReadCacheBytes

@@ -78,6 +78,7 @@ const (
 	phaseLimit   phase = iota // before sending (rate limit, retry wait)
 	phaseHeaders              // sending, waiting for the status line and headers
 	phaseBody                 // reading the body
+	phaseStream               // reading a streamed body, which may take as long as it keeps coming
 )
 
 // transportError names why a request failed. runCtx is the caller's
@@ -109,9 +110,12 @@ func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, p
 		te.Kind, te.Cause = KindCancelled, "the run was interrupted before the target answered"
 	case attemptCtx != nil && attemptCtx.Err() != nil, errors.As(err, &netErr) && netErr.Timeout():
 		te.Kind = KindTimeout
-		if ph == phaseBody {
+		switch ph {
+		case phaseBody:
 			te.Cause = fmt.Sprintf("the response body did not arrive in full within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
-		} else {
+		case phaseStream:
+			te.Cause = fmt.Sprintf("the response body stopped coming: nothing more arrived within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
+		default:
 			te.Cause = fmt.Sprintf("no answer within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
 		}
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -124,7 +128,7 @@ func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, p
 		te.Kind, te.Cause = KindTLS, "the server answers plain HTTP, not HTTPS: use an http:// --base-url"
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET),
 		errors.Is(err, syscall.EPIPE), strings.Contains(msg, "server closed"), strings.Contains(msg, "connection reset"):
-		if ph == phaseBody {
+		if ph == phaseBody || ph == phaseStream {
 			te.Kind, te.Cause, te.bodyCut = KindClosed, ErrBodyCut.Error(), true
 		} else {
 			te.Kind, te.Cause = KindClosed, "the connection closed without an answer"

@@ -38,7 +38,9 @@ const (
 // The response body is kept in two forms. The full body (bounded by
 // Config.MaxBody) is retained while the scope that made the exchange runs:
 // Body, IsJSON, JSON and Get read it. When that scope ends (the next
-// Client.SetScope), a body over 4 KiB is released to keep memory flat:
+// Client.SetScope), a body over 4 KiB is released to keep memory flat
+// (unless a holder pinned it: an exchange made by a prepare function or a
+// shared fixture stays whole until its group is done, see Unpin):
 // from then on BodyReleased is true, Body returns nil, JSON and Get read
 // as missing, and only the redacted BodyExcerpt, BodySize and the IsJSON
 // verdict remain. Smaller bodies are never released: later cross-checks
@@ -97,6 +99,12 @@ type Exchange struct {
 	Replayed bool
 	Started  time.Time
 	Duration time.Duration
+	// Streamed is set when the answer was read as a stream
+	// (Request.Stream): its items went to a fold (Folded) and were not
+	// kept. Body and JSON are then the envelope with that array empty
+	// (the skeleton), BodySize the whole answer's size, BodyExcerpt its
+	// start as received, and IsJSON the whole answer's verdict.
+	Streamed *Streamed
 
 	// mu guards the lazily computed and released fields below: an exchange
 	// may be read from a spec's goroutines while the client releases it.
@@ -110,6 +118,51 @@ type Exchange struct {
 	parsed   *gjson.Result
 	red      *redact.Redactor
 	replayOf *Exchange // the exchange a replay repeats
+	// pins counts the holders (Held) that keep the body whole whatever
+	// scope ends (see Unpin).
+	pins int
+	// head is the start of a streamed answer as received; folded what its
+	// fold kept.
+	head       []byte
+	folded     any
+	foldedSize int64
+}
+
+// Folded is what the fold of a streamed read kept (Stream, Fold.Value):
+// nil unless the whole answer was one JSON document in UTF-8 within the
+// bounds. A replay from the read cache gives the first read's value.
+func (e *Exchange) Folded() any { return locked(e, func() any { return e.folded }) }
+
+// setStreamed records what a streamed read brought.
+func (e *Exchange) setStreamed(st *streamed) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.body, e.bodySize, e.parsed = st.skeleton, st.size, nil
+	if !st.valid {
+		e.body = nil
+		if st.info.Items == 0 {
+			// Never streamed: the body is what came (a page of HTML).
+			e.body = st.raw
+		}
+	}
+	e.head, e.folded, e.foldedSize = st.raw, st.value, st.weight
+	v := st.valid
+	e.valid = &v
+	if st.info.Items > 0 || st.valid {
+		e.Streamed = st.info
+	}
+}
+
+func (e *Exchange) pin() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pins++
+}
+
+func (e *Exchange) unpin() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.pins--
 }
 
 // locked returns get() read under e's lock.
@@ -215,6 +268,9 @@ func (e *Exchange) BodyExcerpt() string {
 	if e.released {
 		return e.excerpt
 	}
+	if e.head != nil {
+		return redactedExcerpt(e.red, e.head, responseExcerpt)
+	}
 	return redactedExcerpt(e.red, e.body, responseExcerpt)
 }
 
@@ -278,21 +334,32 @@ func (e *Exchange) String() string {
 }
 
 // release drops the full body of an exchange once its scope has ended,
-// keeping its redacted excerpt, and cuts a long curl line.
-func (e *Exchange) release() {
+// keeping its redacted excerpt, and cuts a long curl line. A pinned
+// exchange is left whole: false then, and its release is up to a later
+// scope (exchangeLog.SetScope tries again once it is unpinned).
+func (e *Exchange) release() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.pins > 0 {
+		return false
+	}
+	e.folded = nil // taken by whoever read it; the read cache keeps its own
 	if len(e.curl) > maxKeptCurl {
 		e.curl = e.curl[:maxKeptCurl] + " …[cut: the request body was too long to keep]"
 	}
 	// Keep small bodies whole: they are what later cross-checks read.
 	if e.released || len(e.body) <= responseExcerpt {
-		return
+		return true
 	}
 	e.isJSONLocked() // IsJSON stays a fact about the body as received
-	e.excerpt = redactedExcerpt(e.red, e.body, responseExcerpt)
+	src := e.body
+	if e.head != nil {
+		src = e.head
+	}
+	e.excerpt = redactedExcerpt(e.red, src, responseExcerpt)
 	e.body, e.released = nil, true
 	e.parsed = nil // gjson keeps a copy of the whole body
+	return true
 }
 
 // redactedExcerpt redacts the start of b, then cuts it to limit bytes on a

@@ -21,6 +21,10 @@ type Held struct {
 	mu       sync.Mutex
 	exs      []*Exchange
 	released bool
+	// pinned is every exchange made with the held context, before or
+	// after Release: their bodies stay whole until Unpin (see Unpin).
+	pinned   []*Exchange
+	unpinned bool
 }
 
 // Hold returns ctx whose requests are recorded only when Release is called
@@ -34,10 +38,14 @@ func Hold(ctx context.Context) (context.Context, *Held) {
 	return context.WithValue(ctx, holdKey{}, h), h
 }
 
-// keep holds ex when ctx is held and not yet released.
+// keep pins ex and holds it when ctx is held and not yet released.
 func (h *Held) keep(ex *Exchange) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if !h.unpinned {
+		ex.pin()
+		h.pinned = append(h.pinned, ex)
+	}
 	if h.released {
 		return false
 	}
@@ -62,4 +70,25 @@ func (c *Client) Release(h *Held) {
 func held(ctx context.Context) *Held {
 	h, _ := ctx.Value(holdKey{}).(*Held)
 	return h
+}
+
+// Unpin lets the bodies of every exchange made with h's context be
+// released again, at the next Client.SetScope (see Exchange). Until then
+// they stay whole, whichever scope recorded them: what a prepare function
+// or a shared fixture read is judged by specs that run later, each in a
+// scope of its own, and a body released under a later spec's judge would
+// read as missing (a list "not given" that was given). The framework
+// unpins a group's exchanges once the group's last spec has judged them.
+// Exchanges made with h's context after Unpin are not pinned.
+func (c *Client) Unpin(h *Held) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	pinned := h.pinned
+	h.pinned, h.unpinned = nil, true
+	h.mu.Unlock()
+	for _, ex := range pinned {
+		ex.unpin()
+	}
 }

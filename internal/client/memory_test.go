@@ -167,3 +167,37 @@ func TestScopes(t *testing.T) {
 		t.Errorf("Since(-3) = %d exchanges, want 2", len(got))
 	}
 }
+
+// TestHeldBodiesStayUntilUnpinned checks the cause of a lost shared answer:
+// an exchange made with a held context (a prepare function, a shared
+// fixture) keeps its body whole over any number of scopes, since specs of
+// later scopes judge it, until its holder unpins it; the next scope then
+// releases it.
+func TestHeldBodiesStayUntilUnpinned(t *testing.T) {
+	large := `{"status":"0","message":"` + strings.Repeat("x", 2*responseExcerpt) + `"}`
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, large)
+	})
+	c := newClient(t, rec.URL, nil)
+	hctx, h := Hold(context.Background())
+	shared := c.Do(hctx, Request{Path: "/list"})
+	c.SetScope("the spec that records it")
+	c.Release(h)
+	after := c.Do(hctx, Request{Path: "/list", Fresh: true}) // made after Release: pinned too
+	for _, scope := range []string{"a later spec", "another"} {
+		c.SetScope(scope)
+		for _, ex := range []*Exchange{shared, after} {
+			if string(ex.Body()) != large || ex.BodyReleased() {
+				t.Fatalf("in %q a held exchange's body is %d bytes (released %v); want it whole until Unpin", scope, len(ex.Body()), ex.BodyReleased())
+			}
+		}
+	}
+	c.Unpin(h)
+	c.SetScope("after the group")
+	for _, ex := range []*Exchange{shared, after} {
+		if ex.Body() != nil || !ex.BodyReleased() {
+			t.Errorf("once unpinned, the next scope must release the body: %d bytes, released %v", len(ex.Body()), ex.BodyReleased())
+		}
+	}
+}

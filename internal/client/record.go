@@ -28,7 +28,10 @@ type exchangeLog struct {
 	sent      []int
 	observers []func(*Exchange)
 	scope     string
-	released  int // entries[:released] have released their full bodies
+	released  int // entries[:released] have released their full bodies, but pinned
+	// pinned are exchanges of entries[:released] that were pinned when
+	// their scope ended: released at a later SetScope once unpinned.
+	pinned []*Exchange
 }
 
 // scopeKey carries a scope name through a request's context (WithScope).
@@ -60,9 +63,13 @@ func (c *Client) SetScope(s string) {
 	c.log.mu.Lock()
 	defer c.log.mu.Unlock()
 	c.log.scope = s
-	for _, e := range c.log.entries[c.log.released:] {
-		e.release()
+	var kept []*Exchange
+	for _, e := range append(c.log.pinned, c.log.entries[c.log.released:]...) {
+		if !e.release() {
+			kept = append(kept, e)
+		}
 	}
+	c.log.pinned = kept
 	c.log.released = len(c.log.entries)
 }
 

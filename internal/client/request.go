@@ -136,6 +136,14 @@ type Request struct {
 	// stable. (Reads after a write are always fresh: any write empties the
 	// cache.) Its answer replaces the cached one.
 	Fresh bool
+	// Stream, on a GET, reads the answer as it arrives: the array it names
+	// goes item by item to a fold (see Stream), the rest is kept.
+	Stream *Stream
+}
+
+// streams reports whether r is read as a stream.
+func (r Request) streams() bool {
+	return r.Stream != nil && (r.Method == "" || r.Method == http.MethodGet)
 }
 
 // safeToRepeat reports whether r may be sent a second time after a cut

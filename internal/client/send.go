@@ -39,6 +39,9 @@ type pending struct {
 	// claimed: this read is the one on its way for its key (unclaimed by
 	// exec once the answer stands).
 	claimed bool
+	// uncached: a streamed read without a Stream.Name, which the read
+	// cache neither answers nor keeps (nor counts as a write).
+	uncached bool
 }
 
 // prepare builds r and its exchange, and decides whether it may be sent
@@ -63,6 +66,15 @@ func (c *Client) prepare(ctx context.Context, r Request) *pending {
 		p.ex.APIToken, p.ex.AuthToken = c.tokenUse(r, p.b)
 		if c.cfg.ReadCache {
 			p.key = cacheKey(p.b)
+			if r.streams() {
+				// A streamed answer is kept as what its fold made of it,
+				// only for reads naming the same fold.
+				if r.Stream.Name == "" {
+					p.key, p.uncached = "", true
+				} else if p.key != "" {
+					p.key = "stream " + r.Stream.Name + "\n" + p.key
+				}
+			}
 		}
 	}
 	return p
@@ -104,11 +116,18 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 	}
 	// HEAD and OPTIONS are safe methods (RFC 9110, 9.2.1) and are never
 	// cached: they leave the cache alone (the CORS preflight of the run's
-	// start would otherwise empty it before the first spec).
-	if c.cfg.ReadCache && (p.key != "" || !safeUncached(p.ex.Method)) {
+	// start would otherwise empty it before the first spec); so does a GET
+	// with a body (a placement probe), safe too, which the wire lets go
+	// beside other reads: a whole-site listing need not be read again
+	// because a probe went out meanwhile.
+	if c.cfg.ReadCache && !p.uncached && (p.key != "" || !safeUncached(p.ex.Method)) {
 		p.ticket, p.began = c.cache.begin(p.key), true
 	}
-	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), p.ex)
+	var st *Stream
+	if p.r.streams() {
+		st = p.r.Stream
+	}
+	c.send(ctx, p.b.req, p.b.body, p.r.safeToRepeat(), st, p.ex)
 	p.ex.Duration = time.Since(p.ex.Started)
 	// The answer stands: keep it (a replay recorded before it takes its
 	// number when it is recorded) and let identical reads have it. Done
@@ -130,6 +149,8 @@ func (c *Client) settle(ctx context.Context, p *pending) {
 
 // try is what one sending of a request brought back.
 type try struct {
+	streamed  *streamed // a streamed read (Request.Stream)
+	keys      []string  // the items' keys, for the write guard
 	status    int
 	header    http.Header // redacted
 	body      []byte      // what is kept of the body
@@ -149,7 +170,7 @@ func (t *try) bodyCut() bool { return errors.Is(t.err, ErrBodyCut) }
 // more after a cut connection (nothing, or not the whole body, arrived:
 // a proxy or a server closing early; one failure of the path is no
 // verdict on the target). What stands is recorded on ex.
-func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, ex *Exchange) {
+func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, st *Stream, ex *Exchange) {
 	var kept *try
 	for busy := 0; ; {
 		if err := c.waitTurn(ctx); err != nil {
@@ -186,10 +207,10 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			}
 		}
 		ex.Sent = true
-		t := c.sendOnce(sendContext(ctx, req.Method), req, body)
+		t := c.sendOnce(sendContext(ctx, req.Method), req, body, st, guarded)
 		if guarded && t.status != 0 {
 			c.guard.Answered(Answer{Method: req.Method, URL: req.URL, Status: t.status, Body: t.body,
-				Complete: t.err == nil && !t.truncated})
+				Complete: t.err == nil && !t.truncated, Streamed: t.streamed != nil, ItemKeys: t.keys})
 		}
 		if onWire {
 			c.wire.give(req.Method)
@@ -216,16 +237,32 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 	ex.Status, ex.Header, ex.Truncated, ex.Err = kept.status, kept.header, kept.truncated, kept.err
 	ex.BodyCut = kept.bodyCut()
 	ex.FinalURL, ex.Redirect = kept.finalURL, kept.redirect
-	if kept.status != 0 {
+	switch {
+	case kept.status != 0 && kept.streamed != nil:
+		ex.setStreamed(kept.streamed)
+	case kept.status != 0:
 		ex.setBody(kept.body, kept.size)
 	}
 }
 
 // sendOnce sends the request once, within --request-timeout, and reads
-// its answer.
-func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *try {
+// its answer: as a stream when st is set (keeping the items' keys for the
+// write guard when keys is set).
+func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte, st *Stream, keys bool) *try {
 	note := ""
-	attemptCtx, cancel := context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	var attemptCtx context.Context
+	var cancel context.CancelFunc
+	var idle *time.Timer
+	if st == nil {
+		attemptCtx, cancel = context.WithTimeout(context.WithValue(ctx, redirectNoteKey{}, &note), c.cfg.RequestTimeout)
+	} else {
+		// A streamed answer of a big site takes as long as it is large:
+		// it is cut only when it stops coming for --request-timeout (the
+		// transport bounds the wait for its headers the same way).
+		attemptCtx, cancel = context.WithCancel(context.WithValue(ctx, redirectNoteKey{}, &note))
+		idle = time.AfterFunc(c.cfg.RequestTimeout, cancel)
+		defer idle.Stop()
+	}
 	defer cancel()
 	areq := req.Clone(attemptCtx)
 	areq.Body = io.NopCloser(bytes.NewReader(body))
@@ -239,6 +276,13 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte) *
 		t.finalURL = c.redactor.String(resp.Request.URL.String())
 	}
 	var rerr error
+	if st != nil {
+		c.readStream(t, &idleReader{r: resp.Body, idle: idle, d: c.cfg.RequestTimeout}, st, keys)
+		if t.streamed.err != nil {
+			t.err = c.transportError(ctx, attemptCtx, t.streamed.err, phaseStream)
+		}
+		return t
+	}
 	if resp.ContentLength > c.cfg.MaxBody {
 		// Announced longer than the read bound: only the excerpt of the
 		// cut body is kept (below), so only that much is held while the
@@ -284,9 +328,10 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// safeUncached: methods the read cache neither keeps nor lets empty it.
+// safeUncached: methods the read cache neither keeps nor lets empty it
+// (a GET it does not keep is one with a body: a placement probe).
 func safeUncached(method string) bool {
-	return method == http.MethodHead || method == http.MethodOptions
+	return method == http.MethodHead || method == http.MethodOptions || method == http.MethodGet
 }
 
 // waitTurn waits for the --rps limiter and checks that the request may

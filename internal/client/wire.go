@@ -197,6 +197,11 @@ type Answer struct {
 	// (--max-body, a closed connection).
 	Body     []byte
 	Complete bool
+	// Streamed: the answer was read as a stream (Request.Stream); Body is
+	// its envelope without the items, and ItemKeys the key member of each
+	// item (a page listing's keys).
+	Streamed bool
+	ItemKeys []string
 }
 
 // SetWriteGuard installs g on c; nil removes it. Call it before the run's

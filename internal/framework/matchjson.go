@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // Expectations on what an exchange's body holds, and on decoded JSON
@@ -55,10 +56,55 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 func Hold(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
 	return exchangeMatcher(expect, func(ex *client.Exchange) string {
 		if found := problems(ex); len(found) > 0 {
-			return "\n  " + strings.Join(found, "\n  ")
+			return "\n  " + strings.Join(firstProblems(found), "\n  ")
 		}
 		return ""
 	})
+}
+
+// maxProblemsShown bounds the problems a failure lists: on a big site one
+// broken field is a problem on every page, and a failure message of ten
+// thousand lines would be copied into every report.
+const maxProblemsShown = 50
+
+// firstProblems is the first maxProblemsShown of problems, and how many
+// more there were.
+func firstProblems(problems []string) []string {
+	if len(problems) <= maxProblemsShown {
+		return problems
+	}
+	return append(problems[:maxProblemsShown:maxProblemsShown], fmt.Sprintf("and %d more", len(problems)-maxProblemsShown))
+}
+
+// FieldProblem is what is wrong with the value at Field of an answer (a
+// JSON path as schemas writes it: data[3].tags); Want, when set, is the
+// kind of value the spec allows there, and Got the kind it is instead.
+type FieldProblem struct{ Field, Problem, Want, Got string }
+
+// HoldFields is Hold with each problem about a field: a report groups such
+// failures by field, as it groups schema violations.
+func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem) types.GomegaMatcher {
+	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
+		var found []string
+		for _, p := range problems(ex) {
+			found = append(found, p.Problem)
+		}
+		if len(found) > 0 {
+			return "\n  " + strings.Join(firstProblems(found), "\n  ")
+		}
+		return ""
+	}, facts: func(ex *client.Exchange) []verdict.Fact {
+		var facts []verdict.Fact
+		all := problems(ex)
+		for _, p := range all[:min(len(all), maxProblemsShown)] {
+			f := factOf(ex, expect, p.Problem, p.Field)
+			if p.Want != "" {
+				f.Want, f.Found = p.Want, p.Got
+			}
+			facts = append(facts, f)
+		}
+		return facts
+	}}.matcher()
 }
 
 // Evidence is the description of an assertion on a value derived from ex

@@ -62,8 +62,32 @@ func QueryWith(q url.Values, kv ...string) url.Values {
 	return out
 }
 
-// PageItems returns the data array of a page list answer.
-func PageItems(ex *client.Exchange) []gjson.Result { return ex.Get("data").Array() }
+// PageItems returns the page objects of a page list answer: its data
+// array, or, of an answer read as a stream (ReadPages, ReadPageLists),
+// the slim pages its fold kept (nil when it was not one JSON document).
+func PageItems(ex *client.Exchange) []gjson.Result {
+	if ex.Streamed != nil {
+		if v, ok := ex.Folded().(*foldedListing); ok {
+			return v.pages
+		}
+		return nil
+	}
+	return ex.Get("data").Array()
+}
+
+// ReadPageLists sends GET /api/pages with each of qs side by side (All),
+// each read as a stream whose page objects are kept brief (key, type,
+// tags; PageItems gives them), unchecked, and returns the answers in the
+// order of qs.
+// Their bodies are the envelopes with data empty: judge the pages with
+// PageItems, never with the data member.
+func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
+	reqs := make([]client.Request, len(qs))
+	for i, q := range qs {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", newPageView("brief pages", nil, briefMembers))}
+	}
+	return t.All(ctx, reqs...)
+}
 
 // PageKeys returns the keys of page objects, in order.
 func PageKeys(items []gjson.Result) []string {
@@ -114,41 +138,6 @@ func AnswerStatus(ex *client.Exchange) string {
 	return "HTTP " + strconv.Itoa(ex.Status)
 }
 
-// ListAllPages returns every page matching the type filters of q, as the
-// reference a rule's check compares against. It does not judge the server:
-// it asks for numberOfItems=-1 and, when that answer is incomplete
-// (len(data) differs from meta.total: PAGE-LIST-ALL's concern), for one page
-// of meta.total items, so that a broken -1 does not spill into other rules.
-// problem is non-empty when no consistent listing could be had.
-func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) (items []gjson.Result, ex *client.Exchange, problem string) {
-	ex = t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", "-1"))
-	if ex.Truncated {
-		// A large site: its whole listing does not fit the read limit.
-		// Walk it in pages instead (the pagination rules judge the walk
-		// itself; here it only gathers the pages to compare with).
-		return t.walkAllPages(ctx, q, ex)
-	}
-	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
-		return nil, ex, fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))
-	}
-	items = PageItems(ex)
-	total := ex.Get("meta.total")
-	if total.Type != gjson.Number || int(total.Num) == len(items) {
-		// Without a usable meta.total (PAGE-LIST-SHAPE's concern) the -1
-		// answer is the best listing there is.
-		return items, ex, ""
-	}
-	n := int(total.Num)
-	if n > 0 {
-		ex2 := t.Read(ctx, PagesPath, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
-		if ex2.Err == nil && ex2.Status == http.StatusOK && len(PageItems(ex2)) == n {
-			return PageItems(ex2), ex2, ""
-		}
-	}
-	return nil, ex, fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
-		"while meta.total is %d, and numberOfItems=%d did not give them either", len(items), n, n)
-}
-
 // Bounds of walkAllPages: it starts with pages of pageWalkSize items and
 // makes them smaller while one page is still larger than the read limit; it
 // sends at most pageWalkRequests requests per size, so a huge site costs a
@@ -162,7 +151,7 @@ const (
 // a time, for sites whose numberOfItems=-1 answer is larger than the read
 // limit (big is the -1 exchange that was cut). It tries smaller pages while
 // one page is still cut.
-func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Exchange) ([]gjson.Result, *client.Exchange, string) {
+func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Exchange) Listing {
 	last := big
 	for size := pageWalkSize; size >= 4; size /= 4 {
 		w := t.walkAtSize(ctx, q, size)
@@ -171,19 +160,22 @@ func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Ex
 		case w.cut:
 			continue // try smaller pages
 		case w.failed:
-			return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), and walking the list "+
-				"instead failed at %s (%s)", big.RequestLine(), last.RequestLine(), AnswerStatus(last))
+			return Listing{Ex: last, Problem: fmt.Sprintf("the answer to %s is more than a run reads at once (a page object over "+
+				"--max-body, over %d pages, or over 1 GiB in all), and walking the list instead failed at %s (%s)",
+				big.RequestLine(), maxListed, last.RequestLine(), AnswerStatus(last))}
 		case !w.done:
-			return nil, last, fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*pageWalkRequests, q.Encode())
+			return Listing{Ex: last, Problem: fmt.Sprintf("the site has more than %d pages matching %s: too many to compare with", size*pageWalkRequests, q.Encode())}
 		}
-		return w.items, last, ""
+		v, _ := w.fold.Value()
+		f := v.(*foldedListing)
+		return Listing{Pages: f.pages, Ex: last, found: f.found}
 	}
-	return nil, last, fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())
+	return Listing{Ex: last, Problem: fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())}
 }
 
 // sizedWalk is how a walk over the list at one page size ended.
 type sizedWalk struct {
-	items  []gjson.Result
+	fold   *pageFold        // the pages gathered
 	last   *client.Exchange // the last page read
 	done   bool             // every page gathered
 	cut    bool             // a page was larger than the read limit
@@ -205,6 +197,7 @@ func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w siz
 		return t.All(ctx, reqs...)
 	}
 	expected := 1
+	w.fold = newPageFold(t.viewFor(q))
 	for p := 1; p <= pageWalkRequests; {
 		to := max(p, min(expected, pageWalkRequests))
 		for _, ex := range read(p, to) {
@@ -218,7 +211,9 @@ func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w siz
 				return w
 			}
 			page := PageItems(ex)
-			w.items = append(w.items, page...)
+			for _, it := range page {
+				w.fold.Item([]byte(it.Raw))
+			}
 			if len(page) < size || !ex.Get("meta.hasMore").Bool() {
 				w.done = true
 				return w

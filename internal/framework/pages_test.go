@@ -62,9 +62,13 @@ func pageList(t *testing.T, n, capAll, pad int) *httptest.Server {
 	return srv
 }
 
-func fixtureFor(t *testing.T, baseURL string, maxBody int64) *Fixture {
+func fixtureFor(t *testing.T, baseURL string, maxBody int64, maxStream ...int64) *Fixture {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: baseURL, Token: "tok-en-value", MaxBody: maxBody})
+	cfg := client.Config{BaseURL: baseURL, Token: "tok-en-value", MaxBody: maxBody}
+	if len(maxStream) > 0 {
+		cfg.MaxStream = maxStream[0]
+	}
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,21 +84,25 @@ func TestListAllPagesGathersEveryPage(t *testing.T) {
 		name         string
 		capAll, pad  int
 		maxBody      int64
+		maxStream    int64
 		wantRequests int
 	}{
-		{"numberOfItems=-1 answers all", 0, 0, 0, 1},
-		{"numberOfItems=-1 capped: one page of meta.total", 15, 0, 0, 2},
-		// 30 pages of 1 kB do not fit 8 kB: pages of 100 and 25 do not
-		// either, pages of 6 do (five of them).
-		{"too large for the read limit: walked", 0, 1000, 8 << 10, 1 + 1 + 1 + 5},
+		{"numberOfItems=-1 answers all", 0, 0, 0, 0, 1},
+		{"numberOfItems=-1 capped: one page of meta.total", 15, 0, 0, 0, 2},
+		// 30 pages of 1 kB do not fit 8 kB, but each page does: the
+		// answer is read whole, as a stream.
+		{"larger than the read limit: read whole as a stream", 0, 1000, 8 << 10, 0, 1},
+		// Past the whole stream's bound too: pages of 100 and 25 do not
+		// fit 8 kB either, pages of 6 do (five of them).
+		{"past the bound of a stream: walked", 0, 1000, 8 << 10, 16 << 10, 1 + 1 + 1 + 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := fixtureFor(t, pageList(t, 30, c.capAll, c.pad).URL, c.maxBody)
-			items, _, problem := f.ListAllPages(context.Background(), url.Values{})
-			if problem != "" {
-				t.Fatal(problem)
+			f := fixtureFor(t, pageList(t, 30, c.capAll, c.pad).URL, c.maxBody, c.maxStream)
+			all := f.ListAllPages(context.Background(), url.Values{})
+			if all.Problem != "" {
+				t.Fatal(all.Problem)
 			}
-			if got := PageKeys(items); !slices.Equal(got, want) {
+			if got := PageKeys(all.Pages); !slices.Equal(got, want) {
 				t.Errorf("keys %v, want %v", got, want)
 			}
 			if n := len(f.Client.Exchanges()); n != c.wantRequests {
@@ -111,9 +119,9 @@ func TestListAllPagesSaysWhyItHasNoListing(t *testing.T) {
 		_, _ = fmt.Fprint(w, `{"status":"0","data":[{"key":"a"}],"meta":{"total":30}}`)
 	}))
 	t.Cleanup(srv.Close)
-	items, _, problem := fixtureFor(t, srv.URL, 0).ListAllPages(context.Background(), url.Values{})
-	if items != nil || problem == "" {
-		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", len(items), problem)
+	all := fixtureFor(t, srv.URL, 0).ListAllPages(context.Background(), url.Values{})
+	if all.Pages != nil || all.Problem == "" {
+		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", len(all.Pages), all.Problem)
 	}
 }
 
@@ -135,7 +143,8 @@ func TestFirstChildPage(t *testing.T) {
 }
 
 // TestWalkFetchesLaterPagesSideBySide: on a site too large for one
-// numberOfItems=-1 answer, the pages after the first go out together (as
+// numberOfItems=-1 answer (past the bounds of a streamed answer), the
+// pages after the first go out together (as
 // many as its meta.total says), and the walk still ends where the list
 // does when meta.total says too few or too many.
 func TestWalkFetchesLaterPagesSideBySide(t *testing.T) {
@@ -174,16 +183,18 @@ func TestWalkFetchesLaterPagesSideBySide(t *testing.T) {
 					"meta": map[string]any{"total": c.reportedTotal, "hasMore": to < 30}})
 			}))
 			t.Cleanup(srv.Close)
-			cl, err := client.New(client.Config{BaseURL: srv.URL, Token: "tok-en-value", MaxBody: 8 << 10})
+			// The -1 answer is read as a stream, cut here at a whole-answer
+			// bound of 16 KiB; the walk's pages are bounded by --max-body.
+			cl, err := client.New(client.Config{BaseURL: srv.URL, Token: "tok-en-value", MaxBody: 8 << 10, MaxStream: 16 << 10})
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := New(cl, Options{Concurrency: 8})
-			items, _, problem := f.ListAllPages(context.Background(), url.Values{})
-			if problem != "" {
-				t.Fatal(problem)
+			all := f.ListAllPages(context.Background(), url.Values{})
+			if all.Problem != "" {
+				t.Fatal(all.Problem)
 			}
-			if got := PageKeys(items); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
+			if got := PageKeys(all.Pages); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
 				t.Errorf("keys %v, want p0 to p29 once each", got)
 			}
 			if n := len(f.Client.Exchanges()); n != c.wantRequests {

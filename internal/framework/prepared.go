@@ -135,6 +135,9 @@ func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, ju
 		if g.lastJudged(m) {
 			// Before the spec's own, so that they run after them.
 			g.shared.register()
+			// Every spec of the group has judged what its prepares
+			// read: their bodies may go (client.Unpin), not before.
+			ginkgo.DeferCleanup(g.unpin)
 		}
 		m.cleanups.register()
 		if m.panic != nil {
@@ -284,6 +287,20 @@ func (g *Group) start() {
 	})
 }
 
+// unpin lets the client release the bodies of what the group's prepares
+// and shared fixtures read (client.Unpin): they stay whole while any spec
+// of the group may still judge them, whichever spec recorded them.
+func (g *Group) unpin() {
+	for _, m := range g.members {
+		if m.held != nil {
+			g.t.Client.Unpin(m.held)
+		}
+	}
+	for _, h := range g.helds.snapshot() {
+		g.t.Client.Unpin(h)
+	}
+}
+
 // lastJudged counts m's spec as judged and reports whether every member
 // launch started has been judged now (or before: a member the selection
 // did not foresee, prepared alone, may come after them all).
@@ -348,6 +365,12 @@ func (t *Fixture) releasePrepared(ctx context.Context) {
 	var left []func(context.Context)
 	for _, g := range groups {
 		left = append(left, g.shared.take()...) // run after the members'
+		for _, m := range g.members {
+			if m.started {
+				<-m.done
+			}
+		}
+		g.unpin()
 		helds := g.helds.take()
 		for _, m := range g.members {
 			if m.started {

@@ -75,6 +75,7 @@ type Fixture struct {
 
 	background backgroundWork // tasks running beside the specs (background.go)
 	prep       preparations   // groups of specs prepared together (prepared.go)
+	pageChecks pageCheckList  // checks of every listed page object (listing.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)
 
 	mu           sync.Mutex

@@ -66,6 +66,9 @@ func exchangeData(ex *client.Exchange, redact func(string) string) verdict.Excha
 	if u, err := url.Parse(ex.URL); err == nil {
 		out.Path, out.Query = u.EscapedPath(), redact(u.RawQuery)
 	}
+	// Of an answer read as a stream, its envelope as received with the
+	// streamed array empty (Exchange.Streamed): what the report's causes
+	// read the envelope's fields from.
 	body := ex.Body()
 	if len(body) > verdict.MaxBody {
 		body, out.Cut = body[:verdict.MaxBody+min(redactSlack, len(body)-verdict.MaxBody)], true

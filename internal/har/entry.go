@@ -189,6 +189,13 @@ func content(ex *client.Exchange, red *redact.Redactor, limit int, k *keptBody) 
 	var whole bool
 	why := ""
 	switch b := ex.Body(); {
+	case ex.Streamed != nil:
+		// Read as a stream (a big listing): only its start was kept.
+		text = []byte(ex.BodyExcerpt())
+		if u, ok := unquote(string(text)); ok {
+			text = u
+		}
+		why = fmt.Sprintf("the body has %d bytes and was read as a stream, each item checked as it arrived: the client keeps only its start", size)
 	case k != nil && k.text != nil:
 		text, whole = k.text, k.whole && k.held == size
 		why = fmt.Sprintf("the body has %d bytes and the log keeps at most %d of each", size, limit)

@@ -348,3 +348,28 @@ func TestRecorderKeepsWithinItsBounds(t *testing.T) {
 		t.Errorf("%d bodies kept in part and %d as excerpts, want 2 (40 KiB / 16 KiB) and 3", kept, excerpts)
 	}
 }
+
+// nothingFold keeps nothing of a streamed answer's items.
+type nothingFold struct{}
+
+func (nothingFold) Item([]byte)         {}
+func (nothingFold) Value() (any, int64) { return true, 0 }
+
+// TestStreamedBodyShowsItsStart: an answer read as a stream (a big
+// listing) is shown by its start as received, with a comment saying so,
+// never by the envelope the client kept of it.
+func TestStreamedBodyShowsItsStart(t *testing.T) {
+	ts := target(t)
+	c := newClient(t, ts.URL, nil)
+	ex := c.Do(t.Context(), client.Request{Path: "/api/big", Stream: &client.Stream{Path: "data", New: func() client.Fold { return nothingFold{} }}})
+	if ex.Body() == nil {
+		t.Fatalf("no body kept: %v", ex.Err)
+	}
+	path := writeLog(t, "run.har", func(w io.Writer) error { return har.Write(w, c.Since(0), c.Redactor(), creator) })
+	mustValidate(t, path)
+	noTokens(t, c, path)
+	got := readLog(t, path).Log.Entries[0].Response.Content
+	if !got.Truncated || !strings.HasPrefix(got.Text, `{"token":"`) || !strings.Contains(got.Comment, "read as a stream") {
+		t.Errorf("streamed body: %d bytes shown from %.20q, comment %q", len(got.Text), got.Text, got.Comment)
+	}
+}

@@ -51,6 +51,13 @@ const (
 	raceFactor    = 2.5
 )
 
+// listingPeak bounds a full run whose whole-site listings hold millions
+// of small items: each listing is read as a stream and stops at the
+// 100,000 pages a run keeps of one (a few hundred bytes each, in two
+// listings), on top of a full run's own memory; a client that kept every
+// item would pass a gigabyte.
+const listingPeak = 160 << 20
+
 // scenario is one hostile target and what the run against it must do.
 type scenario struct {
 	name string
@@ -477,6 +484,27 @@ func scenarios() []scenario {
 				})
 				return serve(t, h).URL, nil, func(t *testing.T, r cliRun) {
 					checkMemory(t, r, fullRunPeak)
+				}
+			},
+			exit: exitFail, verdict: `^FAIL: the target breaks \d+ rule\(s\) of the spec`, maxTook: fullRun,
+		},
+		{
+			// The listings the suite reads as a stream (numberOfItems=-1)
+			// answer 50 MB of small items: read whole within their bounds,
+			// each item bounded, a bounded number of pages kept.
+			name: "answers 50 MB to every whole listing",
+			target: func(t *testing.T, tok tokens) (string, []string, func(*testing.T, cliRun)) {
+				ref := referenceHandler(t, tok)
+				big := huge(50 << 20)
+				h := faultOn(ref, func(w http.ResponseWriter, r *http.Request) bool {
+					if r.Method != http.MethodGet || r.URL.Path != "/api/pages" || r.URL.Query().Get("numberOfItems") != "-1" {
+						return false
+					}
+					big(w, r)
+					return true
+				})
+				return serve(t, h).URL, nil, func(t *testing.T, r cliRun) {
+					checkMemory(t, r, listingPeak)
 				}
 			},
 			exit: exitFail, verdict: `^FAIL: the target breaks \d+ rule\(s\) of the spec`, maxTook: fullRun,

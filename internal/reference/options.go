@@ -43,6 +43,9 @@ type Options struct {
 	// rewrite an index file after its truncation, in the file mode: 0 is
 	// DefaultStorageChunkPause, negative is none.
 	StorageChunkPause time.Duration
+	// Seed, when set, changes the seed data before the server loads it: a
+	// big site (GeneratedSite), a long description.
+	Seed func(*fixtures.Seed)
 }
 
 // New returns a server seeded from the fixtures, with fresh state.
@@ -61,6 +64,9 @@ func New(opts Options) (*Server, error) {
 	seed, err := fixtures.Load()
 	if err != nil {
 		return nil, err
+	}
+	if opts.Seed != nil {
+		opts.Seed(seed)
 	}
 	s := &Server{
 		opts:     opts,

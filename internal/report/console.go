@@ -49,6 +49,7 @@ func (r *Run) WriteConsole(w io.Writer, o ConsoleOptions) {
 	r.writeAreaTable(w)
 	c.failures(r)
 	c.notChecked(r)
+	c.partlyChecked(r)
 	c.leftBehind(r.Cleanup)
 	for _, e := range r.SuiteErrors {
 		fmt.Fprintf(w, "\n%s\n", suiteErrorWords(e))
@@ -316,6 +317,19 @@ func (c console) notChecked(r *Run) {
 			continue
 		}
 		fmt.Fprintf(c.w, "  - %s\n      %s\n", c.clip(fmt.Sprintf("%s: %s", plural(len(ids), "rule"), reason), 4), idList(ids, c.o.Width-6))
+	}
+}
+
+// partlyChecked writes the passed rules some of whose cases were not
+// checked, with those cases and why.
+func (c console) partlyChecked(r *Run) {
+	partly := r.partlyChecked()
+	if len(partly) == 0 {
+		return
+	}
+	fmt.Fprintf(c.w, "\nPassed, but only partly checked (%s):\n", plural(len(partly), "rule"))
+	for _, rr := range partly {
+		fmt.Fprintf(c.w, "  ~ %s\n", c.clip(rr.ID+" "+rr.Partial.Summary(), 4))
 	}
 }
 

@@ -254,9 +254,17 @@ func causeOf(f verdict.Fact, exs []verdict.Exchange, causes map[string]*cause) *
 	c := &cause{rules: map[string]bool{}, paths: map[string]bool{}, order: len(causes)}
 	ex, ok := exchangeBySeq(exs, f.Seq)
 	switch {
-	case f.Field != "" && ok && !ex.Cut && gjson.Valid(ex.Body):
+	case f.Field != "" && ok && ((!ex.Cut && gjson.Valid(ex.Body)) || (f.Want != "" && f.Found != "")):
 		segs := fieldSegments(f.Field)
-		kind := kindAt(gjson.Parse(ex.Body), segs)
+		kind := "missing"
+		if !ex.Cut && gjson.Valid(ex.Body) {
+			kind = kindAt(gjson.Parse(ex.Body), segs)
+		}
+		if kind == "missing" && f.Want != "" && f.Found != "" {
+			// Judged as a stream went by: the answer kept does not hold
+			// the field, the fact names the kind it had.
+			kind = f.Found
+		}
 		name := fieldName(segs)
 		switch {
 		case kind == "missing":

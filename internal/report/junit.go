@@ -120,6 +120,9 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 			case NotChecked:
 				c.Skipped = &junitSkipped{Message: NotCheckedPrefix + s.Message}
 				suite.Skipped++
+			case Passed:
+				// A pass of a rule only partly checked says so.
+				c.SystemOut = r.partlyCheckedOf(s)
 			}
 			suite.Tests++
 			suite.Time += junitSeconds(s.Duration)
@@ -140,6 +143,20 @@ func (r *Run) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// partlyCheckedOf says, for a passed spec, which of its rules passed only
+// partly ("" when none did).
+func (r *Run) partlyCheckedOf(s SpecResult) string {
+	var lines []string
+	for _, rr := range r.partlyChecked() {
+		for _, id := range s.Rules {
+			if id == rr.ID {
+				lines = append(lines, rr.ID+" "+rr.Partial.Summary())
+			}
+		}
+	}
+	return xmlSafe(strings.Join(lines, "\n"))
 }
 
 // xmlSafe replaces the characters XML 1.0 does not allow, which a CDATA

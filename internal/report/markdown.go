@@ -73,6 +73,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 	var others []string
 	for _, sec := range []struct{ text, instead string }{
 		{mdNotChecked(v), "\n*Rules not checked: see the HTML or JSON report.*\n"},
+		{mdPartlyChecked(r), "\n*Rules passed but only partly checked: see the HTML or JSON report.*\n"},
 		{mdNotTestable(v), ""},
 		{mdList("Observations (informational, not failures)", r.Observations), "\n*Observations: see the HTML or JSON report.*\n"},
 	} {
@@ -112,7 +113,7 @@ func (r *Run) WriteMarkdown(w io.Writer) error {
 		}
 		b.WriteString(omitted)
 	}
-	b.WriteString(others[0] + others[1] + left + others[2])
+	b.WriteString(others[0] + others[1] + others[2] + left + others[3])
 	if detailed < len(v.Failures) || len(shown) < len(v.Failures) {
 		fmt.Fprintf(b, "\n---\n*This report is cut to fit a pull-request comment (%d characters): %d of %d failures are shown with their exchanges. "+
 			"The HTML and JSON reports (--html-report, --json-report) have everything.*\n", MarkdownLimit, detailed, len(v.Failures))
@@ -239,6 +240,21 @@ func mdNotChecked(v view) string {
 			ids[i] = rr.ID
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", mdtext.Text(g.Reason), mdIDList(ids, 2000))
+	}
+	return b.String()
+}
+
+// mdPartlyChecked lists the passed rules some of whose cases were not
+// checked.
+func mdPartlyChecked(r *Run) string {
+	partly := r.partlyChecked()
+	if len(partly) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n### Passed, but only partly checked\n\n| Rule | What was checked |\n|---|---|\n")
+	for _, rr := range partly {
+		fmt.Fprintf(&b, "| %s | %s |\n", mdtext.Code(rr.ID), mdtext.Text(rr.Partial.Summary()))
 	}
 	return b.String()
 }

@@ -125,6 +125,9 @@ type RuleResult struct {
 	Assertions int `json:"assertions"`
 	// CrossCutting rules are judged on every exchange of the run.
 	CrossCutting bool `json:"crossCutting,omitempty"`
+	// Partial, on a passed rule, says which of its cases were not
+	// checked (partial.go).
+	Partial *Partial `json:"partial,omitempty"`
 }
 
 // SpecResult is one Ginkgo spec's outcome.
@@ -200,6 +203,9 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		rr := RuleResult{ID: rule.ID, Section: rule.Section, Level: string(rule.Level), Area: string(rule.Area),
 			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID], CrossCutting: rule.CrossCutting}
 		rr.Status, rr.Reason = ruleStatus(rule, rr.Specs, run.Specs)
+		if rr.Status == Passed {
+			rr.Partial = partial(rr.Specs, run.Specs)
+		}
 		for _, i := range rr.Specs {
 			rr.Assertions += run.Specs[i].Assertions
 		}

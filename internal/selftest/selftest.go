@@ -16,7 +16,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime/metrics"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,12 +30,27 @@ import (
 // behave as the conformance CLI.
 const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
 
+// EnvPeakFile names a file where a run as the CLI writes its peak resident
+// memory (Linux; 0 elsewhere) and its peak heap in bytes, separated by a
+// space, when it ends. The parent cannot read the first from the child's
+// rusage: on Linux that includes the parent's own size at fork time.
+const EnvPeakFile = "CONFORMANCE_SELFTEST_PEAK_FILE"
+
 // Main is the TestMain of a package whose tests run the test binary as the
 // CLI (Run): with EnvAsCLI set it runs the CLI before m.Run parses test
 // flags, otherwise it runs the tests; either way it exits.
 func Main(m *testing.M) {
 	if os.Getenv(EnvAsCLI) == "1" {
-		os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+		f := os.Getenv(EnvPeakFile)
+		var heap *peakHeap
+		if f != "" {
+			heap = samplePeakHeap()
+		}
+		code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
+		if f != "" {
+			_ = os.WriteFile(f, []byte(strconv.FormatInt(PeakRSS(), 10)+" "+strconv.FormatUint(heap.stop(), 10)), 0o600)
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -115,4 +133,57 @@ func Tail(s string, n int) string {
 		lines = append([]string{"..."}, lines[len(lines)-n:]...)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// PeakRSS is this process's peak resident memory in bytes (VmHWM of
+// /proc/self/status), 0 where the platform does not say.
+func PeakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// peakHeap samples the heap in use (runtime/metrics) until stopped.
+type peakHeap struct {
+	max  atomic.Uint64
+	done chan struct{}
+}
+
+// heapMetric is the bytes of heap memory occupied by live objects and
+// those not yet swept.
+const heapMetric = "/memory/classes/heap/objects:bytes"
+
+func samplePeakHeap() *peakHeap {
+	p := &peakHeap{done: make(chan struct{})}
+	go func() {
+		sample := []metrics.Sample{{Name: heapMetric}}
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > p.max.Load() {
+				p.max.Store(v)
+			}
+			select {
+			case <-p.done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return p
+}
+
+// stop ends the sampling and returns the peak seen.
+func (p *peakHeap) stop() uint64 {
+	close(p.done)
+	return p.max.Load()
 }

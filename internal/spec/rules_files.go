@@ -4,7 +4,8 @@ package spec
 var filesRules = []Rule{
 	{ID: "FILES-LIST-SHAPE", Section: "2.5, 4.11", Level: Must, Area: AreaFiles, Endpoints: []Endpoint{ListFiles},
 		Text: "GET /api/files/{key} answers 200 with data, an array of file records (file, filename, mime, thumbnail strings; size an integer).",
-		Reading: "Checked on the file lists of up to 30 listed pages (keys without /: the spec does not say which page parent/child " +
+		Reading: "Checked on the file lists of up to 4 pages of the every-type listing, those with a cover image first (its " +
+			"file is likely among the page's uploads), keys without / (the spec does not say which page parent/child " +
 			"names here); when none has files, only empty lists could be checked, and the rule is reported not checked."},
 	{ID: "FILES-NEWEST-FIRST", Section: "4.11", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{ListFiles, UploadFile},
 		Text: "Files are listed most recent first.",

@@ -10,7 +10,8 @@ var pagesRules = []Rule{
 			"coverImageFilename a string or false, type one of five values, dates YYYY-MM-DD HH:MM:SS.",
 		Reading: "Extra fields are allowed, and may change from one read to the next: comparisons between two reads of a " +
 			"page compare the fields of section 2.1. date is the display form: only its form YYYY-MM-DD HH:MM:SS is " +
-			"checked, not its value (it may differ from dateRaw, e.g. shown in the reader's timezone)."},
+			"checked, not its value (it may differ from dateRaw, e.g. shown in the reader's timezone). Every page of the " +
+			"every-type listing (numberOfItems=-1) is checked whole as the listing is read, a stream of any size."},
 	{ID: "PAGE-SLUG-LAST-SEGMENT", Section: "2.1", Level: Must, Area: AreaPages,
 		Endpoints: []Endpoint{ListPages, GetPage},
 		Text:      "A page's slug is the last segment of its key."},
@@ -41,7 +42,9 @@ var pagesRules = []Rule{
 			"hold exactly the published pages of the every-type listing. Needs a page of another type on the target."},
 	{ID: "PAGE-LIST-TYPE-FILTERS", Section: "4.1, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Each type filter (published, static, sticky, draft, scheduled) set to true includes exactly the pages of that type.",
-		Reading: "Checked per type with every other filter false; booleans are sent as the string true. " +
+		Reading: "Checked per type with every other filter false; booleans are sent as the string true. Each type's " +
+			"listing is walked whole a page at a time (the walk PAGE-LIST-WALK judges; about an eighth of the type's pages " +
+			"a page, 5 to 100) and compared with the every-type listing. " +
 			"A type the target has no page of is reported not checked unless the run may create one."},
 	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
@@ -52,7 +55,8 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-ALL", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems=-1 returns all matching pages: len(data) equals meta.total and hasMore is false.",
 		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
-			"matching pages are accepted."},
+			"matching pages are accepted. The answer is read as a stream: its pages are counted and their keys compared " +
+			"whatever its size (each page object bounded by --max-body, the answer by 1 GiB)."},
 	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size.",
 		Reading: "Checked with 0 and -5 over every type: the answer holds the same pages as the same request without " +
@@ -68,17 +72,20 @@ var pagesRules = []Rule{
 	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta agrees with the request and with data on every page: pageNumber is the page served, pageSize equals " +
 			"numberOfItems, hasMore is true exactly when later pages hold pages, and data holds the expected count.",
-		Reading: "Checked on every page of two walks over every type: one with a small numberOfItems (several pages, the last " +
-			"partly filled when the count allows) and one with the default page size (at most 12 pages visited)."},
+		Reading: "Checked on every page of two walks over every type: one with a small numberOfItems (5, whatever the size of " +
+			"the site) and one with the default page size, each visiting at most 12 pages (the first ten and the last two)."},
 	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all.",
-		Reading: "Walked over every type with a small numberOfItems; where meta.total is missing the number of pages of " +
-			"a full listing stands in for it (the missing meta is PAGE-LIST-SHAPE's concern). No order is stated for the " +
+		Reading: "Each type's listing alone (the type filter's) is walked whole, at about an eighth of its pages a page " +
+			"(5 to 100, so a big site's pages stay small); checked when some type's listing spans several list pages. " +
+			"Where meta.total is missing the number of pages of the every-type listing stands in for it (the missing meta " +
+			"is PAGE-LIST-SHAPE's concern). No order is stated for the " +
 			"list, so neither the order within a page nor any sort is asserted; paging itself implies one sequence that " +
 			"the pages are cut from."},
 	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination.",
-		Reading: "On every page of a walk, the answer with untagged=true holds exactly the untagged pages of the same page " +
+		Reading: "On every page of a walk over every type at numberOfItems=5 (at most 12 pages), the answer with " +
+			"untagged=true holds exactly the untagged pages of the same page " +
 			"without it, in any order (no order is stated for the list). Reported not checked when the target's pages make " +
 			"filtering before and after pagination give the same pages (no tagged page on a list page before one holding " +
 			"an untagged page)."},

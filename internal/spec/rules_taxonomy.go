@@ -10,7 +10,8 @@ var taxonomyRules = []Rule{
 			"case of their own, on a list that names a page; when none does, that case is not checked."},
 	{ID: "TAG-GET-SHAPE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET /api/tags/{key} answers 200 with the tag, its list of page keys and pages, an array of page objects.",
-		Reading: "Checked on up to 10 tags the list names, those naming pages first; each item of pages is validated as a full " +
+		Reading: "Checked on up to 10 tags the list names, those naming pages first and of those the ones naming fewest " +
+			"(a single view expands each page in full); each item of pages is validated as a full " +
 			"page object. A second case judges pages on the tags whose list names pages; when no single view holds a page " +
 			"(a draft the run creates with a tag of its own may make one), that case is not checked."},
 	{ID: "TAG-PAGES-MATCH-LIST", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
@@ -19,15 +20,17 @@ var taxonomyRules = []Rule{
 			"the list GET /api/tags gives is used."},
 	{ID: "TAG-LIST-CONSISTENT", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag, GetPage},
 		Text: "Every page a tag's list names uses the tag: the page's tags object has the tag's key.",
-		Reading: "Checked on the pages a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags, 20 pages each), each read " +
-			"with GET /api/pages/{key}. Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
+		Reading: "Checked on every page a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags), each as " +
+			"the every-type page listing shows it (read once for the run); a page that listing lacks is read with " +
+			"GET /api/pages/{key} (up to 20 per tag). Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
 			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
 		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
 			"drafts, scheduled, static or sticky pages count is open, so they are neither required nor refused, and only " +
-			"published pages must be named. Every published page (GET /api/pages, walked on a big site) is compared with the " +
-			"list of each tag it carries, in GET /api/tags (every such tag) and in GET /api/tags/{key} (up to 10). When no " +
+			"published pages must be named. Every published page of the every-type page listing (read once for the run, " +
+			"a stream of any size) is compared with the list of each tag it carries, in GET /api/tags (every such tag) and " +
+			"in GET /api/tags/{key} (the tags TAG-GET-SHAPE reads that published pages carry). When no " +
 			"published page carries a tag, no list could miss one: not checked."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
@@ -39,7 +42,8 @@ var taxonomyRules = []Rule{
 			"does (a draft the run creates in an existing category may make one), that case is not checked."},
 	{ID: "CAT-GET-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET /api/categories/{key} answers 200 with the category, its list of page keys and pages, an array of page objects.",
-		Reading: "Checked on up to 10 categories the list names, those naming pages first; each item of pages is validated as " +
+		Reading: "Checked on up to 10 categories the list names, those naming pages first and of those the ones naming " +
+			"fewest (a single view expands each page in full); each item of pages is validated as " +
 			"a full page object. A second case judges pages on the categories whose list names pages; when no single view " +
 			"holds a page, that case is not checked."},
 	{ID: "CAT-PAGES-MATCH-LIST", Section: "2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
@@ -48,15 +52,17 @@ var taxonomyRules = []Rule{
 			"the list GET /api/categories gives is used."},
 	{ID: "CAT-LIST-CONSISTENT", Section: "2.1, 2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory, GetPage},
 		Text: "Every page a category's list names has that category's key as its category.",
-		Reading: "Checked on the pages a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 categories, " +
-			"20 pages each), each read with GET /api/pages/{key}. Which page types a category lists is not asserted. When no category " +
+		Reading: "Checked on every page a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 " +
+			"categories), each as the every-type page listing shows it (read once for the run); a page that listing lacks " +
+			"is read with GET /api/pages/{key} (up to 20 per category). Which page types a category lists is not asserted. When no category " +
 			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
 		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +
-			"so they are neither required nor refused, and only published pages must be named. Every published page (GET " +
-			"/api/pages, walked on a big site) is compared with the list of its category, in GET /api/categories (every such " +
-			"category) and in GET /api/categories/{key} (up to 10). When no published page has a category: not checked."},
+			"so they are neither required nor refused, and only published pages must be named. Every published page of the " +
+			"every-type page listing (read once for the run, a stream of any size) is compared with the list of its " +
+			"category, in GET /api/categories (every such category) and in GET /api/categories/{key} (the categories " +
+			"CAT-GET-SHAPE reads that published pages carry). When no published page has a category: not checked."},
 	{ID: "CAT-GET-404", Section: "4.7, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET of a category key that does not exist answers 404 with a handler-error body."},
 }

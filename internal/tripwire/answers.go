@@ -100,8 +100,16 @@ func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
 		return
 	}
 	keys := map[string]bool{}
-	for _, p := range data.Array() {
-		keys[p.Get("key").String()] = true
+	if a.Streamed {
+		// Read as a stream: the envelope came without its items, whose
+		// keys the client kept.
+		for _, k := range a.ItemKeys {
+			keys[k] = true
+		}
+	} else {
+		for _, p := range data.Array() {
+			keys[p.Get("key").String()] = true
+		}
 	}
 	if tw.writes == 0 {
 		tw.baseline = keys

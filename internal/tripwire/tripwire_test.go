@@ -202,3 +202,41 @@ var ownRe = regexp.MustCompile(`"key":"conformance-20261127t0000-abcdef-\d+"`)
 var totalRe = regexp.MustCompile(`"total":(\d+)`)
 
 func referenceOptions() reference.Options { return reference.Options{} }
+
+// keysFold keeps nothing: the write guard's own key fold is what counts.
+type keysFold struct{}
+
+func (keysFold) Item([]byte)         {}
+func (keysFold) Value() (any, int64) { return true, 1 }
+
+// TestStreamedListingIsTheBaseline: an every-type listing read as a stream
+// (its items never kept whole) still gives the tripwire the site's pages
+// before the first write: the keys the client kept of its items. A page
+// of that listing vanishing later trips it, with no listing of its own
+// read before the first write.
+func TestStreamedListingIsTheBaseline(t *testing.T) {
+	w := newWorld(t, nil)
+	q := url.Values{"numberOfItems": {"-1"}}
+	for _, ty := range []string{"published", "draft", "static", "sticky", "scheduled"} {
+		q.Set(ty, "true")
+	}
+	ex := w.cl.Do(context.Background(), client.Request{Path: "/api/pages", Query: q,
+		Stream: &client.Stream{Path: "data", New: func() client.Fold { return keysFold{} }}})
+	if ex.Streamed == nil || ex.Streamed.Items == 0 || ex.Err != nil {
+		t.Fatalf("the listing was not streamed: %+v %v", ex.Streamed, ex.Err)
+	}
+	w.deleteNow(t, "alpha-post")
+	var stopped bool
+	for i := range 8 {
+		if ex := w.create(fmt.Sprint(i)); tripwire.IsStopped(ex.Err) {
+			stopped = true
+			break
+		}
+	}
+	if !stopped {
+		t.Fatal("a page of the streamed baseline vanished and eight writes went out")
+	}
+	if trip := w.tw.Tripped(); trip == nil || fmt.Sprint(trip.Missing) != "[alpha-post]" {
+		t.Errorf("Tripped() = %+v, want alpha-post missing", trip)
+	}
+}

@@ -88,6 +88,10 @@ type Fact struct {
 	// ("object", "string or false"): the value there was of another kind,
 	// not a value of the right kind that is wrong.
 	Want string `json:"want,omitempty"`
+	// Found, with Want, is the kind of value that was at Field, where the
+	// answer kept no longer shows it: a page object judged as a listing
+	// streamed by ("string").
+	Found string `json:"found,omitempty"`
 	// Status is the HTTP status of the response judged; 0 when there was
 	// none (the request failed, or no exchange was judged).
 	Status int `json:"status,omitempty"`

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -21,8 +20,9 @@ import (
 )
 
 // maxListed bounds how many pages' file lists FILES-LIST-SHAPE reads (side
-// by side): enough to meet files on a real site, few requests in all.
-const maxListed = 8
+// by side): pages with an uploaded cover image first, whose file list holds
+// at least that file, so a few reads meet a file record on a real site.
+const maxListed = 4
 
 // Register adds the files specs for target t.
 func Register(t *framework.Fixture) {
@@ -30,7 +30,12 @@ func Register(t *framework.Fixture) {
 		// The file lists and the traversal probes go out together when
 		// the first of these specs runs.
 		reads := t.NewGroup(framework.PhaseReads)
-		framework.Prepare(reads, "FILES-LIST-SHAPE", func(ctx context.Context) listings { return listFiles(ctx, t) },
+		// The listing of every page type, read once for the run (the
+		// page rules read it too).
+		every := framework.Share(reads, func(ctx context.Context) framework.Listing {
+			return t.ListAllPages(ctx, framework.EveryTypeQuery())
+		})
+		framework.Prepare(reads, "FILES-LIST-SHAPE", func(ctx context.Context) listings { return listFiles(ctx, t, every(ctx)) },
 			func(_ SpecContext, l listings) { judgeListShape(t, l) })
 
 		// Keys holding ".." or a NUL byte, each as its own spec; the NUL
@@ -82,8 +87,8 @@ type listings struct {
 
 // listFiles reads the file lists of up to maxListed listed pages side by
 // side, or of a draft the run creates when the target lists no page.
-func listFiles(ctx context.Context, t *framework.Fixture) listings {
-	keys := pageKeys(ctx, t)
+func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listing) listings {
+	keys := pageKeys(every)
 	if len(keys) == 0 {
 		if !t.CanWrite() {
 			return listings{notChecked: "GET /api/pages lists no page whose files could be listed, and a read-only run cannot create one"}
@@ -121,15 +126,12 @@ func judgeListShape(t *framework.Fixture, l listings) {
 }
 
 // pageKeys returns up to maxListed keys of listed pages, those with a
-// cover image first (its file is likely among the page's uploads).
-// Hierarchical keys are left out: the spec does not say which page a files
-// key parent/child names (the previous release used the first segment).
-func pageKeys(ctx context.Context, t *framework.Fixture) []string {
-	ex := t.Read(ctx, "/api/pages", url.Values{
-		"static": {"true"}, "sticky": {"true"}, "numberOfItems": {fmt.Sprint(2 * maxListed)},
-	})
+// cover image first (its file is likely among the page's uploads). Hierarchical
+// keys are left out: the spec does not say which page a files key
+// parent/child names (the previous release used the first segment).
+func pageKeys(every framework.Listing) []string {
 	var pages []gjson.Result
-	for _, p := range ex.Get("data").Array() {
+	for _, p := range every.Pages {
 		key := p.Get("key").String()
 		if key != "" && !strings.Contains(key, "/") && !strings.Contains(key, "..") {
 			pages = append(pages, p)

@@ -28,7 +28,7 @@ func (s *shared) readSingles(ctx context.Context, ts terms) singles {
 	if ts.reason != "" {
 		return singles{terms: ts}
 	}
-	return singles{terms: ts, views: readTerms(ctx, s.t, s.k, ts.sample)}
+	return singles{terms: ts, views: s.readTerms(ctx, ts.sample)}
 }
 
 // listShape is the list as read for TAG-LIST-SHAPE / CAT-LIST-SHAPE, and,
@@ -114,7 +114,7 @@ func (s *shared) prepareGetPages(ctx context.Context) singles {
 func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	k := s.k
 	judged := 0
-	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += len(ex.Get("data.pages").Array()) })
+	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += len(framework.PageItems(ex)) })
 	if judged == 0 {
 		framework.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
 	}
@@ -139,10 +139,16 @@ func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange))
 	if v.reason != "" {
 		framework.NotChecked("%s", v.reason)
 	}
+	s.t.Judged(v.views...) // read once for the group
 	for i, ex := range v.views {
 		tm := v.sample[i]
 		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
+		// The envelope and the term against the schema; the items of
+		// pages, read as a stream, each against page.json as they came.
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
+		if ex.Streamed != nil {
+			Expect(ex).To(framework.PassCheckOnStream(framework.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
+		}
 		check(tm, ex)
 	}
 }
@@ -160,6 +166,7 @@ func (s *shared) judgePagesMatchList(_ ginkgo.SpecContext, v singles) {
 		framework.NotChecked("%s", v.reason)
 	}
 	compared, named := 0, 0
+	s.t.Judged(v.views...) // read once for the group
 	for i, ex := range v.views {
 		tm := v.sample[i]
 		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
@@ -200,10 +207,10 @@ func itemsWithPages(ex *client.Exchange) []string {
 }
 
 // pageKeysOf returns the key of each page object in data.pages of a term's
-// single view ("" for a page without one).
+// single view, read as a stream ("" for a page without one).
 func pageKeysOf(ex *client.Exchange) []string {
 	var keys []string
-	for _, p := range ex.Get("data.pages").Array() {
+	for _, p := range framework.PageItems(ex) {
 		keys = append(keys, p.Get("key").String())
 	}
 	return keys

@@ -17,7 +17,7 @@ import (
 
 // completeness is what TAG-LIST-COMPLETE / CAT-LIST-COMPLETE judges: the
 // published pages, the terms they carry, the list endpoint and the single
-// views of up to maxTerms of those terms.
+// views of the sample's terms that published pages carry.
 type completeness struct {
 	reason    string // the published pages could not be listed
 	all       int    // published pages listed
@@ -29,16 +29,19 @@ type completeness struct {
 	singles   []*client.Exchange
 }
 
-// prepareListComplete lists the published pages, then reads the list
-// endpoint and the single view of each term they carry (up to maxTerms).
+// prepareListComplete takes the published pages of the listing of every
+// page type (read once for the run), then the list endpoint and the
+// single views of the sample's terms (those the other single-view rules
+// read) that published pages carry.
 func (s *shared) prepareListComplete(ctx context.Context) completeness {
-	t, k := s.t, s.k
-	all, pagesEx, problem := t.ListAllPages(ctx, framework.PageTypeQuery("published"))
-	if problem != "" {
-		return completeness{reason: problem}
+	k := s.k
+	listed := s.everyPage(ctx)
+	if listed.Problem != "" {
+		return completeness{reason: listed.Problem}
 	}
-	v := completeness{all: len(all), pagesEx: pagesEx, carriers: map[string][]string{}}
-	for _, p := range framework.PagesOfType(all, "published") {
+	published := framework.PagesOfType(listed.Pages, "published")
+	v := completeness{all: len(published), pagesEx: listed.Ex, carriers: map[string][]string{}}
+	for _, p := range published {
 		for _, term := range k.carried(p) {
 			v.carriers[term] = append(v.carriers[term], p.Get("key").String())
 		}
@@ -48,8 +51,14 @@ func (s *shared) prepareListComplete(ctx context.Context) completeness {
 	}
 	v.termKeys = slices.Sorted(maps.Keys(v.carriers))
 	v.listEx = s.listed(ctx).ex
-	v.singleKey = v.termKeys[:min(len(v.termKeys), maxTerms)]
-	v.singles = readAll(ctx, t, k.endpoint, v.singleKey)
+	var carried []term
+	for _, tm := range s.ensure(ctx, false).sample {
+		if len(v.carriers[tm.key]) > 0 {
+			v.singleKey = append(v.singleKey, tm.key)
+			carried = append(carried, tm)
+		}
+	}
+	v.singles = s.readTerms(ctx, carried)
 	return v
 }
 
@@ -88,8 +97,10 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 		return missing
 	}))
 
-	if len(v.termKeys) > maxTerms {
-		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, maxTerms, len(v.termKeys), k.endpoint)
+	t.Judged(v.pagesEx)    // read once for the run
+	t.Judged(v.singles...) // read once for the group
+	if len(v.singleKey) < len(v.termKeys) {
+		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, len(v.singleKey), len(v.termKeys), k.endpoint)
 	}
 	for i, ex := range v.singles {
 		term := v.singleKey[i]

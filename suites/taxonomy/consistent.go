@@ -7,6 +7,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
@@ -14,102 +15,178 @@ import (
 
 // consistency is what TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT judges:
 // the pages each term of the sample names, in the list endpoint or in its
-// single view, and each of them as GET /api/pages/{key} gave it.
+// single view, and each of them as the listing of every page type shows
+// it, or as GET /api/pages/{key} gave it where that listing lacks it.
 type consistency struct {
 	terms
 	named [][]string // per term of the sample, the page keys judged
-	// cut is, per term whose pages were more than maxPagesPerTerm, how
-	// many it named.
-	cut   []int
-	pages map[string]*client.Exchange
+	// pages is every page the listing of every type holds, by key; read
+	// the pages named but not listed, read one by one.
+	pages   map[string]gjson.Result
+	index   map[string]int // where each of pages stands in the listing
+	read    map[string]*client.Exchange
+	views   []*client.Exchange // the sample's single views
+	listing framework.Listing
+	// cut is, per term that named more pages the listing lacks than
+	// maxPagesPerTerm, how many it named so.
+	cut []int
 }
 
-// prepareListConsistent reads every term's single view and, beside them,
-// the pages the list endpoint names (read whatever the single views say);
-// then the pages only a single view names, if any.
+// prepareListConsistent reads every term's single view beside the listing
+// of every page (shared with the other rules of the run), then reads one
+// by one the pages a term names that the listing lacks (up to
+// maxPagesPerTerm per term): a page a term names is usually listed, so
+// the listing the run reads anyway answers for nearly all of them.
 func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	ts := s.ensure(ctx, true)
-	v := consistency{terms: ts, pages: map[string]*client.Exchange{}}
+	v := consistency{terms: ts, pages: map[string]gjson.Result{}, index: map[string]int{}, read: map[string]*client.Exchange{}}
 	if ts.reason != "" {
 		return v
 	}
-	keys := make([]string, len(ts.sample))
-	var early []string
-	for i, tm := range ts.sample {
-		keys[i] = tm.key
-		early = append(early, capped(framework.Uniq(tm.list))...)
-	}
-	early = framework.Uniq(early)
-	exs := s.t.All(ctx, append(keyReads(s.k.endpoint, keys), keyReads("pages", early)...)...)
-	views := exs[:len(keys)]
-	for i, key := range early {
-		v.pages[key] = exs[len(keys)+i]
-	}
-	var late []string
+	views := s.readTerms(ctx, ts.sample)
+	v.views = views
+	v.listing = s.everyPage(ctx)
+	var all [][]string
+	wanted := map[string]bool{}
 	for i, ex := range views {
 		named := append([]string(nil), ts.sample[i].list...)
 		if ex.Err == nil && ex.Status == http.StatusOK {
 			named = append(named, strs(ex.Get("data.list"))...)
 		}
 		named = framework.Uniq(named)
-		if len(named) > maxPagesPerTerm {
-			v.cut = append(v.cut, len(named))
-		}
-		named = capped(named)
-		v.named = append(v.named, named)
+		all = append(all, named)
 		for _, key := range named {
-			if v.pages[key] == nil {
-				late = append(late, key)
-			}
+			wanted[key] = true
 		}
 	}
-	late = framework.Uniq(late)
-	for i, ex := range readAll(ctx, s.t, "pages", late) {
-		v.pages[late[i]] = ex
+	// Only the pages named are kept of the listing.
+	for i, p := range v.listing.Pages {
+		if key := p.Get("key").String(); wanted[key] {
+			v.pages[key], v.index[key] = p, i
+		}
+	}
+	var unlisted []string
+	for _, named := range all {
+		var missing []string
+		for _, key := range named {
+			if _, ok := v.pages[key]; !ok {
+				missing = append(missing, key)
+			}
+		}
+		if len(missing) > maxPagesPerTerm {
+			v.cut = append(v.cut, len(missing))
+			drop := map[string]bool{}
+			for _, key := range missing[maxPagesPerTerm:] {
+				drop[key] = true
+			}
+			kept := named[:0]
+			for _, key := range named {
+				if !drop[key] {
+					kept = append(kept, key)
+				}
+			}
+			named, missing = kept, missing[:maxPagesPerTerm]
+		}
+		v.named = append(v.named, named)
+		unlisted = append(unlisted, missing...)
+	}
+	unlisted = framework.Uniq(unlisted)
+	for i, ex := range readAll(ctx, s.t, "pages", unlisted) {
+		v.read[unlisted[i]] = ex
 	}
 	return v
 }
 
-// capped is the first maxPagesPerTerm of keys.
-func capped(keys []string) []string { return keys[:min(len(keys), maxPagesPerTerm)] }
-
 // judgeListConsistent: TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT. Every
-// page a term names, in the list endpoint or in its single view, read with
-// GET /api/pages/{key}, must carry the term.
+// page a term names, in the list endpoint or in its single view, must
+// carry the term: as the listing of every page type shows the page, or,
+// for a page that listing lacks, as GET /api/pages/{key} gives it.
 func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	k := s.k
 	if v.reason != "" {
 		framework.NotChecked("%s", v.reason)
 	}
+	s.t.Judged(v.listing.Ex) // read once for the run
+	s.t.Judged(v.views...)   // read once for the group
 	for _, n := range v.cut {
-		s.t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names", k.rule, maxPagesPerTerm, n, k.noun)
+		s.t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names that the listing of every page lacks", k.rule, maxPagesPerTerm, n, k.noun)
 	}
-	var problems []string
-	var evidence *client.Exchange
+	// Problems by the answer that shows them: the listing, or a page's
+	// own read; each about the page's field that carries the term.
+	byAnswer := map[*client.Exchange][]framework.FieldProblem{}
+	var order []*client.Exchange
 	checked := 0
 	for i, tm := range v.sample {
 		for _, key := range v.named[i] {
-			ex := v.pages[key]
 			checked++
+			ex, page, field := v.listing.Ex, v.pages[key], fmt.Sprintf("data[%d].%s", v.index[key], k.field)
 			problem := ""
-			if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
-				problem = fmt.Sprintf("%s %q names page %q, but GET /api/pages/{key} did not return it (%s)", k.noun, tm.key, key, framework.Outcome(ex))
-			} else if uses, got := k.uses(ex.Get("data"), tm.key); !uses {
-				problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
-			}
-			if problem != "" {
-				problems = append(problems, problem)
-				if evidence == nil {
-					evidence = ex
+			if _, listed := v.pages[key]; !listed {
+				ex, field = v.read[key], "data."+k.field
+				page = ex.Get("data")
+				if ex.Err != nil || ex.Status != http.StatusOK || !page.IsObject() {
+					problem = fmt.Sprintf("%s %q names page %q, which the listing of every page type lacks and GET /api/pages/{key} did not return (%s)",
+						k.noun, tm.key, key, framework.Outcome(ex))
+					field = ""
 				}
 			}
+			want, kindGot := "", ""
+			if problem == "" {
+				if uses, got := k.uses(page, tm.key); !uses {
+					problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
+					if v := page.Get(k.field); !ofKind(v, k.want) {
+						want, kindGot = k.want, kindOf(v)
+					}
+				}
+			}
+			if problem == "" {
+				continue
+			}
+			if _, seen := byAnswer[ex]; !seen {
+				order = append(order, ex)
+			}
+			byAnswer[ex] = append(byAnswer[ex], framework.FieldProblem{Field: field, Problem: problem, Want: want, Got: kindGot})
 		}
 	}
 	if checked == 0 {
 		framework.NotChecked("no %s the target lists names any page", k.noun)
 	}
-	// Asserted even when nothing was found wrong: the pages were read, so
-	// the rule judged real data (an assertion that could have failed ran).
-	Expect(problems).To(BeEmpty(), framework.Evidence(evidence,
-		"every page a %s names must carry it (%d pages read); the first offending read:", k.noun, checked))
+	// Asserted even when nothing was found wrong: the pages were looked
+	// at, so the rule judged real data (an assertion that could have
+	// failed ran).
+	expect := fmt.Sprintf("every page a %s names carries it (%d pages looked at)", k.noun, checked)
+	if len(order) == 0 {
+		order = append(order, v.listing.Ex)
+	}
+	for _, ex := range order {
+		problems := byAnswer[ex]
+		Expect(ex).To(framework.HoldFields(expect, func(*client.Exchange) []framework.FieldProblem { return problems }))
+	}
+}
+
+// ofKind reports whether a JSON value is of kind ("object" or "string").
+func ofKind(v gjson.Result, kind string) bool {
+	if kind == "object" {
+		return v.IsObject()
+	}
+	return v.Type == gjson.String
+}
+
+// kindOf names the kind of a JSON value as the reports do.
+func kindOf(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "missing"
+	case v.Type == gjson.Null:
+		return "null"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean"
+	case v.Type == gjson.Number:
+		return "number"
+	case v.Type == gjson.String:
+		return "string"
+	case v.IsArray():
+		return "array"
+	}
+	return "object"
 }

@@ -4,6 +4,8 @@
 package taxonomy
 
 import (
+	"context"
+
 	"github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
 
@@ -35,13 +37,16 @@ type kind struct {
 	uses func(page gjson.Result, key string) (ok bool, got string)
 	// carried returns the keys of the terms a page object carries.
 	carried func(page gjson.Result) []string
+	// field is the page object's member that carries the term, and want
+	// the kind of value it must be.
+	field, want string
 }
 
 var kinds = []kind{
 	{
 		endpoint: "tags", rule: "TAG", noun: "tag", section: "4.6",
 		list: spec.ListTags, get: spec.GetTag,
-		listSchema: "tag-list-response.json", getSchema: "tag-response.json", carried: tagsOf,
+		listSchema: "tag-list-response.json", getSchema: "tag-response.json", carried: tagsOf, field: "tags", want: "object",
 		uses: func(page gjson.Result, key string) (bool, string) {
 			tags := page.Get("tags")
 			if !tags.IsObject() {
@@ -56,7 +61,7 @@ var kinds = []kind{
 	{
 		endpoint: "categories", rule: "CAT", noun: "category", section: "4.7",
 		list: spec.ListCategories, get: spec.GetCategory,
-		listSchema: "category-list-response.json", getSchema: "category-response.json", carried: categoryOf,
+		listSchema: "category-list-response.json", getSchema: "category-response.json", carried: categoryOf, field: "category", want: "string",
 		uses: func(page gjson.Result, key string) (bool, string) {
 			cat := page.Get("category")
 			if cat.Type == gjson.String && cat.Str == key {
@@ -73,11 +78,16 @@ var kinds = []kind{
 // name, each read once for all the specs that judge it. The list specs of
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
+	// The page objects of the single views are checked as they stream by.
+	t.CheckListedPages(framework.PageShape)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
+		everyPage := framework.Share(g, func(ctx context.Context) framework.Listing {
+			return t.ListAllPages(ctx, framework.EveryTypeQuery())
+		})
 		var all []*shared
 		for _, k := range kinds {
-			all = append(all, newShared(t, g, k))
+			all = append(all, newShared(t, g, k, everyPage))
 		}
 		for _, s := range all {
 			k := s.k

@@ -3,6 +3,7 @@ package taxonomy
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"sort"
 
@@ -39,6 +40,13 @@ type shared struct {
 	// created is the list read again after the run created a draft page
 	// with a term (once for the group, by the first spec that needs it).
 	created func(ctx context.Context) listed
+	// everyPage is the listing of every page type (framework.Listing),
+	// read once for the run and shared with the page rules.
+	everyPage func(ctx context.Context) framework.Listing
+	// views are the single views of the terms the specs check, read once
+	// for the group (a big category's view holds every page of it in
+	// full: each spec judges the same answer, none reads it again).
+	views func(ctx context.Context) map[string]*client.Exchange
 }
 
 // listed is a read of the list endpoint and the terms it gave (reason is
@@ -51,10 +59,11 @@ type listed struct {
 	what, made string
 }
 
-func newShared(t *framework.Fixture, g *framework.Group, k kind) *shared {
-	s := &shared{t: t, k: k}
+func newShared(t *framework.Fixture, g *framework.Group, k kind, everyPage func(ctx context.Context) framework.Listing) *shared {
+	s := &shared{t: t, k: k, everyPage: everyPage}
 	s.listed = framework.Share(g, s.listTerms)
 	s.created = framework.Share(g, s.createTerm)
+	s.views = framework.Share(g, s.readViews)
 	return s
 }
 
@@ -153,24 +162,67 @@ func usable(terms []term, needPages bool) bool {
 	return false
 }
 
-// sample keeps at most maxTerms terms, those naming pages first.
+// sample keeps at most maxTerms terms, those naming pages first and of
+// those the ones naming fewest pages: a single view expands every page a
+// term names into a full page object, which on a big site makes the
+// large terms' views the heaviest answers of the API.
 func sample(terms []term) []term {
 	out := append([]term(nil), terms...)
-	sort.SliceStable(out, func(i, j int) bool { return len(out[i].list) > 0 && len(out[j].list) == 0 })
+	weight := func(t term) int {
+		if len(t.list) == 0 {
+			return math.MaxInt
+		}
+		return len(t.list)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return weight(out[i]) < weight(out[j]) })
 	if len(out) > maxTerms {
 		out = out[:maxTerms]
 	}
 	return out
 }
 
-// readTerms reads the single view of each of terms side by side
-// (Fixture.All) and returns the answers in the order of terms.
-func readTerms(ctx context.Context, t *framework.Fixture, k kind, terms []term) []*client.Exchange {
-	keys := make([]string, len(terms))
-	for i, tm := range terms {
-		keys[i] = tm.key
+// readViews reads, side by side, the single view of every term of the
+// samples the specs check (with and without pages named).
+func (s *shared) readViews(ctx context.Context) map[string]*client.Exchange {
+	var keys []string
+	for _, needPages := range []bool{false, true} {
+		for _, tm := range s.ensure(ctx, needPages).sample {
+			keys = append(keys, tm.key)
+		}
 	}
-	return readAll(ctx, t, k.endpoint, keys)
+	keys = framework.Uniq(keys)
+	out := map[string]*client.Exchange{}
+	for i, ex := range s.readViewsOf(ctx, keys) {
+		out[keys[i]] = ex
+	}
+	return out
+}
+
+// readViewsOf reads the single view of each term of keys side by side,
+// each as a stream: its pages (full page objects, as many as the term
+// names) are checked against page.json as they arrive and kept slim
+// (framework.ReadStreamedPages), so a big category's view costs no more
+// memory than a small one's.
+func (s *shared) readViewsOf(ctx context.Context, keys []string) []*client.Exchange {
+	paths := make([]string, len(keys))
+	for i, key := range keys {
+		paths[i] = client.KeyPath(s.k.endpoint, key)
+	}
+	return s.t.ReadStreamedPages(ctx, "data.pages", paths...)
+}
+
+// readTerms gives the single view of each of terms (read once for the
+// group: views), in the order of terms.
+func (s *shared) readTerms(ctx context.Context, terms []term) []*client.Exchange {
+	views := s.views(ctx)
+	out := make([]*client.Exchange, len(terms))
+	for i, tm := range terms {
+		if out[i] = views[tm.key]; out[i] == nil {
+			// Not in a sample the views were read for: read it now.
+			out[i] = s.readViewsOf(ctx, []string{tm.key})[0]
+		}
+	}
+	return out
 }
 
 // readAll sends GET /api/<endpoint>/<key> for each of keys side by side

@@ -27,7 +27,9 @@ type kit struct {
 	t     *framework.Fixture
 	g     *framework.Group
 	every func(ctx context.Context) listing
-	made  *supplies
+	// typeWalks walk each type's listing once for the group (walkType).
+	typeWalks map[string]func(ctx context.Context) typeWalk
+	made      *supplies
 }
 
 // supplies is what a container's setup created for the checks, or why it
@@ -52,6 +54,10 @@ func newKit(t *framework.Fixture, phase ginkgo.SpecPriority, made *supplies) kit
 	k.every = framework.Share(k.g, func(ctx context.Context) listing {
 		return k.listAll(ctx, framework.EveryTypeQuery())
 	})
+	k.typeWalks = map[string]func(ctx context.Context) typeWalk{}
+	for _, ty := range framework.PageTypes() {
+		k.typeWalks[ty] = framework.Share(k.g, func(ctx context.Context) typeWalk { return k.walkType(ctx, ty) })
+	}
 	return k
 }
 
@@ -79,15 +85,16 @@ func (k kit) lacking(what string) string {
 // every page matching a query and the exchange that gave them, or why no
 // consistent listing could be had.
 type listing struct {
-	items   []gjson.Result
+	items   []gjson.Result // slim page objects (framework.Listing)
 	ex      *client.Exchange
 	problem string
+	all     framework.Listing
 }
 
 // listAll is Fixture.ListAllPages for a prepare function.
 func (k kit) listAll(ctx context.Context, q url.Values) listing {
-	items, ex, problem := k.t.ListAllPages(ctx, q)
-	return listing{items: items, ex: ex, problem: problem}
+	l := k.t.ListAllPages(ctx, q)
+	return listing{items: l.Pages, ex: l.Ex, problem: l.Problem, all: l}
 }
 
 // pages returns a listing's pages to a judge, and names its exchange as
@@ -166,16 +173,14 @@ func (k kit) total(c counted) int {
 	return len(items)
 }
 
-// lists sends GET /api/pages with each of qs side by side (Fixture.All)
-// and returns the answers in the order of qs, unjudged: the judge judges
-// each with expectList where the one-by-one walk judged it, so that the
-// first failure a spec shows stays the same.
+// lists sends GET /api/pages with each of qs side by side, each read as
+// a stream whose pages are kept slim (Fixture.ReadPageLists: what a
+// judge reads with framework.PageItems), and returns the answers in the
+// order of qs, unjudged: the judge judges each with expectList where the
+// one-by-one walk judged it, so that the first failure a spec shows stays
+// the same.
 func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
-	reqs := make([]client.Request, len(qs))
-	for i, q := range qs {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagesPath, Query: q}
-	}
-	return k.t.All(ctx, reqs...)
+	return k.t.ReadPageLists(ctx, qs...)
 }
 
 // isList reports whether ex (a GET /api/pages answer) is what expectList

@@ -37,10 +37,14 @@ import (
 //
 // Both containers are in the reads phase. The second writes only on a
 // target lacking data, in a write run, and before any of its specs reads:
-// it comes first (framework.PhaseReadsSetUp), before the groups of the
-// other reads start, so no other spec sees its pages being made, and the
-// writes merely empty the read cache for those that come after.
+// in a write run it comes first (framework.PhaseReadsSetUp), before the
+// groups of the other reads start, so no other spec sees its pages being
+// made, and the writes merely empty the read cache for those that come
+// after; in a run that cannot write it is one of the reads.
 func Register(t *framework.Fixture) {
+	// The shape of every page object of every whole listing, checked as
+	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
+	t.CheckListedPages(framework.PageShape)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
@@ -50,8 +54,15 @@ func Register(t *framework.Fixture) {
 		}, k.getSpecs)
 	})
 
-	Describe("Page reads needing pages of some kind", framework.PhaseReadsSetUp, Ordered, ContinueOnFailure, func() {
-		k := newKit(t, framework.PhaseReadsSetUp, &supplies{typed: map[string]typedPage{}})
+	// A run that may write creates what the target lacks before any other
+	// read (PhaseReadsSetUp); one that may not creates nothing, and its
+	// reads go out with the others of the phase.
+	phase := framework.PhaseReadsSetUp
+	if !t.CanWrite() {
+		phase = framework.PhaseReads
+	}
+	Describe("Page reads needing pages of some kind", phase, Ordered, ContinueOnFailure, func() {
+		k := newKit(t, phase, &supplies{typed: map[string]typedPage{}})
 		BeforeAll(func(ctx SpecContext) { k.setUp(ctx) })
 		sections(k.slugSpecs, func() {
 			k.typeFilterSpecs()
@@ -88,11 +99,12 @@ func (k kit) setUp(ctx context.Context) {
 	if !k.t.CanWrite() {
 		return
 	}
-	items, _, problem := k.t.ListAllPages(ctx, framework.EveryTypeQuery())
-	if problem != "" {
-		k.note("%s", problem)
+	all := k.t.ListAllPages(ctx, framework.EveryTypeQuery())
+	if all.Problem != "" {
+		k.note("%s", all.Problem)
 		return
 	}
+	items := all.Pages
 	created := 0
 	// Each page gets a date of its own (unless it has one): the list's
 	// order is not specified, and a server sorting by date alone may order
@@ -108,12 +120,16 @@ func (k kit) setUp(ctx context.Context) {
 		}
 		return out
 	}
+	// drafts counts the drafts of every type's listing and those made
+	// (create makes drafts).
+	drafts := len(framework.PagesOfType(items, "draft"))
 	create := func(what string, fields map[string]any) string {
 		ex, key := k.createPage(ctx, dated(fields))
 		if key == "" {
 			k.note("creating %s failed (%s)", what, framework.Outcome(ex))
 		} else {
 			created++
+			drafts++
 		}
 		return key
 	}
@@ -122,6 +138,9 @@ func (k kit) setUp(ctx context.Context) {
 			made := k.createOfType(ctx, ty, dated)
 			if made.key != "" {
 				created++
+				if ty == "draft" {
+					drafts++
+				}
 			}
 			k.made.typed[ty] = made
 		}
@@ -151,6 +170,17 @@ func (k kit) setUp(ctx context.Context) {
 		want = max(want, int(size.Num)+1)
 	}
 	for i := len(items) + created; i < want; i++ {
+		if create("a draft page", nil) == "" {
+			break
+		}
+	}
+	// A type whose own listing spans several list pages (PAGE-LIST-WALK
+	// walks each type alone): drafts, when no type has enough.
+	most := drafts
+	for _, ty := range framework.PageTypes() {
+		most = max(most, len(framework.PagesOfType(items, ty)))
+	}
+	for ; most <= smallPageSize; most++ {
 		if create("a draft page", nil) == "" {
 			break
 		}

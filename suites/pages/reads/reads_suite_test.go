@@ -166,11 +166,11 @@ func keepOnly(t *testing.T, cfg client.Config, keep ...string) {
 		t.Fatal(err)
 	}
 	admin := framework.New(c, framework.Options{})
-	items, _, problem := admin.ListAllPages(t.Context(), framework.EveryTypeQuery())
-	if problem != "" {
-		t.Fatal(problem)
+	all := admin.ListAllPages(t.Context(), framework.EveryTypeQuery())
+	if all.Problem != "" {
+		t.Fatal(all.Problem)
 	}
-	keys := framework.PageKeys(items)
+	keys := framework.PageKeys(all.Pages)
 	slices.SortFunc(keys, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
 	for _, key := range keys {
 		if slices.Contains(keep, key) {

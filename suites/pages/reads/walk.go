@@ -20,36 +20,50 @@ import (
 // default page size on a large site could make many).
 const maxWalk = 12
 
-// metaWalk is what PAGE-LIST-META-CONSISTENT judges: at a small size, the
-// first page at the default size that sized it; then the first page of
+// Page sizes of the paging rules: constants, so that a big site is read
+// in pages no larger than a small site's (a size that grew with the site
+// would make a single list page larger than the read limit, and leave the
+// rule unchecked exactly where it matters).
+const (
+	// smallPageSize is the "small" size of PAGE-LIST-META-CONSISTENT,
+	// PAGE-LIST-UNTAGGED-AFTER-PAGINATION and
+	// PAGE-LIST-TOTAL-IGNORES-UNTAGGED, which visit at most maxWalk pages.
+	smallPageSize = 5
+	// maxWalkPageSize caps the size at which each type's listing is
+	// walked whole (walkSize).
+	maxWalkPageSize = 100
+	// maxWalkPages bounds the pages of one type's walk (200,000 pages).
+	maxWalkPages = 2000
+)
+
+// walkSize is the page size at which a type's listing of n pages is walked
+// whole: about eight pages on a small site, pages of maxWalkPageSize on a
+// big one.
+func walkSize(n int) int { return min(maxWalkPageSize, max(smallPageSize, (n+7)/8)) }
+
+// metaWalk is what PAGE-LIST-META-CONSISTENT judges: the first page of
 // the walk and the later pages it visits.
 type metaWalk struct {
-	probe, first *client.Exchange
-	rest         []*client.Exchange
+	first *client.Exchange
+	rest  []*client.Exchange
 }
 
 func (k kit) walkSpecs() {
-	t := k.t
 	for _, small := range []bool{true, false} {
 		name := "default page size, every type"
 		if small {
 			name = "small page size, every type"
 		}
+		q := framework.EveryTypeQuery()
+		if small {
+			q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallPageSize))
+		}
 		framework.Prepare(k.g, "PAGE-LIST-META-CONSISTENT", func(ctx context.Context) (w metaWalk) {
-			q := framework.EveryTypeQuery()
-			if small {
-				w.probe = t.Read(ctx, framework.PagesPath, q)
-				total, ok := intOf(w.probe, "meta.total")
-				if !isList(w.probe) || !ok {
-					return w
-				}
-				q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallSize(total)))
-			}
-			w.first = t.Read(ctx, framework.PagesPath, framework.QueryWith(q, "pageNumber", "1"))
+			w.first = k.lists(ctx, framework.QueryWith(q, "pageNumber", "1"))[0]
 			total, okTotal := intOf(w.first, "meta.total")
 			size, okSize := intOf(w.first, "meta.pageSize")
 			if small {
-				size, _ = strconv.Atoi(q.Get("numberOfItems"))
+				size = smallPageSize
 			}
 			if !isList(w.first) || !okTotal || !okSize || size <= 0 {
 				return w
@@ -59,11 +73,7 @@ func (k kit) walkSpecs() {
 			w.rest = k.lists(ctx, pageQueries(q, visit(max(pageCount(total, size), 1))[1:]...)...)
 			return w
 		}, func(_ SpecContext, w metaWalk) {
-			size := 0
-			if small {
-				expectList(1, w.probe)
-				size = smallSize(integer(w.probe, "meta.total"))
-			}
+			size := smallPageSize
 			expectList(1, w.first)
 			total := integer(w.first, "meta.total")
 			if pageSize := integer(w.first, "meta.pageSize"); !small {
@@ -85,50 +95,102 @@ func (k kit) walkSpecs() {
 		}, framework.Case(name))
 	}
 
-	framework.Prepare(k.g, "PAGE-LIST-WALK", func(ctx context.Context) (w walk) {
-		w.count = k.countEvery(ctx)
-		total, ok := w.count.value()
-		if !ok {
-			return w
+	framework.Prepare(k.g, "PAGE-LIST-WALK", func(ctx context.Context) []typeWalk {
+		var ws []typeWalk
+		for _, ty := range framework.PageTypes() {
+			ws = append(ws, k.typeWalks[ty](ctx))
 		}
-		// Every page at once: they depend only on the total.
-		size := smallSize(total)
-		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
-		pns := []int{1}
-		for pn := 2; pn <= pageCount(total, size); pn++ {
-			pns = append(pns, pn)
+		return ws
+	}, func(_ SpecContext, ws []typeWalk) {
+		walked := 0
+		for i, w := range ws {
+			ty := framework.PageTypes()[i]
+			if w.problem != "" {
+				framework.NotChecked("%s", w.problem)
+			}
+			expectList(1, w.pages[0])
+			total := w.count
+			if n, ok := intOf(w.pages[0], "meta.total"); ok {
+				total = n // else the every-type listing's count (PAGE-LIST-SHAPE judges meta)
+			}
+			items, last := w.items()
+			keys := framework.PageKeys(items)
+			pages := pageCount(total, w.size)
+			Expect(repeatedKeys(keys)).To(BeEmpty(), framework.Evidence(last,
+				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields each page once (these keys came more than once)", pages, ty, w.size))
+			Expect(keys).To(HaveLen(total), framework.Evidence(last,
+				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields all %d matching pages (meta.total of %s)",
+				pages, ty, w.size, total, w.pages[0].RequestLine()))
+			if pages >= 2 {
+				walked++
+			}
 		}
-		exs := k.lists(ctx, pageQueries(q, pns...)...)
-		w.first, w.rest = exs[0], exs[1:]
-		return w
-	}, func(_ SpecContext, w walk) {
-		total := k.total(w.count)
-		size := smallSize(total)
-		expectList(1, w.first)
-		pages := pageCount(total, size)
-		if pages < 2 {
-			framework.NotChecked("%s", k.lacking(count(total, "page")+", too few for several list pages"))
+		if walked == 0 {
+			framework.NotChecked("%s", k.lacking("no page type with more than "+strconv.Itoa(smallPageSize)+
+				" pages, so no type's listing spans several list pages"))
 		}
-		keys := framework.PageKeys(framework.PageItems(w.first))
-		last := w.first
-		for _, ex := range w.rest {
-			expectList(1, ex)
-			keys = append(keys, framework.PageKeys(framework.PageItems(ex))...)
-			last = ex
-		}
-		Expect(repeatedKeys(keys)).To(BeEmpty(), framework.Evidence(last,
-			"walking pages 1 to %d of numberOfItems=%d yields each page once (these keys came more than once)", pages, size))
-		Expect(keys).To(HaveLen(total), framework.Evidence(last,
-			"walking pages 1 to %d of numberOfItems=%d yields all %d matching pages (meta.total of %s)", pages, size, total, w.first.RequestLine()))
-	}, framework.Case("every type"))
+	}, framework.Case("each type alone, every page"))
 }
 
-// walk is what PAGE-LIST-WALK judges: what the number of pages rests on,
-// and the pages of a walk at a small size.
-type walk struct {
-	count counted
-	first *client.Exchange
-	rest  []*client.Exchange
+// typeWalk is one type's listing walked whole, a page at a time: what
+// PAGE-LIST-TYPE-FILTERS and PAGE-LIST-WALK judge.
+type typeWalk struct {
+	size    int
+	pages   []*client.Exchange
+	count   int    // the type's pages in the listing of every type
+	problem string // that listing could not be had
+}
+
+// walkType walks the listing of type ty alone: the pages the listing of
+// every type foresees side by side, then those its first page's
+// meta.total or a last page that says more follow adds.
+func (k kit) walkType(ctx context.Context, ty string) typeWalk {
+	inv := k.every(ctx)
+	if inv.problem != "" {
+		return typeWalk{problem: inv.problem}
+	}
+	n := len(framework.PagesOfType(inv.items, ty))
+	w := typeWalk{size: walkSize(n), count: n}
+	q := framework.QueryWith(framework.PageTypeQuery(ty), "numberOfItems", strconv.Itoa(w.size))
+	read := func(from, to int) {
+		var pns []int
+		for pn := from; pn <= to; pn++ {
+			pns = append(pns, pn)
+		}
+		w.pages = append(w.pages, k.lists(ctx, pageQueries(q, pns...)...)...)
+	}
+	read(1, max(1, pageCount(n, w.size)))
+	for len(w.pages) < maxWalkPages {
+		last, need := w.pages[len(w.pages)-1], len(w.pages)
+		if !isList(last) {
+			break
+		}
+		if total, ok := intOf(w.pages[0], "meta.total"); ok && isList(w.pages[0]) {
+			need = max(need, pageCount(total, w.size))
+		}
+		if need == len(w.pages) {
+			if len(framework.PageItems(last)) < w.size || !last.Get("meta.hasMore").Bool() {
+				break
+			}
+			need++
+		}
+		read(len(w.pages)+1, min(need, maxWalkPages))
+	}
+	return w
+}
+
+// items judges each page of the walk a list answer and returns their
+// pages in order, and the last page read.
+func (w typeWalk) items() ([]gjson.Result, *client.Exchange) {
+	if w.problem != "" {
+		framework.NotChecked("%s", w.problem)
+	}
+	var items []gjson.Result
+	for _, ex := range w.pages {
+		expectList(2, ex)
+		items = append(items, framework.PageItems(ex)...)
+	}
+	return items, w.pages[len(w.pages)-1]
 }
 
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
@@ -152,10 +214,9 @@ type untaggedWalk struct {
 }
 
 func (k kit) untaggedSpecs() {
-	// Sized from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
-	sized := func(inv []gjson.Result) (int, url.Values) {
-		size := smallSize(len(inv))
-		return size, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(size))
+	// Counted from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
+	sized := func([]gjson.Result) (int, url.Values) {
+		return smallPageSize, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(smallPageSize))
 	}
 	framework.Prepare(k.g, "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx context.Context) (w untaggedWalk) {
 		if w.inv = k.every(ctx); w.inv.problem != "" {
@@ -221,17 +282,6 @@ func (k kit) untaggedSpecs() {
 				"meta.total with untagged=true is the one without it (%s): it counts the type filters only", plain.RequestLine()))
 		}
 	}, framework.Case("every type"))
-}
-
-// smallSize picks a page size that splits total pages into several
-// pages (at most about nine requests for a walk), with a partly filled last
-// page when it can.
-func smallSize(total int) int {
-	s := max(2, (total+7)/8)
-	if total > s && total%s == 0 {
-		s++
-	}
-	return s
 }
 
 // pageCount is the number of non-empty pages of size s.

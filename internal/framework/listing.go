@@ -1,0 +1,255 @@
+package framework
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// A whole-site listing (numberOfItems=-1) is read as a stream
+// (client.Stream): each page object is looked at once, as it arrives, by
+// the checks that need the whole object (PageCheck, on the listing of
+// every type), and only a slim copy of it is kept: the members the
+// whole-site rules compare (slimMembers: keys, types, tags, categories,
+// uuids, slugs and links), or, for the other listings, whose rules compare
+// keys and types, fewer (briefMembers). Memory then grows with the number
+// of pages by a few hundred bytes each, not with what they hold, and an
+// answer of any size is checked in full. The read cache keeps the slim
+// listing, so every rule of the run that asks for the same listing shares
+// one read.
+
+// maxListed bounds the pages a listing keeps: far more than any site the
+// suite has met; the stream stops there and a larger listing is not
+// compared (Listing.Problem says so) rather than allowed to take the
+// memory of the machine.
+const maxListed = 100_000
+
+// Listing is every page a query of the page list matches, as read once.
+type Listing struct {
+	// Pages are the slim page objects (slimMembers only; briefMembers
+	// for a listing of some types only), in the order listed.
+	Pages []gjson.Result
+	// Ex is the exchange that gave them (the last page of a walk).
+	Ex *client.Exchange
+	// Problem says why no consistent listing could be had ("" when
+	// Pages holds every matching page).
+	Problem string
+	// found holds each page check's findings.
+	found map[string]*checkFindings
+}
+
+// pageFold keeps a slim copy of every page object of a listing and runs
+// the page checks on the whole object.
+type pageFold struct {
+	view   pageView
+	checks []PageCheck
+	pages  []gjson.Result
+	found  map[string]*checkFindings
+	size   int64
+	over   bool // more than maxListed pages
+}
+
+func newPageFold(v pageView) *pageFold {
+	f := &pageFold{view: v, checks: v.checks, found: map[string]*checkFindings{}}
+	for _, c := range v.checks {
+		f.found[c.Name] = &checkFindings{}
+	}
+	return f
+}
+
+func (f *pageFold) Item(raw []byte) {
+	if len(f.pages) >= maxListed {
+		f.over = true
+		return
+	}
+	if len(f.checks) > 0 {
+		page := gjson.ParseBytes(raw)
+		for _, c := range f.checks {
+			if found := f.found[c.Name]; !found.done() {
+				found.add(len(f.pages), page, c.Check(page))
+			} else {
+				found.stopped = true
+			}
+		}
+	}
+	s := f.view.slim(raw)
+	f.size += int64(len(s.Raw)) + 64
+	f.pages = append(f.pages, s)
+}
+
+// Full reports that the fold keeps no more pages (maxListed): the stream
+// stops there.
+func (f *pageFold) Full() bool { return f.over }
+
+func (f *pageFold) Value() (any, int64) {
+	return &foldedListing{pages: f.pages, found: f.found, over: f.over}, f.size
+}
+
+// foldedListing is a pageFold's value (client.Exchange.Folded).
+type foldedListing struct {
+	pages []gjson.Result
+	found map[string]*checkFindings
+	over  bool
+}
+
+// slimMembers are the members of a page object a listing keeps: those the
+// whole-site rules compare (keys, types, tags and categories, uuids,
+// slugs, links). A rule that compares another member across the site adds
+// it here; one that judges a page whole does so as the listing streams
+// (CheckListedPages).
+var slimMembers = []string{"key", "uuid", "type", "slug", "tags", "category", "permalink", "coverImage", "coverImageFilename"}
+
+// briefMembers are what the other listings keep: their rules compare keys
+// and types (and, on a few small pages, tags).
+var briefMembers = []string{"key", "type", "tags"}
+
+// pageView is how a listing is read: the checks run on each whole page
+// object, and the members kept of it.
+type pageView struct {
+	name    string
+	checks  []PageCheck
+	members []string
+	paths   []string // gjson paths of members
+}
+
+func newPageView(name string, checks []PageCheck, members []string) pageView {
+	names := make([]string, len(checks))
+	for i, c := range checks {
+		names[i] = c.Name
+	}
+	v := pageView{name: name + "; checks: " + strings.Join(names, ", "), checks: checks, members: members}
+	for _, m := range members {
+		v.paths = append(v.paths, gjson.Escape(m))
+	}
+	return v
+}
+
+// slim is a page object with the view's members only, made without
+// parsing (or copying) the whole object: each member is looked up in raw,
+// and only those found are copied. Anything but an object is kept as it
+// is.
+func (pv pageView) slim(raw []byte) gjson.Result {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return gjson.Parse(string(raw))
+	}
+	found := gjson.GetManyBytes(raw, pv.paths...)
+	size := 2
+	for i, v := range found {
+		size += len(v.Raw) + len(pv.members[i]) + 4
+	}
+	var b strings.Builder
+	b.Grow(size) // exactly: the string keeps the builder's buffer
+	b.WriteByte('{')
+	for i, v := range found {
+		if !v.Exists() {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(pv.members[i]))
+		b.WriteByte(':')
+		b.WriteString(v.Raw)
+	}
+	b.WriteByte('}')
+	return gjson.Parse(b.String())
+}
+
+// viewFor is how a listing with query q is read: the listing of every type
+// (the one the whole-site rules share, read once for the run) with the
+// run's page checks and the slim members; the others, whose rules compare
+// keys and types, unchecked (a check of the whole object costs as much as
+// it is large) and brief.
+func (t *Fixture) viewFor(q url.Values) pageView {
+	for _, ty := range PageTypes() {
+		if q.Get(ty) != "true" {
+			return newPageView("brief pages", nil, briefMembers)
+		}
+	}
+	return newPageView("slim pages", t.pageChecks.get(), slimMembers)
+}
+
+// streamPagesAt is the stream of the array of page objects at path
+// through a page fold of view v; its name tells listings read another way
+// apart in the read cache.
+func streamPagesAt(path string, v pageView) *client.Stream {
+	return &client.Stream{Path: path, Name: v.name, New: func() client.Fold { return newPageFold(v) }}
+}
+
+// ReadStreamedPages sends GET path for each of paths side by side (All),
+// each read as a stream whose array of page objects at arrayPath (for
+// example "data.pages" of a tag's single view) goes through the run's page
+// checks and is kept brief: PageItems gives those pages, PassCheckOnStream
+// what the checks found, and the body is the rest of the answer with that
+// array empty.
+func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
+	reqs := make([]client.Request, len(paths))
+	for i, p := range paths {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: p,
+			Stream: streamPagesAt(arrayPath, newPageView("brief pages", t.pageChecks.get(), briefMembers))}
+	}
+	return t.All(ctx, reqs...)
+}
+
+// ReadPages reads one answer of the page list with query q as a stream:
+// the exchange, and what the fold kept of its pages (nil unless the whole
+// answer was one JSON document). The run's page checks look at each page
+// of a listing of every type.
+func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", t.viewFor(q))})
+	v, _ := ex.Folded().(*foldedListing)
+	if v == nil {
+		return ex, nil
+	}
+	l := &Listing{Pages: v.pages, Ex: ex, found: v.found}
+	if v.over {
+		l.Problem = fmt.Sprintf("%s lists more than %d pages, more than this run keeps to compare with", ex.RequestLine(), maxListed)
+	}
+	return ex, l
+}
+
+// ListAllPages returns every page matching the type filters of q, as the
+// reference a rule's check compares against. It does not judge the server:
+// it asks for numberOfItems=-1, read as a stream whatever its size, and
+// when that answer is incomplete (its pages differ in number from
+// meta.total: PAGE-LIST-ALL's concern), for one page of meta.total items,
+// so that a broken -1 does not spill into other rules. Problem is set when
+// no consistent listing could be had.
+func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
+	ex, l := t.ReadPages(ctx, QueryWith(q, "numberOfItems", "-1"))
+	if l != nil && l.Problem != "" {
+		return *l // more pages than a run keeps: a walk would gather as many
+	}
+	if ex.Truncated {
+		// An item or the whole answer passed its bound: walk the list a
+		// page at a time instead (the pagination rules judge the walk
+		// itself; here it only gathers the pages to compare with).
+		return t.walkAllPages(ctx, q, ex)
+	}
+	if ex.Err != nil || ex.Status != http.StatusOK || l == nil || !ex.Get("data").IsArray() {
+		return Listing{Ex: ex, Problem: fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))}
+	}
+	total := ex.Get("meta.total")
+	if l.Problem != "" || total.Type != gjson.Number || int(total.Num) == len(l.Pages) {
+		// Without a usable meta.total (PAGE-LIST-SHAPE's concern) the -1
+		// answer is the best listing there is.
+		return *l
+	}
+	n := int(total.Num)
+	if n > 0 {
+		ex2, l2 := t.ReadPages(ctx, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
+		if ex2.Err == nil && ex2.Status == http.StatusOK && l2 != nil && len(l2.Pages) == n {
+			return *l2
+		}
+	}
+	return Listing{Ex: ex, Problem: fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
+		"while meta.total is %d, and numberOfItems=%d did not give them either", len(l.Pages), n, n)}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package selftest_test
+
+const raceEnabled = false
