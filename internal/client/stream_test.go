@@ -165,15 +165,18 @@ func TestStreamTakesAsLongAsItKeepsComing(t *testing.T) {
 			}
 			fmt.Fprintf(w, `{"key":"p%d"}`, i)
 			w.(http.Flusher).Flush()
-			pause := 60 * time.Millisecond
+			// Eight pauses of 150 ms take longer than the request
+			// timeout in all; each is far below it, with room for a
+			// loaded machine (CI runs packages side by side on 2 cores).
+			pause := 150 * time.Millisecond
 			if r.URL.Path == "/stalls" && i == 4 {
-				pause = 600 * time.Millisecond
+				pause = 2500 * time.Millisecond
 			}
 			time.Sleep(pause)
 		}
 		_, _ = io.WriteString(w, `]}`)
 	})
-	c := newClient(t, rec.URL, func(cfg *Config) { cfg.RequestTimeout = 250 * time.Millisecond })
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.RequestTimeout = time.Second })
 	ex := c.Do(context.Background(), Request{Path: "/slow", Stream: keysStream("")})
 	if keys, _ := ex.Folded().([]string); ex.Err != nil || len(keys) != 8 {
 		t.Errorf("a slow answer that keeps coming: err %v, %d keys; want all 8", ex.Err, len(keys))
