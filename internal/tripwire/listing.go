@@ -65,13 +65,15 @@ const walkSize = 100
 const maxWalk = 10000
 
 // listKeys lists the key of every page of every type: at once
-// (numberOfItems=-1), or a page at a time when that answer is cut or no
+// (numberOfItems=-1, read as a stream, so a big site's listing costs its
+// keys, not its pages), or a page at a time when that answer is cut or no
 // list. ok is false when no complete listing could be had.
 func listKeys(_ context.Context, read func(client.Request) *client.Exchange) (map[string]bool, bool) {
 	q := everyTypeQuery()
 	q.Set("numberOfItems", "-1")
-	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q})
-	if keys, ok := keysOf(ex); ok {
+	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q,
+		Stream: &client.Stream{Path: "data", Name: "tripwire keys", New: func() client.Fold { return &keyFold{keys: map[string]bool{}} }}})
+	if keys, ok := ex.Folded().(map[string]bool); ok && ex.Err == nil && ex.Status == http.StatusOK && !ex.Truncated && !ex.BodyCut {
 		return keys, true
 	}
 	keys := map[string]bool{}
@@ -105,3 +107,17 @@ func keysOf(ex *client.Exchange) (map[string]bool, bool) {
 	}
 	return keys, true
 }
+
+// keyFold keeps the key of each page of a streamed listing.
+type keyFold struct {
+	keys  map[string]bool
+	bytes int64
+}
+
+func (f *keyFold) Item(raw []byte) {
+	k := gjson.GetBytes(raw, "key").String()
+	f.keys[k] = true
+	f.bytes += int64(len(k)) + 16
+}
+
+func (f *keyFold) Value() (any, int64) { return f.keys, f.bytes }

@@ -240,3 +240,35 @@ func TestStreamedListingIsTheBaseline(t *testing.T) {
 		t.Errorf("Tripped() = %+v, want alpha-post missing", trip)
 	}
 }
+
+// TestBaselineOfABigListing: a listing larger than --max-body (a big site)
+// gives the tripwire its baseline in one streamed read, its keys only, not
+// a walk of the site page by page; a foreign loss is still found.
+func TestBaselineOfABigListing(t *testing.T) {
+	ref := testkit.Reference(t)
+	cl, err := client.New(client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken, MaxBody: 2048})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := tripwire.New()
+	tw.CheckEvery = 2
+	cl.SetWriteGuard(tw)
+	w := &world{cl: cl, tw: tw, ref: ref}
+	w.create("0")
+	reads := 0
+	for _, ex := range cl.Exchanges() {
+		if ex.Method == http.MethodGet {
+			reads++
+		}
+	}
+	if reads != 1 {
+		t.Errorf("the baseline of a listing over --max-body took %d reads, want one streamed read", reads)
+	}
+	w.deleteNow(t, "alpha-post")
+	for i := 1; i < 6 && w.tw.Tripped() == nil; i++ {
+		w.create(fmt.Sprint(i))
+	}
+	if trip := tw.Tripped(); trip == nil || fmt.Sprint(trip.Missing) != "[alpha-post]" {
+		t.Errorf("Tripped() = %+v, want alpha-post missing", trip)
+	}
+}
