@@ -94,7 +94,7 @@ token refused, or it stopped answering during the run).`,
 	tf.registerRun(root.Flags())
 	root.AddCommand(newRulesCmd(stdout, stderr), newVersionCmd(stdout), newDemoCmd(stdout, stderr),
 		newServeReferenceCmd(stdout, stderr), newCleanupCmd(stdout, stderr), newSchemasCmd(stdout, stderr), newDiffCmd(stdout, stderr))
-	root.AddCommand(newOpenAPICmd(stdout, stderr), newCompareCmd(stdout, stderr))
+	root.AddCommand(newOpenAPICmd(stdout, stderr), newCompareCmd(stdout, stderr), newCoverageCmd(stdout, stderr))
 	return root
 }
 

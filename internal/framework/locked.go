@@ -25,3 +25,10 @@ func (l *lockedList[T]) take() []T {
 	l.items = nil
 	return items
 }
+
+// peek returns a copy of the items added so far, leaving them in the list.
+func (l *lockedList[T]) peek() []T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]T(nil), l.items...)
+}

@@ -50,6 +50,7 @@ func (r *Run) WriteConsole(w io.Writer, o ConsoleOptions) {
 	c.failures(r)
 	c.notChecked(r)
 	c.leftBehind(r.Cleanup)
+	r.writeCoverageLine(w)
 	for _, e := range r.SuiteErrors {
 		fmt.Fprintf(w, "\n%s\n", suiteErrorWords(e))
 	}
