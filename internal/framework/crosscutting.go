@@ -242,6 +242,16 @@ func (p *CrossCutting) endpointShape(path string) string {
 	return "/api/" + rest
 }
 
+// Endpoint is the endpoint ex addressed, any key a placeholder
+// ("/api/pages/{key}"); "" for a URL outside {base}/api/.
+func (p *CrossCutting) Endpoint(ex *client.Exchange) string {
+	u, err := url.Parse(ex.URL)
+	if err != nil || !strings.HasPrefix(u.Path, p.apiPrefix) {
+		return ""
+	}
+	return p.endpointShape(u.Path)
+}
+
 // APIAnswersJSON reports whether the API answered JSON at least once in
 // the exchanges observed so far.
 func (p *CrossCutting) APIAnswersJSON() bool {
