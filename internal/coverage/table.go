@@ -229,7 +229,9 @@ func pageSection() Section {
 }
 
 // TermFields are the fields of a tag or category (2.2, 2.3).
-func TermFields() []string { return []string{"key", "name", "description", "template", "list", "pages"} }
+func TermFields() []string {
+	return []string{"key", "name", "description", "template", "list", "pages"}
+}
 
 // termSection: a tag (2.2) or a category (2.3), in the list and the single
 // view.
