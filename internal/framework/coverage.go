@@ -178,8 +178,13 @@ func (c *Check) Problems() []string { return append([]string(nil), c.problems...
 func (c *Check) Len() int { return len(c.cells) }
 
 // Expect asserts that the check found no problem (why says what must hold),
-// once it has marked the cells it exercised.
+// once it has marked the cells it exercised. A check that looked at no
+// value and found nothing makes the spec not checked: nothing could have
+// failed.
 func (c *Check) Expect(why string) {
+	if len(c.cells) == 0 && len(c.problems) == 0 {
+		notChecked("no value was there to judge: "+why, 1)
+	}
 	c.t.exercised(Uniq(c.cells)...)
 	gomega.ExpectWithOffset(1, c.problems).To(gomega.BeEmpty(), Evidence(c.evidence, "%s:\n  %s", why, strings.Join(c.problems, "\n  ")))
 }

@@ -31,6 +31,18 @@ var pagesRules = []Rule{
 			"cover image (the listing of every type), and on a page the run creates with one when writes are allowed; " +
 			"with neither, not checked."},
 
+	{ID: "PAGE-VIEWS-AGREE", Section: "2.1, 4.1-4.4, 4.6, 4.7", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, GetPage, CreatePage, EditPage, GetTag, GetCategory},
+		Text: "A page reads the same wherever it is shown: its item in GET /api/pages, GET /api/pages/{key}, the pages of " +
+			"its tags and category, and the data of a create or edit answer agree on every field of 2.1.",
+		Reading: "2.1 names one page object for all of these answers. Compared field by field over the fields of 2.1 (extra " +
+			"fields may differ from one answer to the next), as parsed JSON, and only between answers with no write of " +
+			"the page between them: the site's pages as the run's reads show them (every item of the listing of every " +
+			"type, the pages the tags and categories read list, as their single views and GET /api/pages/{key} give " +
+			"them), and the run's own pages (a create's or edit's answer with the page read back, and the listings and " +
+			"tag and category views read after it). A field an answer lacks is the shape rules' concern and is not " +
+			"compared. Fewer than two views of any page: not checked."},
+
 	// 4.1 list
 	{ID: "PAGE-LIST-SHAPE", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "GET /api/pages answers 200 with numberOfItems (integer), meta (total, pageNumber, pageSize integers, " +

@@ -31,6 +31,18 @@ var taxonomyRules = []Rule{
 			"published page carries a tag, no list could miss one: not checked."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
+	{ID: "TAG-VIEWS-AGREE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag},
+		Text: "A tag reads the same in GET /api/tags and GET /api/tags/{key}: key, name, description, template and list agree.",
+		Reading: "4.6 gives the single view the list's fields plus pages. list is compared as a set of page keys (no order " +
+			"is stated), the other fields as parsed JSON, between reads with no write between: the tags whose single view " +
+			"the reads read (up to 10), and the tags of the run's pages after its writes. A field a view lacks is the " +
+			"shape rules' concern. A site without tags: not checked."},
+	{ID: "TAG-NAME-IN-PAGES", Section: "2.1, 2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
+		Text: "The name a page's tags object gives a tag key is that tag's name, as GET /api/tags and GET /api/tags/{key} give it.",
+		Reading: "2.1 says tags maps tag key to tag name and 2.2 that a tag's name is its display name: the same fact in " +
+			"two places. Compared exactly on every page of the listing of every type and the pages of the tags read, " +
+			"with no write between, and on the run's tagged pages after its writes. A key no tag list names is " +
+			"TAG-LIST-COMPLETE's and TAG-LIST-CONSISTENT's concern. No page with a tag: not checked."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
 		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",
 		Reading: "4.7 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed. " +
@@ -57,6 +69,12 @@ var taxonomyRules = []Rule{
 			"so they are neither required nor refused, and only published pages must be named. Every published page (GET " +
 			"/api/pages, walked on a big site) is compared with the list of its category, in GET /api/categories (every such " +
 			"category) and in GET /api/categories/{key} (up to 10). When no published page has a category: not checked."},
+	{ID: "CAT-VIEWS-AGREE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory},
+		Text: "A category reads the same in GET /api/categories and GET /api/categories/{key}: key, name, description, " +
+			"template and list agree.",
+		Reading: "As TAG-VIEWS-AGREE: list compared as a set of page keys, the other fields as parsed JSON, between reads " +
+			"with no write between: the categories whose single view the reads read (up to 10), and the categories of the " +
+			"run's pages after its writes. A site without categories: not checked."},
 	{ID: "CAT-GET-404", Section: "4.7, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET of a category key that does not exist answers 404 with a handler-error body."},
 }
