@@ -48,6 +48,10 @@ type siteViews struct {
 	problem   string // the listing could not be read
 	terms     [2]termViews
 	pages     map[string]*client.Exchange // GET /api/pages/{key}
+	// data is each answer's data as it came: a body larger than a few KiB
+	// is released once the spec that records it ends, and the specs that
+	// judge these reads come one after another.
+	data map[*client.Exchange]gjson.Result
 }
 
 // termViews is one kind's list and the single views of its sample.
@@ -57,17 +61,19 @@ type termViews struct {
 	items   map[string]gjson.Result // the list's items by key
 	sample  []string
 	singles []*client.Exchange // singles[i] is GET /api/<endpoint>/<sample[i]>
+	data    map[*client.Exchange]gjson.Result
 }
 
 // readSiteViews reads what the other read specs read (so each read is the
 // cache's answer): the two lists, the listing of every type, the single
 // views of the sample of each kind, the pages the sample's lists name.
 func readSiteViews(ctx context.Context, t *framework.Fixture) siteViews {
-	v := siteViews{pages: map[string]*client.Exchange{}}
+	v := siteViews{pages: map[string]*client.Exchange{}, data: map[*client.Exchange]gjson.Result{}}
 	for i, k := range kinds {
-		tv := termViews{k: k, listEx: t.Read(ctx, "/api/"+k.endpoint, nil), items: map[string]gjson.Result{}}
+		tv := termViews{k: k, listEx: t.Read(ctx, "/api/"+k.endpoint, nil), items: map[string]gjson.Result{}, data: v.data}
+		v.data[tv.listEx] = tv.listEx.Get("data")
 		var ts []term
-		for _, item := range tv.listEx.Get("data").Array() {
+		for _, item := range v.data[tv.listEx].Array() {
 			key := item.Get("key")
 			if key.Type != gjson.String || key.Str == "" {
 				continue
@@ -93,6 +99,9 @@ func readSiteViews(ctx context.Context, t *framework.Fixture) siteViews {
 	keys := sortedKeys(v.pages)
 	reqs = append(reqs, keyReads("pages", keys)...)
 	exs := t.All(ctx, reqs...)
+	for _, ex := range exs {
+		v.data[ex] = ex.Get("data")
+	}
 	for i := range v.terms {
 		n := len(v.terms[i].sample)
 		v.terms[i].singles, exs = exs[:n], exs[n:]
@@ -125,9 +134,9 @@ func (v siteViews) exchanges() []*client.Exchange {
 	return out
 }
 
-// ok reports whether ex answered 200 with data, an object.
-func ok(ex *client.Exchange) bool {
-	return ex != nil && ex.Err == nil && ex.Status == http.StatusOK && ex.Get("data").IsObject()
+// ok reports whether ex answered 200 with data (as it came), an object.
+func ok(ex *client.Exchange, data map[*client.Exchange]gjson.Result) bool {
+	return ex != nil && ex.Err == nil && ex.Status == http.StatusOK && data[ex].IsObject()
 }
 
 // judgePages: PAGE-VIEWS-AGREE on the site's pages: each page's item in
@@ -147,17 +156,17 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 		add(p.Get("key").String(), framework.View{Name: "GET /api/pages (every type)", Ex: v.listingEx, Obj: p})
 	}
 	for _, key := range sortedKeys(v.pages) {
-		if ex := v.pages[key]; ok(ex) {
-			add(key, framework.View{Name: "GET /api/pages/" + key, Ex: ex, Obj: ex.Get("data")})
+		if ex := v.pages[key]; ok(ex, v.data) {
+			add(key, framework.View{Name: "GET /api/pages/" + key, Ex: ex, Obj: v.data[ex]})
 		}
 	}
 	inTerm := map[string][]coverage.ID{} // the pages cells of the terms showing a page
 	for _, tv := range v.terms {
 		for i, ex := range tv.singles {
-			if !ok(ex) {
+			if !ok(ex, v.data) {
 				continue
 			}
-			for _, p := range ex.Get("data.pages").Array() {
+			for _, p := range v.data[ex].Get("pages").Array() {
 				key := p.Get("key").String()
 				add(key, framework.View{Name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), Ex: ex, Obj: p})
 				inTerm[key] = append(inTerm[key], tv.cell("pages"))
@@ -186,13 +195,13 @@ func (tv termViews) judgeAgree(t *framework.Fixture) {
 	}
 	check := t.NewCheck()
 	for i, ex := range tv.singles {
-		if !ok(ex) {
+		if !ok(ex, tv.data) {
 			continue // GET-SHAPE's concern
 		}
 		key := tv.sample[i]
 		check.Same(tv.k.noun+" "+key, tv.cell, sameTermField, []framework.View{
 			{Name: "GET /api/" + tv.k.endpoint, Ex: tv.listEx, Obj: tv.items[key]},
-			{Name: "GET /api/" + tv.k.endpoint + "/" + key, Ex: ex, Obj: ex.Get("data")},
+			{Name: "GET /api/" + tv.k.endpoint + "/" + key, Ex: ex, Obj: tv.data[ex]},
 		}, "key", "name", "description", "template", "list")
 	}
 	check.Expect(fmt.Sprintf("a %s reads the same in GET /api/%s and GET /api/%s/{key} (%s)", tv.k.noun, tv.k.endpoint,
@@ -228,9 +237,9 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 		names[key] = append(names[key], framework.View{Name: "GET /api/tags", Ex: tags.listEx, Obj: item})
 	}
 	for i, ex := range tags.singles {
-		if ok(ex) {
+		if ok(ex, v.data) {
 			names[tags.sample[i]] = append(names[tags.sample[i]],
-				framework.View{Name: "GET /api/tags/" + tags.sample[i], Ex: ex, Obj: ex.Get("data")})
+				framework.View{Name: "GET /api/tags/" + tags.sample[i], Ex: ex, Obj: v.data[ex]})
 		}
 	}
 	check := t.NewCheck()
@@ -238,8 +247,8 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 		CheckTagNames(check, v.listingEx, p, names)
 	}
 	for _, ex := range tags.singles {
-		if ok(ex) {
-			for _, p := range ex.Get("data.pages").Array() {
+		if ok(ex, v.data) {
+			for _, p := range v.data[ex].Get("pages").Array() {
 				CheckTagNames(check, ex, p, names)
 			}
 		}
