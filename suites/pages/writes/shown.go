@@ -111,7 +111,9 @@ func (v *seen) exchanges() []*client.Exchange {
 }
 
 // keysOf are the page keys a listing's data holds.
-func (v *seen) keysOf(ex *client.Exchange) []string { return framework.PageKeys(v.get(ex, "data").Array()) }
+func (v *seen) keysOf(ex *client.Exchange) []string {
+	return framework.PageKeys(v.get(ex, "data").Array())
+}
 
 // termKeys are the keys of the tags a page object carries (its tags
 // object's keys, in order).

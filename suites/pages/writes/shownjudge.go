@@ -48,7 +48,9 @@ func (v *seen) now() (gjson.Result, bool) {
 }
 
 // keys are the keys the page had around the write (the new one first).
-func (v *seen) keys() []string { return framework.Uniq(slices.DeleteFunc([]string{v.key, v.old}, func(k string) bool { return k == "" })) }
+func (v *seen) keys() []string {
+	return framework.Uniq(slices.DeleteFunc([]string{v.key, v.old}, func(k string) bool { return k == "" }))
+}
 
 // needViews makes the spec not checked when the chain made no write whose
 // views were read (its create or an earlier write failed).
