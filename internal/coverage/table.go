@@ -1,6 +1,9 @@
 package coverage
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Section is one part of the spec whose fields the map covers: its rows
 // and the ways (columns) that apply to them.
@@ -32,21 +35,25 @@ func (c Cell) Testable() bool { return c.Untestable == "" }
 // Table returns the sections of the map in report order (a fresh copy).
 func Table() []Section { return table() }
 
-// Lookup returns the cell id names, false when the table has none.
-func Lookup(id ID) (Cell, bool) {
-	section, field, w := id.Parts()
+// index is every cell of the table by ID, built once: Lookup runs for
+// every exchange a spec judged.
+var index = sync.OnceValue(func() map[ID]Cell {
+	out := map[ID]Cell{}
 	for _, s := range table() {
-		if s.ID != section {
-			continue
-		}
 		for _, r := range s.Rows {
-			if r.Field == field {
-				c, ok := r.Cells[w]
-				return c, ok
+			for w, c := range r.Cells {
+				out[CellID(s.ID, r.Field, w)] = c
 			}
 		}
 	}
-	return Cell{}, false
+	return out
+})
+
+// Lookup returns the cell id names, false when the table has none. The
+// cell is shared: do not change it.
+func Lookup(id ID) (Cell, bool) {
+	c, ok := index()[id]
+	return c, ok
 }
 
 // IDs lists every cell of the table, testable or not, in report order.
