@@ -56,7 +56,7 @@ var legacyParts = []Mutant{
 var registry = buildRegistry()
 
 func buildRegistry() []MutantInfo {
-	all := slices.Clone(table)
+	all := slices.Concat(table, cellTable())
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/fixtures"
+	"github.com/conformance-suite/conformance/internal/coverage"
 )
 
 // Options configures a Server.
@@ -40,6 +41,8 @@ type Server struct {
 	opts    Options
 	now     func() time.Time
 	mutants map[Mutant]bool
+	// cells are the cells whose mutants are on (cellmutants.go).
+	cells []coverage.ID
 
 	pages    map[string]*page
 	tags     map[string]*term
@@ -86,6 +89,7 @@ func New(opts Options) (*Server, error) {
 		opts:    opts,
 		now:     opts.Now,
 		mutants: enabled,
+		cells:   enabledCells(enabled),
 		pages:   map[string]*page{},
 		tags:    map[string]*term{},
 		cats:    map[string]*term{},
@@ -157,6 +161,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		resp = s.handle(w, r)
 	}()
+	if len(s.cells) > 0 {
+		resp = s.breakOutput(r, resp)
+	}
 	s.write(w, r, resp)
 }
 
@@ -201,6 +208,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
 	s.headerCredentials(r, in)
+	if len(s.cells) > 0 {
+		s.breakInput(r, in)
+	}
 	if s.mutated(BodyTokensJSONOnly) && in.form {
 		delete(in.vals, "token")
 		delete(in.vals, "authentication")

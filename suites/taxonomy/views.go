@@ -3,6 +3,7 @@ package taxonomy
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -174,12 +175,22 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 		}
 	}
 	check := t.NewCheck()
+	byUUID := map[string][]framework.View{}
 	for _, key := range order {
 		if len(byKey[key]) > 1 {
 			// A term's pages compared with the page's other views.
 			check.Exercised(inTerm[key]...)
 		}
 		check.Same("page "+key, pageCell, nil, byKey[key], coverage.PageFields()...)
+		for _, view := range byKey[key] {
+			if u := view.Obj.Get("uuid"); u.Type == gjson.String && u.Str != "" {
+				byUUID[u.Str] = append(byUUID[u.Str], view)
+			}
+		}
+	}
+	// The key itself: views of one page (one uuid) give it one key.
+	for _, uuid := range slices.Sorted(maps.Keys(byUUID)) {
+		check.Same("the page of uuid "+uuid, pageCell, nil, byUUID[uuid], "key")
 	}
 	check.Expect("a page reads the same in every answer that shows it (2.1)")
 }
