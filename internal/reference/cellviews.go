@@ -21,6 +21,13 @@ func (s *Server) breakOutput(r *http.Request, resp response) response {
 	}
 	endpoint, key := apiPath(r.URL.Path)
 	var body any
+	if s.mutated(TagViewsNameIsKey) && endpoint == "tags" {
+		body = plain(resp.body)
+		m, _ := body.(map[string]any)
+		for _, rec := range append(records(m["data"], "[]"), records(m["data"], "")...) {
+			rec["name"] = rec["key"]
+		}
+	}
 	for _, id := range s.cells {
 		section, field, way := id.Parts()
 		at, ok := cellView(section, field, way)
@@ -49,6 +56,19 @@ func (s *Server) breakOutput(r *http.Request, resp response) response {
 		resp.raw = append(encodePlain(body), '\n')
 	}
 	return resp
+}
+
+// termSource is the pages a tag or category view lists, of those keep
+// keeps: the pages as they are, or, under TermsIgnoreWrites, as they were
+// when the server started. The caller holds the lock.
+func (s *Server) termSource(keep func(*page) bool) []*page {
+	if !s.mutated(TermsIgnoreWrites) {
+		return s.sortedPages(keep)
+	}
+	now := s.pages
+	s.pages = s.seedPages
+	defer func() { s.pages = now }()
+	return s.sortedPages(keep)
 }
 
 // view is where a cell mutant changes a field: the answers of an

@@ -3,6 +3,7 @@ package reference
 import (
 	"crypto/subtle"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -43,6 +44,10 @@ type Server struct {
 	mutants map[Mutant]bool
 	// cells are the cells whose mutants are on (cellmutants.go).
 	cells []coverage.ID
+	// seedSeq and seedPages are the upload counter and the pages when the
+	// server started (coveragemutants.go).
+	seedSeq   int64
+	seedPages map[string]*page
 
 	pages    map[string]*page
 	tags     map[string]*term
@@ -102,6 +107,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.load(seed); err != nil {
 		return nil, err
 	}
+	s.seedSeq, s.seedPages = s.seq, maps.Clone(s.pages) // what the server started with (coveragemutants.go)
 	return s, nil
 }
 
@@ -161,7 +167,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		resp = s.handle(w, r)
 	}()
-	if len(s.cells) > 0 {
+	if len(s.cells) > 0 || s.mutated(TagViewsNameIsKey) {
 		resp = s.breakOutput(r, resp)
 	}
 	s.write(w, r, resp)
