@@ -277,8 +277,12 @@ func UserListFields() []string {
 func userSection() Section {
 	s := Section{ID: "user", Title: "2.4 User profile", Ways: []Way{Kind, Views}}
 	for _, f := range UserListFields() {
-		s.Rows = append(s.Rows, Row{Field: f, Cells: map[Way]Cell{
-			Kind: rules("USER-LIST-SHAPE USER-GET-SHAPE"), Views: rules("USER-VIEWS-AGREE")}})
+		views := rules("USER-VIEWS-AGREE")
+		if f == "username" {
+			// Also the key of the list's data (2.4, 4.8).
+			views = rules("USER-VIEWS-AGREE USER-LIST-KEYED-BY-USERNAME")
+		}
+		s.Rows = append(s.Rows, Row{Field: f, Cells: map[Way]Cell{Kind: rules("USER-LIST-SHAPE USER-GET-SHAPE"), Views: views}})
 	}
 	for _, f := range []string{"codepen", "xing", "telegram", "vk"} {
 		// Only the single profile shows these: nothing to compare.
