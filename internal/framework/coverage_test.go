@@ -38,7 +38,9 @@ func TestCoverageMarksChild(t *testing.T) {
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	target := frameworktest.Fixture(t)
 	framework.Install(target)
-	page := func(ctx ginkgo.SpecContext) *client.Exchange { return target.Read(ctx, framework.PagePath("alpha-post"), nil) }
+	page := func(ctx ginkgo.SpecContext) *client.Exchange {
+		return target.Read(ctx, framework.PagePath("alpha-post"), nil)
+	}
 	drafts := func(ctx ginkgo.SpecContext) *client.Exchange {
 		return target.Read(ctx, framework.PagesPath, framework.PageTypeQuery("draft"))
 	}
