@@ -21,14 +21,18 @@ var taxonomyRules = []Rule{
 		Text: "Every page a tag's list names uses the tag: the page's tags object has the tag's key.",
 		Reading: "Checked on the pages a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags, 20 pages each), each read " +
 			"with GET /api/pages/{key}. Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
-			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked."},
+			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked. With " +
+			"writes allowed, a tag the run's page no longer carries (an edit gave it another) or whose page it deleted must " +
+			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404)."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
 		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
 			"drafts, scheduled, static or sticky pages count is open, so they are neither required nor refused, and only " +
 			"published pages must be named. Every published page (GET /api/pages, walked on a big site) is compared with the " +
 			"list of each tag it carries, in GET /api/tags (every such tag) and in GET /api/tags/{key} (up to 10). When no " +
-			"published page carries a tag, no list could miss one: not checked."},
+			"published page carries a tag, no list could miss one: not checked. With writes allowed, the run's published " +
+			"pages are looked for right after their writes too: after a create with a tag of the run's, and after an edit " +
+			"that publishes a page with another tag, the tag's single view and its item in GET /api/tags name the page."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
 	{ID: "TAG-VIEWS-AGREE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag},
@@ -62,13 +66,16 @@ var taxonomyRules = []Rule{
 		Text: "Every page a category's list names has that category's key as its category.",
 		Reading: "Checked on the pages a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 categories, " +
 			"20 pages each), each read with GET /api/pages/{key}. Which page types a category lists is not asserted. When no category " +
-			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked."},
+			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked. " +
+			"With writes allowed, a category the run's page left (an edit gave it another) or whose page it deleted must name " +
+			"it no more, as for TAG-LIST-CONSISTENT."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
 		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +
 			"so they are neither required nor refused, and only published pages must be named. Every published page (GET " +
 			"/api/pages, walked on a big site) is compared with the list of its category, in GET /api/categories (every such " +
-			"category) and in GET /api/categories/{key} (up to 10). When no published page has a category: not checked."},
+			"category) and in GET /api/categories/{key} (up to 10). When no published page has a category: not checked. " +
+			"With writes allowed, the run's published pages are looked for right after their writes, as for TAG-LIST-COMPLETE."},
 	{ID: "CAT-VIEWS-AGREE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory},
 		Text: "A category reads the same in GET /api/categories and GET /api/categories/{key}: key, name, description, " +
 			"template and list agree.",
