@@ -96,7 +96,7 @@ func (id ID) Parts() (section, field string, w Way) {
 }
 
 // MutantName is the name of the reference server's mutant that breaks
-// exactly the cell id ("cell-page-title-kind").
+// exactly the cell id, in lowercase ("cell-page-coverimage-kind").
 func (id ID) MutantName() string {
-	return "cell-" + strings.NewReplacer(".", "-", "_", "-").Replace(string(id))
+	return "cell-" + strings.ToLower(strings.NewReplacer(".", "-", "_", "-").Replace(string(id)))
 }

@@ -127,9 +127,9 @@ func haveTagNames(names []string) types.GomegaMatcher {
 		}
 		return ""
 	}
-	return gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
+	return framework.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
 		WithTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}",
-			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem})
+			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem}))
 }
 
 // bodyCell is the cell of the body field f (4.3, 4.4) a read back fills.

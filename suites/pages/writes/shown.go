@@ -116,10 +116,15 @@ func (v *seen) keysOf(ex *client.Exchange) []string {
 }
 
 // termKeys are the keys of the tags a page object carries (its tags
-// object's keys, in order).
+// object's keys, in order; none when tags is no object: PAGE-TAGS-MAP's
+// and the shape rules' concern).
 func termKeys(page gjson.Result) []string {
 	var keys []string
-	page.Get("tags").ForEach(func(k, _ gjson.Result) bool {
+	tags := page.Get("tags")
+	if !tags.IsObject() {
+		return nil
+	}
+	tags.ForEach(func(k, _ gjson.Result) bool {
 		keys = append(keys, k.Str)
 		return true
 	})
