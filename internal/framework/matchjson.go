@@ -66,7 +66,9 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 // OfKind is m for a value that must be of the JSON kind given ("object",
 // "array", "string"): HaveJSON tells a value of another kind as a field of
 // the wrong kind, not as a wrong value.
-func OfKind(kind string, m types.GomegaMatcher) types.GomegaMatcher { return kinded{GomegaMatcher: m, kind: kind} }
+func OfKind(kind string, m types.GomegaMatcher) types.GomegaMatcher {
+	return kinded{GomegaMatcher: m, kind: kind}
+}
 
 type kinded struct {
 	types.GomegaMatcher

@@ -14,7 +14,7 @@ var settingsRules = []Rule{
 			"have: the host adds every field it is ever given to every page, for good. So on a site with no custom field " +
 			"(customFields \"{}\" or absent) that case is not checked: the only way to check it would leave a field on every page."},
 	{ID: "SETTINGS-EDIT-OK", Section: "4.10", Level: Must, Area: AreaSettings, Writes: true, Endpoints: []Endpoint{EditSettings},
-		Text:    "PUT /api/settings answers 200 with status \"0\", a message and no data.",
+		Text: "PUT /api/settings answers 200 with status \"0\", a message and no data.",
 		Reading: "Checked on the first update of the settings specs (every other field 2.6 names, see SETTINGS-EDIT-PARTIAL), " +
 			"or, when the site refuses those values (which values a field takes is not shown), on a PUT of slogan to a " +
 			"value carrying the run marker; every field is restored and verified after."},
