@@ -75,14 +75,6 @@ func expectString(ex *client.Exchange, path, want, why string) {
 		framework.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
 }
 
-// expectStringIfPresent is expectString for a field a response may lack
-// (the create and edit responses are judged whole by their own rules).
-func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
-	if ex.Get(path).Exists() {
-		expectString(ex, path, want, why)
-	}
-}
-
 // expectEncodedOnce expects the string at path of ex's body to be sent
 // HTML-encoded exactly once (framework.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
@@ -196,17 +188,6 @@ func beAbsoluteURL() types.GomegaMatcher {
 		u, err := url.Parse(s)
 		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "", nil
 	}).WithTemplate("Expected an absolute http or https URL, got {{.FormattedActual}}")
-}
-
-// without returns fields less the names given.
-func without(fields []string, names ...string) []string {
-	var out []string
-	for _, f := range fields {
-		if !slices.Contains(names, f) {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // emptyFields names the fields of the page object in ex that hold no value:
