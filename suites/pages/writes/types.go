@@ -176,11 +176,18 @@ func (s *suite) categoryKeys(ctx context.Context) []string {
 	return keys
 }
 
-// makeStatic: static, then sticky with a new title and slug (PAGE-EDIT-KEY-
-// CHANGE with slug, PAGE-UUID-STABLE); then deleted, read and deleted again
-// (PAGE-DELETE-OK, PAGE-DELETE-GONE).
+// makeStatic: static, with a tag of the run's and the target's first
+// category, then sticky with a new title and slug (PAGE-EDIT-KEY-CHANGE
+// with slug, PAGE-UUID-STABLE); then deleted, read (beside the listing of
+// every type and the views of its tag and category: no view names it any
+// more) and deleted again (PAGE-DELETE-OK, PAGE-DELETE-GONE).
 func (s *suite) makeStatic(ctx context.Context) *typedPage {
-	p := s.createTyped(ctx, "static", map[string]any{"slug": s.t.Marker("type-static")}, nil)
+	cats := s.categoryKeys(ctx)
+	fields := map[string]any{"slug": s.t.Marker("type-static"), "tags": s.tagName("Views D")}
+	if len(cats) > 0 {
+		fields["category"] = cats[0]
+	}
+	p := s.createTyped(ctx, "static", fields, nil)
 	if p.key == "" {
 		return p
 	}
@@ -188,7 +195,9 @@ func (s *suite) makeStatic(ctx context.Context) *typedPage {
 		s.t.Marker("renamed"), nil)
 	path := framework.PagePath(at)
 	d := &deletion{del: p.add(s.t.Write(ctx, http.MethodDelete, path, nil))}
-	d.read = p.add(s.t.Read(ctx, path, nil))
+	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{framework.PageTypes()},
+		tags: termKeys(p.created.Get("data")), cats: cats[:min(1, len(cats))], lists: true}, at, at, d.del)
+	d.read = p.gone.page
 	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
 	if d.read.Err == nil && d.read.Status == http.StatusNotFound {
 		s.t.Ledger.RemovePage(at) // gone: its cleanup has nothing to send
@@ -211,9 +220,8 @@ func (s *suite) makeSticky(ctx context.Context) *typedPage {
 
 // makeScheduled: scheduled, then draft with a new description (PAGE-EDIT-OK),
 // then published with a date in the past, a tag of the run's and the
-// target's last category (the listing of published pages and both views
-// of the tag and category read beside it); then deleted (the listing of
-// every type and the same views read beside the read of its key).
+// target's last category (the listing of published pages and the single
+// views of the tag and category read beside it).
 func (s *suite) makeScheduled(ctx context.Context) *typedPage {
 	cats := s.categoryKeys(ctx)
 	p := s.createTyped(ctx, "scheduled", map[string]any{"slug": s.t.Marker("type-scheduled")}, nil)
@@ -225,22 +233,13 @@ func (s *suite) makeScheduled(ctx context.Context) *typedPage {
 	if len(cats) > 0 {
 		publish["category"] = cats[len(cats)-1]
 	}
-	var shown look
 	at = p.toType(ctx, s, at, "published", publish, "", func(answer *client.Exchange) *look {
 		// The term lists are read after the create of the published
-		// chain and after this page's delete: their single views here.
-		shown = look{what: "after an edit that published it with a tag and a category", listTypes: [][]string{{"published"}},
+		// chain and after the static page's delete: the single views here.
+		return &look{what: "after an edit that published it with a tag and a category", listTypes: [][]string{{"published"}},
 			tags: termKeys(answer.Get("data")), cats: cats[len(cats)-min(1, len(cats)):]}
-		return &shown
 	})
-	del := p.add(s.t.Write(ctx, http.MethodDelete, framework.PagePath(at), nil))
-	gone := shown
-	gone.what, gone.listTypes, gone.lists = "after its delete", [][]string{framework.PageTypes()}, true
-	p.gone = s.readAfter(ctx, &p.trail, gone, at, at, del)
-	if r := p.gone.page; r.Err == nil && r.Status == http.StatusNotFound {
-		s.t.Ledger.RemovePage(at) // gone: its cleanup has nothing to send
-	}
-	s.k.remove(ctx, at) // when the delete did not take
+	s.k.remove(ctx, at)
 	return p
 }
 

@@ -80,28 +80,39 @@ func (s *suite) registerShown() {
 		framework.Case(runPages+": a published page created and edited"), framework.Writes)
 	judgeOn(s, s.scheduled, "PAGE-VIEWS-AGREE", func(_ SpecContext, p *typedPage) { s.judgePageViews(written(p)) },
 		framework.Case(runPages+": a page published by an edit"), framework.Writes)
-	for _, c := range []struct {
-		name string
-		page *chain[*typedPage]
-	}{{"a published page created, then edited to static", s.published}, {"a page published by an edit, then deleted", s.scheduled}} {
-		judgeOn(s, c.page, "PAGE-LIST-TYPE-FILTERS", func(_ SpecContext, p *typedPage) { s.judgeListedAfterWrites(withGone(p)) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "TAG-LIST-COMPLETE", func(_ SpecContext, p *typedPage) { s.judgeTermsNamePage(tagKind, p.views) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "CAT-LIST-COMPLETE", func(_ SpecContext, p *typedPage) { s.judgeTermsNamePage(catKind, p.views) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "TAG-LIST-CONSISTENT", func(_ SpecContext, p *typedPage) { s.judgeTermsDropPage(tagKind, withGone(p)) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "CAT-LIST-CONSISTENT", func(_ SpecContext, p *typedPage) { s.judgeTermsDropPage(catKind, withGone(p)) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "TAG-VIEWS-AGREE", func(_ SpecContext, p *typedPage) { s.judgeTermViews(tagKind, false, p.views) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "CAT-VIEWS-AGREE", func(_ SpecContext, p *typedPage) { s.judgeTermViews(catKind, false, p.views) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
-		judgeOn(s, c.page, "TAG-NAME-IN-PAGES", func(_ SpecContext, p *typedPage) { s.judgeTermViews(tagKind, true, p.views) },
-			framework.Case(runPages+": "+c.name), framework.Writes)
+	published := "a published page created, then edited to static"
+	scheduled := "a page published by an edit"
+	static := "a page with a tag and a category, deleted"
+	on := func(c *chain[*typedPage], id, name string, judge func(p *typedPage)) {
+		judgeOn(s, c, id, func(_ SpecContext, p *typedPage) { judge(p) }, framework.Case(runPages+": "+name), framework.Writes)
 	}
-	judgeOn(s, s.scheduled, "PAGE-DELETE-GONE", func(_ SpecContext, p *typedPage) { s.judgeGoneEverywhere(p.gone) },
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.scheduled, scheduled}, {s.static, static}} {
+		on(c.page, "PAGE-LIST-TYPE-FILTERS", c.name, func(p *typedPage) { s.judgeListedAfterWrites(withGone(p)) })
+	}
+	// A term taken off a page (an edit), or a page deleted: its views drop it.
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.static, static}} {
+		on(c.page, "TAG-LIST-CONSISTENT", c.name, func(p *typedPage) { s.judgeTermsDropPage(tagKind, withGone(p)) })
+		on(c.page, "CAT-LIST-CONSISTENT", c.name, func(p *typedPage) { s.judgeTermsDropPage(catKind, withGone(p)) })
+	}
+	// A page published with a term (a create, an edit): its views name it.
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.scheduled, scheduled}} {
+		on(c.page, "TAG-LIST-COMPLETE", c.name, func(p *typedPage) { s.judgeTermsNamePage(tagKind, p.views) })
+		on(c.page, "CAT-LIST-COMPLETE", c.name, func(p *typedPage) { s.judgeTermsNamePage(catKind, p.views) })
+		on(c.page, "TAG-NAME-IN-PAGES", c.name, func(p *typedPage) { s.judgeTermViews(tagKind, true, p.views) })
+	}
+	// The term lists are read after the published page's create.
+	on(s.published, "TAG-VIEWS-AGREE", published, func(p *typedPage) { s.judgeTermViews(tagKind, false, p.views) })
+	on(s.published, "CAT-VIEWS-AGREE", published, func(p *typedPage) { s.judgeTermViews(catKind, false, p.views) })
+	judgeOn(s, s.static, "PAGE-DELETE-GONE", func(_ SpecContext, p *typedPage) { s.judgeGoneEverywhere(p.gone) },
 		framework.Case("no listing, tag or category view names the deleted page"))
 }
 
