@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -81,7 +82,7 @@ const shapeCase = "every successful answer of the run"
 func registerShapes(t *framework.Fixture) {
 	var checks []framework.ExchangeCheck
 	for _, r := range shapeRoutes() {
-		checks = append(checks, framework.ExchangeCheck{Rule: r.rule, Check: r.judge(t)})
+		checks = append(checks, framework.ExchangeCheck{Rule: r.rule, Check: r.judges(t), Later: r.judge(t)})
 	}
 	t.CrossCutting.Add(checks...)
 	ginkgo.Describe("The shape of every answer of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(framework.LabelCrossCutting), func() {
@@ -100,24 +101,33 @@ func registerShapes(t *framework.Fixture) {
 	})
 }
 
-// judge is the check of the route: an answer to another endpoint, one that
-// did not succeed, or one whose body did not arrive whole is not its to
-// judge; an answer carrying no record that conforms is not counted (it
-// shows nothing of the records' shape).
-func (r shapeRoute) judge(t *framework.Fixture) func(ex *client.Exchange) framework.Judgement {
+// judges says at once whether an answer is the route's to judge: an
+// answer to another endpoint, one that did not succeed, or one whose body
+// did not arrive whole is not.
+func (r shapeRoute) judges(t *framework.Fixture) func(ex *client.Exchange) framework.Judgement {
 	return func(ex *client.Exchange) framework.Judgement {
 		if ex.Method != r.endpoint.Method() || t.CrossCutting.Endpoint(ex) != keyedPath(r.endpoint) ||
 			ex.Status < http.StatusOK || ex.Status >= http.StatusMultipleChoices || ex.Truncated || ex.BodyCut {
 			return cannotJudge()
 		}
-		if !ex.IsJSON() {
+		return conforms()
+	}
+}
+
+// judge holds the body of an answer the route judges against its schema
+// (beside the specs: framework.ExchangeCheck.Later); an answer carrying no
+// record that conforms is not counted (it shows nothing of the records'
+// shape).
+func (r shapeRoute) judge(t *framework.Fixture) func(ex *client.Exchange, body []byte) framework.Judgement {
+	return func(_ *client.Exchange, body []byte) framework.Judgement {
+		if !json.Valid(body) {
 			return cannotJudge() // GEN-BODY-JSON's
 		}
-		violations, err := schemas.Violations(r.schema, ex.Body())
+		violations, err := schemas.Violations(r.schema, body)
 		if err != nil {
 			return violation("%v", err)
 		}
-		carried := r.markKinds(t, ex)
+		carried := r.markKinds(t, gjson.ParseBytes(body))
 		switch {
 		case len(violations) > 0:
 			return violation("%s", problemOf(violations))
@@ -131,7 +141,7 @@ func (r shapeRoute) judge(t *framework.Fixture) func(ex *client.Exchange) framew
 // markKinds marks the kind cell of every field of the map the answer's
 // records carry (once per answer and field) and returns how many records
 // it holds.
-func (r shapeRoute) markKinds(t *framework.Fixture, ex *client.Exchange) int {
+func (r shapeRoute) markKinds(t *framework.Fixture, answer gjson.Result) int {
 	n := 0
 	for _, at := range r.records {
 		fields := sectionFields(at.section)
@@ -139,11 +149,11 @@ func (r shapeRoute) markKinds(t *framework.Fixture, ex *client.Exchange) int {
 		var records []gjson.Result
 		switch {
 		case strings.HasSuffix(at.path, ".#"):
-			records = ex.Get(strings.TrimSuffix(at.path, ".#")).Array()
+			records = answer.Get(strings.TrimSuffix(at.path, ".#")).Array()
 		case strings.Contains(at.path, "@values"):
-			records = ex.Get(at.path).Array()
+			records = answer.Get(at.path).Array()
 		default:
-			records = []gjson.Result{ex.Get(at.path)}
+			records = []gjson.Result{answer.Get(at.path)}
 		}
 		for _, rec := range records {
 			if !rec.IsObject() {
