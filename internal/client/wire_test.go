@@ -161,7 +161,7 @@ func (g claimGuard) BeforeWrite(_ context.Context, read func(Request) *Exchange)
 }
 
 func (claimGuard) Ahead(context.Context, func(Request) *Exchange) {}
-func (claimGuard) Answered(Answer)                                 {}
+func (claimGuard) Answered(Answer)                                {}
 
 // TestGuardReadOnHeldWireIgnoresClaims: a read that claimed a path in the
 // read cache and waits for the wire a write holds must not keep that
@@ -177,7 +177,9 @@ func TestGuardReadOnHeldWireIgnoresClaims(t *testing.T) {
 	go func() {
 		defer close(done)
 		var wg sync.WaitGroup
-		wg.Go(func() { cl.Do(context.Background(), Request{Method: http.MethodPut, Path: "/api/pages/x", Credentials: BothTokens}) })
+		wg.Go(func() {
+			cl.Do(context.Background(), Request{Method: http.MethodPut, Path: "/api/pages/x", Credentials: BothTokens})
+		})
 		time.Sleep(20 * time.Millisecond) // the write has the wire
 		close(g.claimed)
 		wg.Go(func() { cl.Do(context.Background(), Request{Path: "/api/pages"}) })
