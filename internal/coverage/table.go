@@ -248,6 +248,9 @@ func termSection(id, title, rule string) Section {
 		kind := rule + "-LIST-SHAPE " + rule + "-GET-SHAPE"
 		views := rule + "-VIEWS-AGREE"
 		switch f {
+		case "list":
+			// Also the pages that carry the term, after the run's writes.
+			views += " " + rule + "-LIST-COMPLETE " + rule + "-LIST-CONSISTENT"
 		case "pages":
 			kind = rule + "-GET-SHAPE"
 			views = "PAGE-VIEWS-AGREE"

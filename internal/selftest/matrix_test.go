@@ -268,7 +268,9 @@ func plan(t *testing.T, withMutants bool) []job {
 					args: []string{"--credentials", "header"}})
 			}
 		case withMutants && isCellMutant(m.Name):
-			jobs = append(jobs, planCellMutant(m))
+			if raceSample(m.Name) {
+				jobs = append(jobs, planCellMutant(m))
+			}
 		case withMutants:
 			j, err := planMutant(cat, m)
 			if err != nil {
