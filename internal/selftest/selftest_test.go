@@ -140,9 +140,9 @@ func TestSelfTest(t *testing.T) {
 			full++
 		}
 	}
-	t.Logf("self-test: %d runs (%d full, %d label-filtered), each at --concurrency %d and 1 (+%d reruns), on %d workers "+
-		"in %s wall time (%s of runs added up)", len(jobs), full, len(jobs)-full, withConcurrency, len(reruns), workers,
-		elapsed.Round(100*time.Millisecond), runTime.Round(100*time.Millisecond))
+	t.Logf("self-test: %d runs (%d full, %d label-filtered), each at --concurrency %d and %d of them at 1 too (+%d reruns), "+
+		"on %d workers in %s wall time (%s of runs added up)", len(jobs), full, len(jobs)-full, withConcurrency, len(oneAtATime),
+		len(reruns), workers, elapsed.Round(100*time.Millisecond), runTime.Round(100*time.Millisecond))
 }
 
 // checkReference judges the run against the plain reference server: it
