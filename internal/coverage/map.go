@@ -59,7 +59,8 @@ type CellMap struct {
 	ID     ID     `json:"id"`
 	Way    Way    `json:"way"`
 	Status Status `json:"status"`
-	// Rules are the rules whose assertions filled it, sorted.
+	// Rules are the rules whose assertions filled it, the one that did most
+	// first.
 	Rules []string `json:"rules,omitempty"`
 	// Checks counts those assertions (a response checked for kind is one).
 	Checks int `json:"checks,omitempty"`
@@ -117,7 +118,14 @@ func (m *Map) cell(id ID, w Way, c Cell, marked map[string]int, note RuleNote) C
 		out.Rules = append(out.Rules, rule)
 		out.Checks += n
 	}
-	sort.Strings(out.Rules)
+	// The rule that exercised it most first, then by name.
+	sort.Slice(out.Rules, func(i, j int) bool {
+		a, b := out.Rules[i], out.Rules[j]
+		if marked[a] != marked[b] {
+			return marked[a] > marked[b]
+		}
+		return a < b
+	})
 	if len(out.Rules) > 0 {
 		out.Status = Filled
 		m.Counts.Filled++
