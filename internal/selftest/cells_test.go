@@ -23,8 +23,8 @@ func isCellMutant(name reference.Mutant) bool { return strings.HasPrefix(string(
 // raceSample tells whether the run of a cell's own mutant is part of
 // this self-test: always, but under the race detector (go test -race),
 // where the runs are several times slower and what is looked for is a
-// data race, not a suite's catch, one in four (by name, so the same ones):
-// the plain go test ./... runs them all.
+// data race, not a suite's catch, one in sixteen (by name, so the same
+// ones): the plain go test ./... runs them all.
 func raceSample(name reference.Mutant) bool {
 	if !raceDetector {
 		return true
@@ -33,7 +33,7 @@ func raceSample(name reference.Mutant) bool {
 	for _, c := range name {
 		h = (h*31 + int(c)) % 1000003
 	}
-	return h%4 == 0
+	return h%16 == 0
 }
 
 // planCellMutant is the job of a cell's own mutant: the specs of the
