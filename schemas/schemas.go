@@ -101,8 +101,10 @@ func Violations(name string, document []byte) ([]Violation, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decode(document)
-	if err != nil {
+	// Decoded only when the document does not conform: a conforming one,
+	// the common case, is parsed by the validator alone.
+	if !json.Valid(document) {
+		_, err := decode(document)
 		return nil, fmt.Errorf("validate against %s: document is not JSON: %w", name, err)
 	}
 	result, err := schema.Validate(gojsonschema.NewBytesLoader(document))
@@ -111,6 +113,10 @@ func Violations(name string, document []byte) ([]Violation, error) {
 	}
 	if result.Valid() {
 		return nil, nil
+	}
+	doc, err := decode(document)
+	if err != nil {
+		return nil, fmt.Errorf("validate against %s: document is not JSON: %w", name, err)
 	}
 	cat, err := loadCatalog()
 	if err != nil {

@@ -22,6 +22,7 @@ func Register(t *framework.Fixture) {
 	reads.Register(t)
 	writes.Register(t)
 	taxonomy.Register(t)
+	taxonomy.RegisterViews(t)
 	users.Register(t)
 	settings.Register(t)
 	files.Register(t)

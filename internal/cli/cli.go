@@ -94,7 +94,8 @@ token refused, or it stopped answering during the run).`,
 	tf.registerRun(root.Flags())
 	root.AddCommand(newRulesCmd(stdout, stderr), newVersionCmd(stdout), newDemoCmd(stdout, stderr),
 		newServeReferenceCmd(stdout, stderr), newCleanupCmd(stdout, stderr), newSchemasCmd(stdout, stderr), newDiffCmd(stdout, stderr))
-	root.AddCommand(newOpenAPICmd(stdout, stderr), newCompareCmd(stdout, stderr), newExploreCmd(stdout, stderr))
+	root.AddCommand(newOpenAPICmd(stdout, stderr), newCompareCmd(stdout, stderr), newExploreCmd(stdout, stderr),
+		newCoverageCmd(stdout, stderr))
 	return root
 }
 

@@ -11,7 +11,7 @@ import (
 // rule running, the requests made and the time, rewritten in place.
 func TestConsoleLiveLineOnATerminal(t *testing.T) {
 	out := runOnTerminal(t, []string{"NO_COLOR=1"}, "demo", "--label-filter", "area:users", "--json-report", "r.json")
-	for _, want := range []string{"\r0/6 rules · users › USER-", " requests · 0:0", "✓ users     6 rules: 6 passed", "PASS"} {
+	for _, want := range []string{"\r0/7 rules · users › USER-", " requests · 0:0", "✓ users     7 rules: 7 passed", "PASS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the terminal shows no %q:\n%q", want, out)
 		}

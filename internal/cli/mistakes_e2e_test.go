@@ -183,7 +183,7 @@ func TestReportMistakes(t *testing.T) {
 func TestReportToStandardOutput(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "--json-report -", args: []string{"demo", "--label-filter", "area:users", "--json-report", "-"}, wantExit: 0,
-			wantStderr: []string{"PASS", "Reports: standard output", "6 rules: 6 passed"}, // the progress too
+			wantStderr: []string{"PASS", "Reports: standard output", "7 rules: 7 passed"}, // the progress too
 			check: func(t *testing.T, res selftest.Result, dir string) {
 				if !json.Valid([]byte(res.Stdout)) {
 					t.Fatalf("stdout is not the JSON report alone:\n%s", selftest.Tail(res.Stdout, 10))

@@ -93,8 +93,10 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 		p.ex.Duration = time.Since(p.ex.Started)
 		return
 	}
-	// An interrupted run gets its interruption, never an old answer.
-	for p.key != "" && !p.r.Fresh && ctx.Err() == nil {
+	// An interrupted run gets its interruption, never an old answer. A
+	// guard's read on a held wire waits for no claim: the read that claimed
+	// may itself be waiting for that wire.
+	for p.key != "" && !p.r.Fresh && !onHeldWire(ctx) && ctx.Err() == nil {
 		e, wait := c.cache.lookupOrClaim(p.key)
 		if e != nil {
 			replay(p, e)

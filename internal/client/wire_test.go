@@ -145,3 +145,49 @@ func TestWriteWaitingHoldsLaterReads(t *testing.T) {
 		t.Errorf("requests began in the order %v, want the write before the later read", order)
 	}
 }
+
+// claimGuard is a write guard whose check, once the write holds the wire,
+// reads a path another read has claimed in the read cache.
+type claimGuard struct {
+	claimed chan struct{} // closed once the other read is on its way
+	path    string
+}
+
+func (g claimGuard) BeforeWrite(_ context.Context, read func(Request) *Exchange) error {
+	<-g.claimed
+	time.Sleep(50 * time.Millisecond) // the other read claims, then waits for the wire
+	read(Request{Path: g.path})
+	return nil
+}
+
+func (claimGuard) Ahead(context.Context, func(Request) *Exchange) {}
+func (claimGuard) Answered(Answer)                                {}
+
+// TestGuardReadOnHeldWireIgnoresClaims: a read that claimed a path in the
+// read cache and waits for the wire a write holds must not keep that
+// write's guard from reading the same path on the held wire: the guard's
+// read goes to the target, and both requests end.
+func TestGuardReadOnHeldWireIgnoresClaims(t *testing.T) {
+	srv := httptest.NewServer(slowAnswers(10 * time.Millisecond))
+	t.Cleanup(srv.Close)
+	cl := newClient(t, srv.URL, func(c *Config) { c.ReadCache, c.AuthToken = true, "auth-token-0123456789" })
+	g := claimGuard{claimed: make(chan struct{}), path: "/api/pages"}
+	cl.SetWriteGuard(g)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			cl.Do(context.Background(), Request{Method: http.MethodPut, Path: "/api/pages/x", Credentials: BothTokens})
+		})
+		time.Sleep(20 * time.Millisecond) // the write has the wire
+		close(g.claimed)
+		wg.Go(func() { cl.Do(context.Background(), Request{Path: "/api/pages"}) })
+		wg.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("deadlock: the guard's read waits for a claim whose read waits for the wire the guard's write holds")
+	}
+}

@@ -194,12 +194,13 @@ func (a countingAsync) MustPassRepeatedly(n int) types.AsyncAssertion {
 func (t *Fixture) startCounting() { t.assertions.reset() }
 
 // assertionsOf is what the running spec of rule evaluated: its Gomega
-// assertions and, for the spec that reports a cross-cutting rule, each
-// response the rule judged over the run (it asserts through
-// t.CrossCutting, not through Gomega).
+// assertions and, for a spec that reports a rule's checks of every
+// response (a cross-cutting rule, or a shape rule's case judged on every
+// response: suites/protocol), each response the rule judged over the run
+// (it asserts through t.CrossCutting, not through Gomega).
 func (t *Fixture) assertionsOf(rule spec.Rule) int {
 	n := int(t.assertions.count())
-	if rule.CrossCutting && slices.Contains(ginkgo.CurrentSpecReport().Labels(), LabelCrossCutting) {
+	if slices.Contains(ginkgo.CurrentSpecReport().Labels(), LabelCrossCutting) {
 		n += t.CrossCutting.Tally(rule.ID).Checked
 	}
 	return n

@@ -25,6 +25,7 @@ import (
 type CrossCutting struct {
 	apiPrefix string
 	mu        sync.Mutex
+	later     laterQueue // the exchanges checks judge later
 	checks    []ExchangeCheck
 	tallies   map[string]*Tally
 	// apiJSON: the API answered JSON at least once in this run, so an
@@ -97,6 +98,11 @@ type Judgement struct {
 type ExchangeCheck struct {
 	Rule  string
 	Check func(ex *client.Exchange) Judgement
+	// Later, when set, judges a copy of the response's body on a goroutine
+	// of its own, after the exchange was recorded (crosscutting_later.go):
+	// for heavy work. Check, when set too, says at once whether the
+	// exchange is one to judge (Skip: it is not).
+	Later func(ex *client.Exchange, body []byte) Judgement
 }
 
 // NewCrossCutting judges exchanges whose URL lies under baseURL/api/.
@@ -150,25 +156,43 @@ func (p *CrossCutting) Observe(ex *client.Exchange) {
 		p.fronts = append(p.fronts, frontAnswered{ex: ex, request: request, answer: front, checks: len(p.checks)})
 		return
 	}
-	p.judge(p.tallies, p.checks, ex, request)
+	p.judge(p.tallies, p.checks, ex, request, true)
 }
 
-// judge adds the verdicts of checks on ex to tallies.
-func (p *CrossCutting) judge(tallies map[string]*Tally, checks []ExchangeCheck, ex *client.Exchange, request string) {
+// judge adds the verdicts of checks on ex to tallies; a check that judges
+// later (Later) queues ex when tallies are the run's own (live).
+func (p *CrossCutting) judge(tallies map[string]*Tally, checks []ExchangeCheck, ex *client.Exchange, request string, live bool) {
 	for _, c := range checks {
-		v := c.Check(ex)
-		if v.Skip {
+		var v Judgement
+		switch {
+		case c.Later != nil && live:
+			p.queueLater(c, ex, request)
 			continue
+		case c.Later != nil:
+			if c.Check != nil && c.Check(ex).Skip {
+				continue
+			}
+			v = c.Later(ex, ex.Body())
+		default:
+			v = c.Check(ex)
 		}
-		t := tallies[c.Rule]
-		if t == nil {
-			t = &Tally{}
-			tallies[c.Rule] = t
-		}
-		t.Checked++
-		if v.Problem != "" {
-			t.add(v.Problem, request, ex)
-		}
+		p.tallyVerdict(tallies, c.Rule, v, request, ex)
+	}
+}
+
+// tallyVerdict adds rule's verdict v on ex to tallies (a skip adds nothing).
+func (p *CrossCutting) tallyVerdict(tallies map[string]*Tally, rule string, v Judgement, request string, ex *client.Exchange) {
+	if v.Skip {
+		return
+	}
+	t := tallies[rule]
+	if t == nil {
+		t = &Tally{}
+		tallies[rule] = t
+	}
+	t.Checked++
+	if v.Problem != "" {
+		t.add(v.Problem, request, ex)
 	}
 }
 
@@ -242,6 +266,16 @@ func (p *CrossCutting) endpointShape(path string) string {
 	return "/api/" + rest
 }
 
+// Endpoint is the endpoint ex addressed, any key a placeholder
+// ("/api/pages/{key}"); "" for a URL outside {base}/api/.
+func (p *CrossCutting) Endpoint(ex *client.Exchange) string {
+	u, err := url.Parse(ex.URL)
+	if err != nil || !strings.HasPrefix(u.Path, p.apiPrefix) {
+		return ""
+	}
+	return p.endpointShape(u.Path)
+}
+
 // APIAnswersJSON reports whether the API answered JSON at least once in
 // the exchanges observed so far.
 func (p *CrossCutting) APIAnswersJSON() bool {
@@ -269,12 +303,13 @@ func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
 // answered no JSON at all, the answers that look like the front's are
 // the site's own, and judged with the rest.
 func (p *CrossCutting) Tally(rule string) Tally {
+	p.later.wait() // every exchange queued for a check that judges later
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.apiJSON && len(p.fronts) > 0 {
 		tallies := map[string]*Tally{rule: p.tallyCopy(rule)}
 		for _, f := range p.fronts {
-			p.judge(tallies, p.checks[:f.checks], f.ex, f.request)
+			p.judge(tallies, p.checks[:f.checks], f.ex, f.request, false)
 		}
 		return *tallies[rule]
 	}

@@ -35,10 +35,12 @@ func Install(t *Fixture) {
 		t.evidence(nil) // forget what the last spec judged
 	})
 	ginkgo.AfterEach(func() {
+		own := t.Client.Since(mark)
+		t.endSpecCoverage(ginkgo.CurrentSpecReport(), own)
 		if !ginkgo.CurrentSpecReport().Failed() {
 			return
 		}
-		evidence := t.evidence(t.Client.Since(mark))
+		evidence := t.evidence(own)
 		if slices.ContainsFunc(evidence, func(ex *client.Exchange) bool { return tripwire.IsStopped(ex.Err) }) {
 			// It failed because its writes were stopped, not because of
 			// the target's answers: its rule is not checked.

@@ -3,6 +3,8 @@ package framework
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -105,7 +107,28 @@ type foldedListing struct {
 // slugs, links). A rule that compares another member across the site adds
 // it here; one that judges a page whole does so as the listing streams
 // (CheckListedPages).
-var slimMembers = []string{"key", "uuid", "type", "slug", "tags", "category", "permalink", "coverImage", "coverImageFilename"}
+var slimMembers = []string{"key", "uuid", "title", "description", "type", "slug", "date", "dateRaw", "dateUTC", "tags",
+	"username", "category", "permalink", "coverImage", "coverImageFilename"}
+
+// digestMembers are the members a listing of every type keeps as a digest
+// only (DigestMember): the rendered and raw content, kilobytes a page,
+// which PAGE-VIEWS-AGREE compares with other views all the same.
+var digestMembers = []string{"content", "contentRaw"}
+
+// DigestMember is the name under which a slim page keeps the digest of
+// member (ContentDigest of its value).
+func DigestMember(member string) string { return member + "#sha256" }
+
+// ContentDigest is the digest of a JSON value as parsed: of a string, its
+// text (escapes do not matter); of anything else, its JSON.
+func ContentDigest(v gjson.Result) string {
+	text := v.Raw
+	if v.Type == gjson.String {
+		text = v.Str
+	}
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
 
 // briefMembers are what the other listings keep: their rules compare keys
 // and types (and, on a few small pages, tags).
@@ -118,6 +141,7 @@ type pageView struct {
 	checks  []PageCheck
 	members []string
 	paths   []string // gjson paths of members
+	digests []string // members kept as a digest (DigestMember)
 }
 
 func newPageView(name string, checks []PageCheck, members []string) pageView {
@@ -141,7 +165,8 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 		return gjson.Parse(string(raw))
 	}
 	found := gjson.GetManyBytes(raw, pv.paths...)
-	size := 2
+	var digests []string
+	size := 2 + len(pv.digests)*(len(`"contentRaw#sha256":""`)+2*sha256.Size+1)
 	for i, v := range found {
 		size += len(v.Raw) + len(pv.members[i]) + 4
 	}
@@ -159,6 +184,17 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 		b.WriteByte(':')
 		b.WriteString(v.Raw)
 	}
+	for _, m := range pv.digests {
+		if v := gjson.GetBytes(raw, gjson.Escape(m)); v.Exists() {
+			digests = append(digests, strconv.Quote(DigestMember(m))+":"+strconv.Quote(ContentDigest(v)))
+		}
+	}
+	for _, d := range digests {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(d)
+	}
 	b.WriteByte('}')
 	return gjson.Parse(b.String())
 }
@@ -174,7 +210,9 @@ func (t *Fixture) viewFor(q url.Values) pageView {
 			return newPageView("brief pages", nil, briefMembers)
 		}
 	}
-	return newPageView("slim pages", t.pageChecks.get(), slimMembers)
+	v := newPageView("slim pages", t.pageChecks.get(), slimMembers)
+	v.digests = digestMembers
+	return v
 }
 
 // streamPagesAt is the stream of the array of page objects at path

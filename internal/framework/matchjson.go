@@ -46,7 +46,40 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 			return ""
 		},
 		seen: func(ex *client.Exchange) string { return path + " is " + Show(ex.Get(path)) },
+		facts: func(ex *client.Exchange) []verdict.Fact {
+			// A value of another kind than a matcher wants (OfKind) is
+			// told as such, so that a report groups it with the same
+			// field's kind wherever else it shows.
+			r := ex.Get(path)
+			for _, m := range ms {
+				if k, ok := m.(kinded); ok && r.Exists() && jsonKind(r.Value()) != withArticle(k.kind) {
+					f := factOf(ex, expect, fmt.Sprintf("expected %s, got %s", k.kind, strings.TrimPrefix(strings.TrimPrefix(jsonKind(r.Value()), "an "), "a ")), path)
+					f.Want = k.kind
+					return []verdict.Fact{f}
+				}
+			}
+			return nil
+		},
 	}.matcher()
+}
+
+// OfKind is m for a value that must be of the JSON kind given ("object",
+// "array", "string"): HaveJSON tells a value of another kind as a field of
+// the wrong kind, not as a wrong value.
+func OfKind(kind string, m types.GomegaMatcher) types.GomegaMatcher {
+	return kinded{GomegaMatcher: m, kind: kind}
+}
+
+type kinded struct {
+	types.GomegaMatcher
+	kind string
+}
+
+func withArticle(kind string) string {
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // Hold expects problems to find nothing wrong with the exchange; each

@@ -119,6 +119,7 @@ func (t *Fixture) gate(d specDef) string {
 func (t *Fixture) register(d specDef, loc types.CodeLocation, body func(ginkgo.SpecContext)) bool {
 	args := append(append([]any{}, d.decorators...), loc, func(ctx ginkgo.SpecContext) {
 		t.startCounting()
+		t.beginSpecCoverage(d.rule.ID)
 		defer t.recordAssertions(d.rule)
 		if d.specCase != "" {
 			addEntry(verdict.EntryCase, verdict.Case(d.specCase))

@@ -27,6 +27,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/tripwire"
@@ -58,9 +59,13 @@ type Fixture struct {
 	// Tripwire stops every write once the site is seen losing data; nil in
 	// a run that cannot write (internal/tripwire).
 	Tripwire *tripwire.Tripwire
+	// Coverage collects the marks of the spec coverage map (coverage.go).
+	Coverage *coverage.Recorder
 
 	// assertions counts what the running spec evaluated (assertions.go).
 	assertions assertionCounter
+	// cover is the running spec's share of the coverage map (coverage.go).
+	cover specCoverage
 
 	// removal: what the run found out about removing what it creates
 	// (removal.go).
@@ -89,7 +94,7 @@ func New(c *client.Client, opts Options) *Fixture {
 	if opts.RunID == "" {
 		opts.RunID = marker.NewRunID(time.Now())
 	}
-	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}}
+	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}, Coverage: coverage.NewRecorder()}
 	t.CrossCutting = NewCrossCutting(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
 	if t.CanWrite() {

@@ -104,7 +104,7 @@ func (s *view) listFilesH(_ *http.Request, rt route, _ *input, _ string) respons
 			if s.mutated(BenignSizeInKiB) {
 				size = (f.size + 1023) / 1024 // KiB, rounded up: the spec states no unit
 			}
-			if s.mutated(FileSizeAsString) {
+			if s.mutated(FileSizeAsString) || (s.mutated(UploadRecordSizeString) && f.seq > s.seedSeq) {
 				size = fmt.Sprint(size)
 			}
 			var thumbnail any = thumb

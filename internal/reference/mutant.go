@@ -71,7 +71,7 @@ var legacyParts = []Mutant{
 var registry = buildRegistry()
 
 func buildRegistry() []MutantInfo {
-	all := slices.Concat(table, exploreTable)
+	all := slices.Concat(table, exploreTable, cellTable())
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
 	return all

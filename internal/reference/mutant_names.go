@@ -144,6 +144,13 @@ const (
 	UploadNotListed    Mutant = "upload-not-listed"
 	UploadRefused200   Mutant = "upload-refused-200"
 
+	// Mutants the spec coverage map's checks catch: views that do not
+	// follow writes, shapes broken outside the shape rules' own reads, the
+	// same fact told two ways (cellmutants.go holds one per cell besides).
+	TermsIgnoreWrites      Mutant = "terms-ignore-writes"
+	UploadRecordSizeString Mutant = "upload-record-size-string"
+	TagViewsNameIsKey      Mutant = "tag-views-name-is-key"
+
 	// Benign variants.
 	BenignExtraFields         Mutant = "benign-extra-fields"
 	BenignKeyOrder            Mutant = "benign-key-order"

@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -72,6 +73,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		now:      opts.Now,
 		mutants:  enabled,
+		cells:    enabledCells(enabled),
 		users:    slices.Clone(seed.Users),
 		up:       &uploads{files: map[string][]*fileRec{}, images: map[string]bool{}},
 		workTime: orDefault(opts.StorageWorkTime, DefaultStorageWorkTime),
@@ -83,6 +85,7 @@ func New(opts Options) (*Server, error) {
 	if err := (&view{s, idx, s.up}).load(seed); err != nil {
 		return nil, err
 	}
+	s.seedSeq, s.seedPages = s.up.uploadSeq, maps.Clone(idx.pages) // what the server started with (cellviews.go)
 	if opts.StorageDir == "" {
 		s.mem = idx
 		return s, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/fixtures"
+	"github.com/conformance-suite/conformance/internal/coverage"
 )
 
 // Server is the reference server. It is safe for concurrent use as a Go
@@ -23,6 +24,12 @@ type Server struct {
 	now     func() time.Time
 	mutants map[Mutant]bool
 	users   []fixtures.User // no endpoint writes them
+	// cells are the cells whose mutants are on (cellmutants.go).
+	cells []coverage.ID
+	// seedSeq and seedPages are the upload counter and the pages when the
+	// server started (cellviews.go).
+	seedSeq   int64
+	seedPages map[string]*page
 
 	mem  *indexes // the indexes in memory; nil in the file mode
 	disk *disk    // the index files; nil in memory
@@ -108,6 +115,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		resp = s.handle(w, r)
 	}()
+	if len(s.cells) > 0 || s.mutated(TagViewsNameIsKey) {
+		resp = s.breakOutput(r, resp)
+	}
 	s.write(w, r, resp)
 }
 
@@ -153,6 +163,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusBadRequest, msgMissingInputs)
 	}
 	s.headerCredentials(r, in)
+	if len(s.cells) > 0 {
+		s.breakInput(r, in)
+	}
 	if s.mutated(BodyTokensJSONOnly) && in.form {
 		delete(in.vals, "token")
 		delete(in.vals, "authentication")

@@ -39,7 +39,7 @@ func hasTerm(endpoint string, p *page, key string) bool {
 // first. Only published, static and sticky pages are listed, like the
 // previous release.
 func (s *view) termPages(endpoint, key string) []*page {
-	ps := s.sortedPages(func(p *page) bool {
+	ps := s.termSource(func(p *page) bool {
 		if !indexed(p) && !s.mutated(BenignTermListsAllTypes) {
 			return false
 		}

@@ -51,6 +51,7 @@ func (r *Run) WriteConsole(w io.Writer, o ConsoleOptions) {
 	c.notChecked(r)
 	c.partlyChecked(r)
 	c.leftBehind(r.Cleanup)
+	r.writeCoverageLine(w)
 	for _, e := range r.SuiteErrors {
 		fmt.Fprintf(w, "\n%s\n", suiteErrorWords(e))
 	}

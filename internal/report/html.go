@@ -18,6 +18,7 @@ func htmlTemplate() (*template.Template, error) {
 	return template.New("report").Funcs(template.FuncMap{
 		"inc":          func(i int) int { return i + 1 },
 		"exchange":     exchangeHTML,
+		"coverageHTML": coverageHTML,
 		"failedStatus": func(s Status) bool { return s == Failed || s == Errored },
 		"lineCount":    func(s string) int { return strings.Count(s, "\n") + 1 },
 		"verdictWord": func(outcome string) string {

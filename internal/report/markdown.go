@@ -144,6 +144,9 @@ func mdHead(r *Run, v view) string {
 		fmt.Fprintf(&b, " · %d could not finish", r.Counts.Errored)
 	}
 	fmt.Fprintf(&b, "\n\n")
+	if r.Coverage != nil {
+		fmt.Fprintf(&b, "Spec coverage: %s.\n\n", mdtext.Text(r.Coverage.Summary()))
+	}
 	for _, e := range r.SuiteErrors {
 		fmt.Fprintf(&b, "**The run did not complete normally:**\n\n%s\n", mdtext.Block("text", clip(e, mdExchangeLimit)))
 	}

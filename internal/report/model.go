@@ -15,6 +15,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -87,6 +88,8 @@ type Run struct {
 	Cleanup      Cleanup      `json:"cleanup"`
 	Observations []string     `json:"observations,omitempty"`
 	SuiteErrors  []string     `json:"suiteErrors,omitempty"`
+	// Coverage is the spec coverage map the run measured (coverage.go).
+	Coverage *coverage.Map `json:"coverage,omitempty"`
 }
 
 // Counts of rules by status.

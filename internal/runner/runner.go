@@ -19,6 +19,7 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
 	"github.com/conformance-suite/conformance/internal/preflight"
@@ -255,6 +256,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	notes := extras(target)
 	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
 	run := report.Build(target.Report(), target.Catalogue, meta, notes)
+	run.Coverage = coverage.Build(target.Coverage.Marks(), run.RuleNote())
 	if interrupted {
 		markInterrupted(run)
 	}

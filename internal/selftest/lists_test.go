@@ -38,6 +38,10 @@ var rulesWithoutMutant = map[string]string{}
 var caughtByPreflight = map[reference.Mutant]string{
 	reference.APIUnderV1: "GET {base}/api/pages answers 404: this base URL is not the API's root, and checking on " +
 		"would judge (and write to) some other service; the preflight is where GEN-URL-SHAPE is enforced",
+	"cell-token-token-query-get-valid": "every read refuses the valid API token: no rule could be checked, and the " +
+		"preflight says the token is refused",
+	"cell-token-authentication-query-get-valid": "GET /api/settings refuses the valid authentication token: the preflight " +
+		"says the token does not belong to an Administrator, and a run that wrote would have no settings to restore",
 }
 
 // awaitingSuiteFix are benign variants (and profiles) that the spec allows

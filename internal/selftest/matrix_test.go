@@ -51,6 +51,11 @@ type job struct {
 	// concurrency is the run's --concurrency: withConcurrency, or 1 for
 	// the twin run whose verdicts must be the same (sameVerdicts).
 	concurrency int
+	// once: the job has no twin at --concurrency 1. A cell mutant's job
+	// (cells_test.go) runs only the specs of its cell's rules, once: the
+	// named mutants' twins show already that concurrency changes no
+	// verdict, and two hundred more runs would double the self-test.
+	once bool
 }
 
 // withConcurrency is the --concurrency of the self-test's runs: the CLI's
@@ -64,9 +69,12 @@ const withConcurrency = 8
 func oneByOne(jobs []job) []job {
 	var out []job
 	for _, j := range jobs {
-		twin := j
-		twin.concurrency = 1
-		out = append(out, j, twin)
+		out = append(out, j)
+		if !j.once {
+			twin := j
+			twin.concurrency = 1
+			out = append(out, twin)
+		}
 	}
 	return out
 }
@@ -266,6 +274,10 @@ func plan(t *testing.T, withMutants bool) []job {
 			// Only generated input reveals it: no spec of the normal run
 			// sends what it breaks on. internal/explore's tests require
 			// conformance explore to catch each of them.
+		case withMutants && isCellMutant(m.Name):
+			if raceSample(m.Name) {
+				jobs = append(jobs, planCellMutant(m))
+			}
 		case withMutants:
 			j, err := planMutant(cat, m)
 			if err != nil {

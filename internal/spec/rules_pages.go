@@ -32,6 +32,18 @@ var pagesRules = []Rule{
 			"cover image (the listing of every type), and on a page the run creates with one when writes are allowed; " +
 			"with neither, not checked."},
 
+	{ID: "PAGE-VIEWS-AGREE", Section: "2.1, 4.1-4.4, 4.6, 4.7", Level: Must, Area: AreaPages,
+		Endpoints: []Endpoint{ListPages, GetPage, CreatePage, EditPage, GetTag, GetCategory},
+		Text: "A page reads the same wherever it is shown: its item in GET /api/pages, GET /api/pages/{key}, the pages of " +
+			"its tags and category, and the data of a create or edit answer agree on every field of 2.1.",
+		Reading: "2.1 names one page object for all of these answers. Compared field by field over the fields of 2.1 (extra " +
+			"fields may differ from one answer to the next), as parsed JSON, and only between answers with no write of " +
+			"the page between them: the site's pages as the run's reads show them (every item of the listing of every " +
+			"type, the pages the tags and categories read list, as their single views and GET /api/pages/{key} give " +
+			"them), and the run's own pages (a create's or edit's answer with the page read back, and the listings and " +
+			"tag and category views read after it). A field an answer lacks is the shape rules' concern and is not " +
+			"compared. Fewer than two views of any page: not checked."},
+
 	// 4.1 list
 	{ID: "PAGE-LIST-SHAPE", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "GET /api/pages answers 200 with numberOfItems (integer), meta (total, pageNumber, pageSize integers, " +
@@ -45,7 +57,9 @@ var pagesRules = []Rule{
 		Reading: "Checked per type with every other filter false; booleans are sent as the string true. Each type's " +
 			"listing is walked whole a page at a time (the walk PAGE-LIST-WALK judges; about an eighth of the type's pages " +
 			"a page, 5 to 100) and compared with the every-type listing. " +
-			"A type the target has no page of is reported not checked unless the run may create one."},
+			"A type the target has no page of is reported not checked unless the run may create one. With writes allowed, the " +
+			"run's own pages are looked for after their writes too: a listing read right after a create, an edit of the type " +
+			"or a delete lists the page exactly when its type (read back beside it) is one the listing asks for."},
 	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
 		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
@@ -128,7 +142,8 @@ var pagesRules = []Rule{
 			"sent, and date (the display form) must have the form YYYY-MM-DD HH:MM:SS, its value being the server's (e.g. " +
 			"in the reader's timezone); dateUTC is not compared, the site timezone being unknown; slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
-			"is encoded. category is sent, and compared, only when GET /api/categories names one."},
+			"is encoded. category is sent, and compared, only when GET /api/categories names one. coverImage is sent as a " +
+			"filename (4.3: \"cover image filename or URL\"): coverImageFilename must read back as that filename (2.1)."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "Without slug, the slug is derived from the title.",
 		Reading: "The derivation rule is not shown (case, separators, dropped words, length and suffixes are the server's): " +
@@ -186,12 +201,14 @@ var pagesRules = []Rule{
 	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it).",
 		Reading: "A draft is created with title, description, content, tags, date, a cover image (a run-marked filename: " +
-			"coverImage is a \"filename or URL\") and, when the target has one, category. Then two edits each send one field: " +
-			"description alone, then title alone, so that every field is omitted by one of them. After each, the page read " +
-			"back with GET must hold the field sent, and the fields of section 2.1 the edit did not send must equal what " +
-			"they were before it (fields outside 2.1 are not compared). After the title edit the key, slug and permalink " +
-			"may change (3.2) and uuid is PAGE-UUID-STABLE's, so they are not compared. A field the created page does not " +
-			"hold (e.g. a cover image the server ignored) cannot show a loss: it is named in an observation."},
+			"coverImage is a \"filename or URL\") and, when the target has one, category. Then two edits, so that every " +
+			"field is shown both ways: one sends description alone; the other sends every other field it can change, " +
+			"description omitted: a new title, content, tag, date and cover image, and the target's second category when it " +
+			"has two. After each, the page read back with GET must hold every field sent (as PAGE-CREATE-FIELDS compares " +
+			"them), and the fields of section 2.1 the edit did not send must equal what they were before it (fields outside " +
+			"2.1 are not compared). After the second edit the key, slug and permalink may change (3.2) and uuid is " +
+			"PAGE-UUID-STABLE's, so they are not compared. A field the created page does not hold (e.g. a cover image the " +
+			"server ignored) cannot show a loss: it is named in an observation."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
@@ -225,7 +242,10 @@ var pagesRules = []Rule{
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
 	{ID: "PAGE-DELETE-GONE", Section: "3.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage, GetPage},
-		Text: "After a delete, reading the key answers 404 and a second delete answers 404."},
+		Text: "After a delete, reading the key answers 404 and a second delete answers 404.",
+		Reading: "3.3 says deleting removes the page: a second case deletes a published page of the run that has a tag and a " +
+			"category, and the listing of every type, the page's tag and category (single views) and the tag and category " +
+			"lists, read beside the read of its key, must name it no more."},
 	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},

@@ -8,19 +8,29 @@ var settingsRules = []Rule{
 			"homepage, uriPage, uriBlog, uriTag, uriCategory and customFields: all must be there but customFields, which a host " +
 			"version may not have (9.4), so data {} fails. Their kinds are examples (2.6, \"Example kind\"): any scalar passes; " +
 			"only customFields has a stated type, a string holding JSON text. With settings writes allowed, a second case sends " +
-			"the site's own customFields back with the label of one field changed, reads it back as JSON text and restores it " +
+			"the site's own customFields back with the label of one field changed (in SETTINGS-EDIT-PARTIAL's update of every " +
+			"other field), reads it back as JSON text and restores it " +
 			"(a value without strings cannot tell JSON from HTML-escaped text). It never sends a field name the site does not " +
 			"have: the host adds every field it is ever given to every page, for good. So on a site with no custom field " +
 			"(customFields \"{}\" or absent) that case is not checked: the only way to check it would leave a field on every page."},
 	{ID: "SETTINGS-EDIT-OK", Section: "4.10", Level: Must, Area: AreaSettings, Writes: true, Endpoints: []Endpoint{EditSettings},
-		Text:    "PUT /api/settings answers 200 with status \"0\", a message and no data.",
-		Reading: "Checked on a PUT of slogan to a value carrying the run marker; every field is restored and verified after."},
+		Text: "PUT /api/settings answers 200 with status \"0\", a message and no data.",
+		Reading: "Checked on the first update of the settings specs (every other field 2.6 names, see SETTINGS-EDIT-PARTIAL), " +
+			"or, when the site refuses those values (which values a field takes is not shown), on a PUT of slogan to a " +
+			"value carrying the run marker; every field is restored and verified after."},
 	{ID: "SETTINGS-EDIT-PARTIAL", Section: "4.10", Level: Must, Area: AreaSettings, Writes: true, Endpoints: []Endpoint{EditSettings, GetSettings},
 		Text: "PUT changes only the fields present: the change shows in the next GET and every other field keeps its value.",
-		Reading: "Checked by changing slogan alone: the next GET must show it, and every other field, named in 2.6 or not, must " +
-			"read as before. The set of other fields is the host's (2.6), and one may change by itself (a read counter, a time): " +
-			"fields that differ between two reads before the PUT, or between two reads 1.1 s apart after it, are volatile, not " +
-			"compared, and recorded as an observation. Every field is restored and verified after."},
+		Reading: "Checked from both sides, with two updates. The first sends every field 2.6 names that the site has but slogan " +
+			"and theme (no endpoint names another theme the site has), each with a new value of its example kind: run-marked " +
+			"texts for title, description, homepage and the four path prefixes, another language, locale and timezone, and " +
+			"customFields only as the site's own definition with one label changed (never a field name the site lacks); the " +
+			"next GET must show each (customFields: the label sent) and every other field as before. A site that refuses " +
+			"these values leaves that case not checked (2.6 gives only example kinds). The second changes slogan alone, " +
+			"form-encoded, to a value with an ampersand (read back as sent or encoded once, as GEN-FORM-SANITISED-ONCE says): the " +
+			"next GET must show it, and every other field, named in 2.6 or not, must read as before. The set of other fields " +
+			"is the host's (2.6), and one may change by itself (a read counter, a time): fields that differ between two reads " +
+			"before the PUT, or between two reads 1.1 s apart after it, are volatile, not compared, and recorded as an " +
+			"observation. Every field is restored and verified after."},
 	{ID: "SETTINGS-CUSTOMFIELDS-400", Section: "2.6, 4.10, 7", Level: Must, Area: AreaSettings, Writes: true, Endpoints: []Endpoint{EditSettings},
 		Text: "PUT with customFields that is not valid JSON answers 400 with a handler-error body and changes nothing.",
 		Reading: "Sent customFields {not json}; customFields, the field the write tried to change, must read back as before " +

@@ -23,7 +23,9 @@ var taxonomyRules = []Rule{
 		Reading: "Checked on every page a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags), each as " +
 			"the every-type page listing shows it (read once for the run); a page that listing lacks is read with " +
 			"GET /api/pages/{key} (up to 20 per tag). Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
-			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked."},
+			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked. With " +
+			"writes allowed, a tag the run's page no longer carries (an edit gave it another) or whose page it deleted must " +
+			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404)."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
 		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
@@ -31,9 +33,23 @@ var taxonomyRules = []Rule{
 			"published pages must be named. Every published page of the every-type page listing (read once for the run, " +
 			"a stream of any size) is compared with the list of each tag it carries, in GET /api/tags (every such tag) and " +
 			"in GET /api/tags/{key} (the tags TAG-GET-SHAPE reads that published pages carry). When no " +
-			"published page carries a tag, no list could miss one: not checked."},
+			"published page carries a tag, no list could miss one: not checked. With writes allowed, the run's published " +
+			"pages are looked for right after their writes too: after a create with a tag of the run's, and after an edit " +
+			"that publishes a page with another tag, the tag's single view and its item in GET /api/tags name the page."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
+	{ID: "TAG-VIEWS-AGREE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag},
+		Text: "A tag reads the same in GET /api/tags and GET /api/tags/{key}: key, name, description, template and list agree.",
+		Reading: "4.6 gives the single view the list's fields plus pages. list is compared as a set of page keys (no order " +
+			"is stated), the other fields as parsed JSON, between reads with no write between: the tags whose single view " +
+			"the reads read (up to 10), and the tags of the run's pages after its writes. A field a view lacks is the " +
+			"shape rules' concern. A site without tags: not checked."},
+	{ID: "TAG-NAME-IN-PAGES", Section: "2.1, 2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
+		Text: "The name a page's tags object gives a tag key is that tag's name, as GET /api/tags and GET /api/tags/{key} give it.",
+		Reading: "2.1 says tags maps tag key to tag name and 2.2 that a tag's name is its display name: the same fact in " +
+			"two places. Compared exactly on every page of the listing of every type and the pages of the tags read, " +
+			"with no write between, and on the run's tagged pages after its writes. A key no tag list names is " +
+			"TAG-LIST-COMPLETE's and TAG-LIST-CONSISTENT's concern. No page with a tag: not checked."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
 		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",
 		Reading: "4.7 says the list comes without pages, so a list item carrying pages fails; other extra fields are allowed. " +
@@ -55,14 +71,23 @@ var taxonomyRules = []Rule{
 		Reading: "Checked on every page a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 " +
 			"categories), each as the every-type page listing shows it (read once for the run); a page that listing lacks " +
 			"is read with GET /api/pages/{key} (up to 20 per category). Which page types a category lists is not asserted. When no category " +
-			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked."},
+			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked. " +
+			"With writes allowed, a category the run's page left (an edit gave it another) or whose page it deleted must name " +
+			"it no more, as for TAG-LIST-CONSISTENT."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
 		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +
 			"so they are neither required nor refused, and only published pages must be named. Every published page of the " +
 			"every-type page listing (read once for the run, a stream of any size) is compared with the list of its " +
 			"category, in GET /api/categories (every such category) and in GET /api/categories/{key} (the categories " +
-			"CAT-GET-SHAPE reads that published pages carry). When no published page has a category: not checked."},
+			"CAT-GET-SHAPE reads that published pages carry). When no published page has a category: not checked. " +
+			"With writes allowed, the run's published pages are looked for right after their writes, as for TAG-LIST-COMPLETE."},
+	{ID: "CAT-VIEWS-AGREE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory},
+		Text: "A category reads the same in GET /api/categories and GET /api/categories/{key}: key, name, description, " +
+			"template and list agree.",
+		Reading: "As TAG-VIEWS-AGREE: list compared as a set of page keys, the other fields as parsed JSON, between reads " +
+			"with no write between: the categories whose single view the reads read (up to 10), and the categories of the " +
+			"run's pages after its writes. A site without categories: not checked."},
 	{ID: "CAT-GET-404", Section: "4.7, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "GET of a category key that does not exist answers 404 with a handler-error body."},
 }

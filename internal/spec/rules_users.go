@@ -22,6 +22,11 @@ var usersRules = []Rule{
 			"tokenRemember, case-insensitive: salt belongs to the password hash, tokenRemember is a login token) in the list and " +
 			"in each single profile read, and by value: neither of the run's own tokens appears anywhere in a users response " +
 			"body (tokens shorter than 16 characters, which could occur by chance, are not looked for)."},
+	{ID: "USER-VIEWS-AGREE", Section: "2.4, 4.8", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{ListUsers, GetUser},
+		Text: "A user's profile in GET /api/users and in GET /api/users/{username} agree on the 15 fields of the list.",
+		Reading: "2.4 lists one set of public profile fields, the list showing a subset: each of the 15 it shows must read " +
+			"the same in the single profile (parsed JSON). Checked on the profiles USER-GET-SHAPE reads (up to 10). A field " +
+			"a view lacks is the shape rules' concern. No profile in both views: not checked."},
 	{ID: "USER-GET-404", Section: "4.8, 7", Level: Must, Area: AreaUsers, Endpoints: []Endpoint{GetUser},
 		Text: "GET of a username that does not exist answers 404 with a handler-error body."},
 }

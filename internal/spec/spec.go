@@ -157,8 +157,28 @@ func allRules() []Rule {
 	for _, part := range [][]Rule{protocolRules, authRules, pagesRules, taxonomyRules, usersRules, settingsRules, filesRules} {
 		rs = append(rs, part...)
 	}
+	for i := range rs {
+		if everyAnswer[rs[i].ID] {
+			rs[i].Reading = strings.TrimSpace(rs[i].Reading + " " + everyAnswerReading)
+		}
+	}
 	return rs
 }
+
+// everyAnswer are the rules of a response's shape that are also judged on
+// every successful answer of the run to their endpoint, whoever asked for
+// it (suites/protocol/shapes.go).
+var everyAnswer = map[string]bool{
+	"PAGE-LIST-SHAPE": true, "PAGE-OBJECT-SHAPE": true, "PAGE-CREATE-201": true, "PAGE-EDIT-OK": true, "PAGE-DELETE-OK": true,
+	"TAG-LIST-SHAPE": true, "TAG-GET-SHAPE": true, "CAT-LIST-SHAPE": true, "CAT-GET-SHAPE": true, "USER-LIST-SHAPE": true,
+	"USER-GET-SHAPE": true, "SETTINGS-GET-SHAPE": true, "SETTINGS-EDIT-OK": true, "FILES-LIST-SHAPE": true,
+}
+
+// everyAnswerReading is what those rules' Readings add.
+const everyAnswerReading = "Besides the answers read for this rule, every successful answer the run receives from its " +
+	"endpoint (GET /api/pages/{key} for PAGE-OBJECT-SHAPE), whichever spec asked for it, is held once against the schema " +
+	"of that endpoint, in a case of its own: a violation names the spec whose request brought the answer. An answer that " +
+	"carries no record and conforms is not counted."
 
 // New validates rules and builds a catalogue: IDs well-formed and unique,
 // every field a reader needs filled in.

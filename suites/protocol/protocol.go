@@ -24,6 +24,7 @@ import (
 // Register adds the protocol specs for target t.
 func Register(t *framework.Fixture) {
 	registerEveryResponse(t)
+	registerShapes(t)
 	errs := newProvoked(t)
 	registerEarlyErrors(t, errs)
 	registerHandlerErrors(t, errs)

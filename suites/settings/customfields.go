@@ -15,6 +15,7 @@ import (
 	"github.com/onsi/gomega/gcustom"
 	"github.com/onsi/gomega/types"
 
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
@@ -34,31 +35,26 @@ const noFieldReason = "the only way to check it would leave a field on every pag
 // customFieldsRoundTrip: SETTINGS-GET-SHAPE's second case. The target's
 // own customFields may hold no string ("{}"), and then reading it cannot
 // tell JSON text from HTML-escaped text; a value the run sets, with strings
-// in it, read back, can. The value is made from the site's customFields as
-// the guard first read them (Original), before any spec of the container
-// changed anything.
+// in it, read back, can. The value is the site's customFields as the guard
+// first read them (Original), before any spec of the container changed
+// anything, with one label changed: it goes in the update of every other
+// field (partial.go), whose read back this case judges.
 func (w *writes) customFieldsRoundTrip(ctx SpecContext) {
 	w.g.Begin(ctx)
 	requireCustomFields(w.g)
-	current := w.g.Original()["customFields"]
-	defs, ok := customFieldDefs(current)
-	switch {
-	case !ok:
-		framework.NotChecked("the site's customFields (%s) does not read as a JSON object, so no definition of the "+
-			"site's own could be sent back (the first case judges how it reads)", showJSON(current))
-	case len(defs) == 0:
-		framework.NotChecked("the site has no custom field (customFields %s), and %s", showJSON(current), noFieldReason)
+	c := w.changeOthers(ctx)
+	if _, sent := c.sent["customFields"]; !sent {
+		framework.NotChecked("%s", c.why)
 	}
-	value := customFieldsProbe(defs, "Conformance "+w.t.Marker("label"))
-	put := w.g.Put(ctx, map[string]any{"customFields": value})
-	if put.Err != nil || put.Status != http.StatusOK {
+	if c.put.Err != nil || c.put.Status != http.StatusOK {
 		framework.NotChecked("PUT of the site's own customFields (one label changed) was not accepted (%s), so it could not be "+
-			"read back (see SETTINGS-EDIT-OK)", framework.Outcome(put))
+			"read back (see SETTINGS-EDIT-OK)", framework.Outcome(c.put))
 	}
-	ex, _, _ := w.g.Read(ctx)
+	value := c.sent["customFields"].(string)
+	ex := c.read
 	Expect(ex).To(framework.BeSuccess(http.StatusOK))
 	Expect(ex).To(framework.MatchSchema("settings-response.json"))
-	Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()),
+	w.t.ExpectReadBack(coverage.CellID("update", "customFields", coverage.Edit), ex, "data.customFields", holdJSON(),
 		"customFields was set to %s; it must read back as JSON text (spec 2.6)", value)
 	cf := ex.Get("data.customFields")
 	var sent, got any

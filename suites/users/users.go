@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -67,7 +69,13 @@ func Register(t *framework.Fixture) {
 				if len(ex.Get("data").Map()) == 0 {
 					framework.NotChecked("GET /api/users lists no profile")
 				}
-				Expect(ex).To(framework.Hold("each key of data is the username of its profile", keysNotUsernames))
+				// The username is told twice: as the key, and in the profile.
+				check := t.NewCheck()
+				check.Exercised(coverage.CellID("user", "username", coverage.Views))
+				for _, wrong := range keysNotUsernames(ex) {
+					check.Problem(ex, "%s", wrong)
+				}
+				check.Expect("each key of data is the username of its profile")
 			})
 
 			framework.Prepare(reads, "USER-LIST-SUBSET", list, func(_ SpecContext, got framework.Got) {
@@ -106,6 +114,8 @@ func Register(t *framework.Fixture) {
 		Describe("2.4 User public profile", func() {
 			framework.Prepare(reads, "USER-NO-SENSITIVE-FIELDS", sharedProfiles,
 				func(_ SpecContext, p profiles) { judgeNoSensitiveFields(t, p) }, framework.After("USER-GET-SHAPE"))
+			framework.Prepare(reads, "USER-VIEWS-AGREE", sharedProfiles,
+				func(_ SpecContext, p profiles) { judgeViewsAgree(t, p) }, framework.After("USER-GET-SHAPE"))
 		})
 	})
 }
@@ -142,6 +152,40 @@ func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
 	if found == 0 {
 		framework.NotChecked("no users response held a profile to look at")
 	}
+}
+
+// judgeViewsAgree: USER-VIEWS-AGREE. Each profile read on its own is
+// compared with the list's profile of the same username, on the 15 fields
+// the list shows (2.4).
+func judgeViewsAgree(t *framework.Fixture, p profiles) {
+	p.judged(t)
+	if p.notChecked != "" {
+		framework.NotChecked("%s", p.notChecked)
+	}
+	listed := map[string]gjson.Result{}
+	for _, prof := range listProfiles(p.list) {
+		if u := prof.Get("username"); u.Type == gjson.String {
+			listed[u.Str] = prof
+		}
+	}
+	check := t.NewCheck()
+	cell := func(f string) coverage.ID { return coverage.CellID("user", f, coverage.Views) }
+	pairs := 0
+	for i, ex := range p.single {
+		inList, ok := listed[p.names[i]]
+		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() || !ok {
+			continue // the shape rules judge a profile that cannot be read
+		}
+		pairs++
+		check.Same("profile "+strconv.Quote(p.names[i]), cell, nil, []framework.View{
+			{Name: "GET /api/users", Ex: p.list, Obj: inList},
+			{Name: "GET /api/users/" + p.names[i], Ex: ex, Obj: ex.Get("data")},
+		}, coverage.UserListFields()...)
+	}
+	if pairs == 0 {
+		framework.NotChecked("no profile read on its own is also in GET /api/users, so no two views of one profile could be compared")
+	}
+	check.Expect("the list and the single profile of a user agree on the fields the list shows (2.4)")
 }
 
 // profiles is the users list and the single profiles of the usernames

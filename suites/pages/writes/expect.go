@@ -4,7 +4,6 @@ package writes
 // encoded once, tags, fields unchanged, a valid type.
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -20,6 +19,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
@@ -75,14 +75,6 @@ func expectString(ex *client.Exchange, path, want, why string) {
 		framework.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
 }
 
-// expectStringIfPresent is expectString for a field a response may lack
-// (the create and edit responses are judged whole by their own rules).
-func expectStringIfPresent(ex *client.Exchange, path, want, why string) {
-	if ex.Get(path).Exists() {
-		expectString(ex, path, want, why)
-	}
-}
-
 // expectEncodedOnce expects the string at path of ex's body to be sent
 // HTML-encoded exactly once (framework.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
@@ -98,36 +90,71 @@ func expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
 	}
 }
 
-// expectTagNames expects the tags object at path to map tag keys (non-empty,
-// distinct) to exactly the names given, compared without surrounding spaces.
-func expectTagNames(ex *client.Exchange, path string, names []string, why string) {
-	r := ex.Get(path)
-	var got []string
-	problem := ""
-	if !r.IsObject() {
-		problem = "it is not an object of tag key to tag name"
-	} else {
-		r.ForEach(func(key, value gjson.Result) bool {
-			switch {
-			case key.Str == "":
-				problem = "a tag key is empty"
-			case value.Type != gjson.String:
-				problem = fmt.Sprintf("the value of tag %q is %s, want the tag name (a string)", key.Str, value.Raw)
-			}
-			// Trimmed: whether spaces around the commas of the string
-			// sent belong to the names is not said (4.3 "comma-separated").
-			got = append(got, strings.TrimSpace(value.String()))
-			return true
-		})
-	}
+// haveTagNames expects a decoded tags object that maps tag keys
+// (non-empty, distinct) to exactly the names given, compared without
+// surrounding spaces: whether spaces around the commas of the string sent
+// belong to the names is not said (4.3 "comma-separated").
+func haveTagNames(names []string) types.GomegaMatcher {
 	want := append([]string(nil), names...)
 	sort.Strings(want)
-	sort.Strings(got)
-	if problem == "" && !reflect.DeepEqual(got, want) {
-		problem = fmt.Sprintf("its names are %q, want %q", got, want)
+	problem := func(v any) string {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "it is not an object of tag key to tag name"
+		}
+		var got []string
+		for key, value := range m {
+			name, ok := value.(string)
+			switch {
+			case key == "":
+				return "a tag key is empty"
+			case !ok:
+				return fmt.Sprintf("the value of tag %q is not a string (the tag name)", key)
+			}
+			got = append(got, strings.TrimSpace(name))
+		}
+		sort.Strings(got)
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Sprintf("its names are %q, want %q", got, want)
+		}
+		return ""
 	}
-	ExpectWithOffset(1, problem).To(BeEmpty(), framework.Evidence(ex, "%s: %s is %s: %s", why, path, framework.JSONText(r), problem))
+	return framework.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
+		WithTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}",
+			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem}))
 }
+
+// bodyCell is the cell of the body field f (4.3, 4.4) a read back fills.
+func bodyCell(f string, w coverage.Way) coverage.ID { return coverage.CellID("body", f, w) }
+
+// keptCell is the cell of the body field behind page object field f that
+// an edit not sending it exercises ("" for the fields no body field sets).
+func keptCell(f string) coverage.ID {
+	switch f {
+	case "title", "description", "type", "tags", "category", "slug":
+		return bodyCell(f, coverage.Kept)
+	case "content", "contentRaw":
+		return bodyCell("content", coverage.Kept)
+	case "date", "dateRaw", "dateUTC":
+		return bodyCell("date", coverage.Kept)
+	case "coverImage", "coverImageFilename":
+		return bodyCell("coverImage", coverage.Kept)
+	}
+	return ""
+}
+
+// expectKept expects the fields named to read the same before and after
+// an edit that did not send them, and marks their kept cells.
+func expectKept(t *framework.Fixture, before, after *client.Exchange, why string, fields ...string) {
+	check := t.NewCheck()
+	check.Kept(before, after, keptCell, func(f string) string { return "data." + f }, fields...)
+	check.Expect(why)
+}
+
+// haveCoverFile expects a decoded coverImageFilename that is the file
+// name sent as coverImage (4.3: "cover image filename or URL"; 2.1:
+// coverImageFilename is the cover image's filename).
+func haveCoverFile(file string) types.GomegaMatcher { return Equal(file) }
 
 // stableFields are the page object fields compared before and after an edit
 // that must not change them (description is compared apart).
@@ -146,7 +173,7 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 		if !b.Exists() {
 			continue
 		}
-		if !jsonEqual(b.Raw, a.Raw) {
+		if !framework.SameJSON(b, a) {
 			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, framework.JSONText(a)))
 		}
 	}
@@ -163,17 +190,6 @@ func beAbsoluteURL() types.GomegaMatcher {
 	}).WithTemplate("Expected an absolute http or https URL, got {{.FormattedActual}}")
 }
 
-// without returns fields less the names given.
-func without(fields []string, names ...string) []string {
-	var out []string
-	for _, f := range fields {
-		if !slices.Contains(names, f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // emptyFields names the fields of the page object in ex that hold no value:
 // missing, null, false, "" or an empty object or array.
 func emptyFields(ex *client.Exchange, fields ...string) []string {
@@ -186,14 +202,6 @@ func emptyFields(ex *client.Exchange, fields ...string) []string {
 		}
 	}
 	return out
-}
-
-func jsonEqual(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return a == b
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 // expectValidType expects data.type of ex to be one of the five types

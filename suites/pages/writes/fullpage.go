@@ -14,36 +14,50 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // fullPage is a draft created with title, description, content (Markdown),
 // tags, category (when the target has one), date, slug and a cover image,
-// read back, then edited with description alone and with title alone, each
-// edit read back; then deleted.
+// read back, then edited twice, each edit read back: with description
+// alone, then with every other field it can change (title, content, tags,
+// the second category when the target has two, date, cover image), so
+// that each field is shown kept by the edit that omits it and changed by
+// the one that sends it (4.4: only fields present change); then deleted.
 type fullPage struct {
 	trail
-	categories *client.Exchange // GET /api/categories
-	category   string           // the key sent, "" when the target lists none
-	sent       map[string]any   // the body of the create
-	tags       []string         // the tag names sent
-	plain      string           // the words of the content sent, before its Markdown
+	categories []string       // the target's categories
+	category   string         // the key sent on create, "" when the target lists none
+	sent       map[string]any // the body of the create
+	tags       []string       // the tag names sent
+	plain      string         // the words of the content sent, before its Markdown
 	created    *client.Exchange
 	key        string // the page created ("" when the create made none)
 	read       *client.Exchange
 	descSent   string
 	descEdit   *client.Exchange
 	afterDesc  *client.Exchange
-	titleSent  string
+	// The second edit: what it sent, its answer and the page read back.
+	edit       map[string]any
+	editTags   []string
+	editPlain  string
+	editCat    string // "" when the target has one category or none
 	titleEdit  *client.Exchange
 	afterTitle *client.Exchange
 }
 
+// editedDate is the publish date the second edit sends.
+const editedDate = "2002-03-04 05:06:07"
+
 func (s *suite) makeFullPage(ctx context.Context) *fullPage {
 	t, k := s.t, s.k
 	p := &fullPage{}
-	p.categories = p.add(k.t.Read(ctx, "/api/categories", nil))
-	p.category = firstCategory(p.categories)
+	p.add(s.categories(ctx))
+	p.categories = s.categoryKeys(ctx)
+	if len(p.categories) > 0 {
+		p.category = p.categories[0]
+	}
 	p.tags = []string{"Conformance " + t.RunID + " Tag One", "Conformance " + t.RunID + " Tag Two"}
 	p.plain = "Conformance fields content " + t.RunID
 	p.sent = map[string]any{
@@ -70,26 +84,19 @@ func (s *suite) makeFullPage(ctx context.Context) *fullPage {
 	key = t.FollowEdit(ctx, key, p.descEdit)
 	p.afterDesc = p.add(k.read(ctx, key))
 
-	p.titleSent = k.title("Partial Retitled")
-	p.titleEdit = p.add(k.edit(ctx, key, map[string]any{"title": p.titleSent}))
+	p.editTags = []string{"Conformance " + t.RunID + " Tag Three"}
+	p.editPlain = "Conformance edited content " + t.RunID
+	p.edit = map[string]any{"title": k.title("Partial Retitled"), "content": p.editPlain + " and *more*", "tags": p.editTags[0],
+		"date": editedDate, "coverImage": t.Marker("cover-edited") + ".png"}
+	if len(p.categories) > 1 {
+		p.editCat = p.categories[1]
+		p.edit["category"] = p.editCat
+	}
+	p.titleEdit = p.add(k.edit(ctx, key, p.edit))
 	key = t.FollowEdit(ctx, key, p.titleEdit, t.Marker("partial-retitled"))
 	p.afterTitle = p.add(k.read(ctx, key))
 	k.remove(ctx, key)
 	return p
-}
-
-// firstCategory returns the key of the first category a GET
-// /api/categories answer lists, or "" when there is none or the list failed.
-func firstCategory(ex *client.Exchange) string {
-	if ex.Err != nil || ex.Status != http.StatusOK {
-		return ""
-	}
-	for _, c := range ex.Get("data").Array() {
-		if key := c.Get("key"); key.Type == gjson.String && key.Str != "" {
-			return key.Str
-		}
-	}
-	return ""
 }
 
 func (p *fullPage) title() string { return p.sent["title"].(string) }
@@ -103,26 +110,33 @@ func (p *fullPage) createdAndRead(k kit, what string) []answer {
 }
 
 func (s *suite) judgeCreateFields(_ SpecContext, p *fullPage) {
+	t := s.t
 	if p.category == "" {
-		s.t.Observe("PAGE-CREATE-FIELDS: GET /api/categories names no category, so category was not sent on create")
+		t.Observe("PAGE-CREATE-FIELDS: GET /api/categories names no category, so category was not sent on create")
 	}
 	for _, c := range p.createdAndRead(s.k, "the create with every field") {
-		expectEncodedOnce(c.ex, "data.title", p.title(), c.why+": title, HTML-encoded once")
-		expectString(c.ex, "data.description", p.sent["description"].(string), c.why+": description")
-		expectEncodedOnce(c.ex, "data.contentRaw", p.sent["content"].(string), c.why+": contentRaw, the source HTML-encoded once")
+		t.ExpectReadBack(bodyCell("title", coverage.Create), c.ex, "data.title", framework.BeEncodedOnce(p.title()),
+			c.why+": title, HTML-encoded once")
+		t.ExpectReadBack(bodyCell("description", coverage.Create), c.ex, "data.description", Equal(p.sent["description"]),
+			c.why+": description")
+		t.ExpectReadBack(bodyCell("content", coverage.Create), c.ex, "data.contentRaw", framework.BeEncodedOnce(p.sent["content"].(string)),
+			c.why+": contentRaw, the source HTML-encoded once")
 		// The content sent is Markdown: its words come back, its ** as HTML.
-		Expect(c.ex.Get("data.content").String()).To(ContainSubstring(p.plain),
-			framework.Evidence(c.ex, "%s: content holds the text sent", c.why))
-		expectString(c.ex, "data.type", "draft", c.why+": type")
-		expectTagNames(c.ex, "data.tags", p.tags, c.why+": tags")
+		t.ExpectReadBack(bodyCell("content", coverage.Create), c.ex, "data.content", ContainSubstring(p.plain),
+			c.why+": content holds the text sent")
+		t.ExpectReadBack(bodyCell("type", coverage.Create), c.ex, "data.type", Equal("draft"), c.why+": type")
+		t.ExpectReadBack(bodyCell("tags", coverage.Create), c.ex, "data.tags", haveTagNames(p.tags), c.why+": tags")
 		if p.category != "" {
-			expectString(c.ex, "data.category", p.category, c.why+": category (a key GET /api/categories listed)")
+			t.ExpectReadBack(bodyCell("category", coverage.Create), c.ex, "data.category", Equal(p.category),
+				c.why+": category (a key GET /api/categories listed)")
 		}
-		expectString(c.ex, "data.dateRaw", pastDate, c.why+": dateRaw, the publish date as sent")
+		t.ExpectReadBack(bodyCell("date", coverage.Create), c.ex, "data.dateRaw", Equal(pastDate), c.why+": dateRaw, the publish date as sent")
 		// date is the display form: only its form is fixed (2.1).
-		Expect(c.ex).To(framework.HaveJSON("data.date", MatchRegexp(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`)),
+		t.ExpectReadBack(bodyCell("date", coverage.Create), c.ex, "data.date", MatchRegexp(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`),
 			c.why+": date, the display form YYYY-MM-DD HH:MM:SS")
-		expectString(c.ex, "data.slug", p.sent["slug"].(string), c.why+": slug")
+		t.ExpectReadBack(bodyCell("slug", coverage.Create), c.ex, "data.slug", Equal(p.sent["slug"]), c.why+": slug")
+		t.ExpectReadBack(bodyCell("coverImage", coverage.Create), c.ex, "data.coverImageFilename", haveCoverFile(p.sent["coverImage"].(string)),
+			c.why+": coverImageFilename, the cover image filename sent as coverImage")
 	}
 }
 
@@ -152,9 +166,10 @@ func (s *suite) judgeMarkdown(_ SpecContext, p *fullPage) {
 func (s *suite) judgeTagsMap(_ SpecContext, p *fullPage) {
 	s.k.created(p.created, "the create")
 	if p.created.Get("data.tags").Exists() {
-		expectTagNames(p.created, "data.tags", p.tags, "the create response")
+		s.t.ExpectReadBack(bodyCell("tags", coverage.Create), p.created, "data.tags", haveTagNames(p.tags), "the create response")
 	}
-	expectTagNames(expectRead(p.read, "its tags"), "data.tags", p.tags, "the page read back")
+	s.t.ExpectReadBack(bodyCell("tags", coverage.Create), expectRead(p.read, "its tags"), "data.tags", haveTagNames(p.tags),
+		"the page read back")
 }
 
 // judgeCoverImage: a filename was sent, not a URL: the server must make the
@@ -176,32 +191,66 @@ func (s *suite) judgeCoverImage(_ SpecContext, p *fullPage) {
 }
 
 // judgePartial: the page holds every field the suite can set and read back;
-// two edits each send one field: description alone (every other field
-// omitted), then title alone (description omitted).
+// the first edit sends description alone (every other field omitted), the
+// second every other field it can change (description omitted). Each
+// field is read back changed after the edit that sends it and as before
+// after the edit that omits it.
 func (s *suite) judgePartial(_ SpecContext, p *fullPage) {
+	t := s.t
 	needPage(p.created, p.key)
 	if p.category == "" {
-		s.t.Observe("PAGE-EDIT-PARTIAL: GET /api/categories names no category, so category was not part of the check")
+		t.Observe("PAGE-EDIT-PARTIAL: GET /api/categories names no category, so category was not part of the check")
+	} else if p.editCat == "" {
+		t.Observe("PAGE-EDIT-PARTIAL: GET /api/categories names one category, so no edit could change a page's category")
 	}
 	before := expectRead(p.read, "before the edits")
 	if empty := emptyFields(before, "description", "contentRaw", "tags", "category", "coverImage"); len(empty) > 0 {
 		// Not kept at create (PAGE-CREATE-FIELDS judges that): an edit
 		// that blanks them cannot show here.
-		s.t.Observe("PAGE-EDIT-PARTIAL: the page created for the check holds no %s, so losing it on edit could not show",
+		t.Observe("PAGE-EDIT-PARTIAL: the page created for the check holds no %s, so losing it on edit could not show",
 			strings.Join(empty, ", "))
 	}
 
 	Expect(p.descEdit).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends only description")
 	afterDesc := expectRead(p.afterDesc, "after an edit that sent only description")
-	expectString(afterDesc, "data.description", p.descSent, "the field sent")
-	expectUnchanged(before, afterDesc, stableFields(), "fields the edit sending only description did not send changed")
+	t.ExpectReadBack(bodyCell("description", coverage.Edit), afterDesc, "data.description", Equal(p.descSent), "the field sent")
+	expectKept(t, before, afterDesc, "the fields the edit sending only description did not send keep their values", stableFields()...)
 
-	Expect(p.titleEdit).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends only title")
-	afterTitle := expectRead(p.afterTitle, "after an edit that sent only title")
-	expectEncodedOnce(afterTitle, "data.title", p.titleSent, "the field sent")
+	Expect(p.titleEdit).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends every field but description")
+	after := expectRead(p.afterTitle, "after an edit that sent every field but description")
+	t.ExpectReadBack(bodyCell("title", coverage.Edit), after, "data.title", framework.BeEncodedOnce(p.edit["title"].(string)), "title sent")
+	t.ExpectReadBack(bodyCell("content", coverage.Edit), after, "data.contentRaw", framework.BeEncodedOnce(p.edit["content"].(string)),
+		"content sent (contentRaw, the source)")
+	t.ExpectReadBack(bodyCell("content", coverage.Edit), after, "data.content", ContainSubstring(p.editPlain), "content sent (rendered)")
+	t.ExpectReadBack(bodyCell("tags", coverage.Edit), after, "data.tags", haveTagNames(p.editTags), "tags sent")
+	if p.editCat != "" {
+		t.ExpectReadBack(bodyCell("category", coverage.Edit), after, "data.category", Equal(p.editCat), "category sent")
+	}
+	t.ExpectReadBack(bodyCell("date", coverage.Edit), after, "data.dateRaw", Equal(editedDate), "date sent (dateRaw)")
+	t.ExpectReadBack(bodyCell("coverImage", coverage.Edit), after, "data.coverImageFilename", haveCoverFile(p.edit["coverImage"].(string)),
+		"coverImage sent (coverImageFilename)")
 	// A new title may move the page (3.2): its key, slug and permalink may
 	// change, and its uuid is PAGE-UUID-STABLE's.
-	expectUnchanged(afterDesc, afterTitle,
-		append([]string{"description"}, without(stableFields(), "key", "slug", "permalink", "uuid", "title")...),
-		"fields the edit sending only title did not send changed")
+	expectKept(t, afterDesc, after, "the fields the edit sending every field but description did not send keep their values",
+		"description", "type", "username")
+}
+
+// judgeViewsOfWrites: PAGE-VIEWS-AGREE on the create and the two edits:
+// each answer's page object is the page as read back right after it.
+func (s *suite) judgeViewsOfWrites(_ SpecContext, p *fullPage) {
+	needPage(p.created, p.key)
+	check := s.t.NewCheck()
+	for _, w := range []struct {
+		what         string
+		answer, read *client.Exchange
+	}{{"the create", p.created, p.read}, {"the edit of description", p.descEdit, p.afterDesc}, {"the edit of every other field", p.titleEdit, p.afterTitle}} {
+		if !succeeded(w.answer) || w.read == nil || w.read.Status != http.StatusOK {
+			continue // the write rules judge those
+		}
+		check.Same("the page after "+w.what, pageViewCell, nil, []framework.View{
+			{Name: "the answer to " + w.what, Ex: w.answer, Obj: w.answer.Get("data")},
+			{Name: "the page read back", Ex: w.read, Obj: w.read.Get("data")},
+		}, coverage.PageFields()...)
+	}
+	check.Expect("a write's answer carries the page as it is then read (2.1, 4.3, 4.4)")
 }

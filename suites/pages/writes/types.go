@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
@@ -27,6 +28,11 @@ type typedPage struct {
 	edits   []*editStep
 	invalid *editStep // an edit with a type outside the five (published page)
 	deleted *deletion // the page deleted by the spec's DELETE (static page)
+	// views are what the page list and the tag and category views showed
+	// after the writes that read them (shown.go), in order; gone is the
+	// last of them when it followed a delete.
+	views []*seen
+	gone  *seen
 }
 
 // editStep is one edit of a page and what followed it.
@@ -38,14 +44,16 @@ type editStep struct {
 	ex       *client.Exchange // the answer to the edit
 	from, at string           // the page's key before and after the edit
 	read     *client.Exchange // GET of at (nil when not read)
+	views    *seen            // what the views showed with read (nil: none read)
 }
 
 // deletion is DELETE of a page, reading its key afterwards and deleting it
 // again.
 type deletion struct{ del, read, again *client.Exchange }
 
-// createTyped creates a page of type typ with fields and reads it back.
-func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]any) *typedPage {
+// createTyped creates a page of type typ with fields and reads it back,
+// with what lookAfter names from the create's answer (nil: the page alone).
+func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]any, lookAfter func(answer *client.Exchange) *look) *typedPage {
 	p := &typedPage{}
 	body := map[string]any{"type": typ, "date": pastDate}
 	if typ == "scheduled" {
@@ -54,7 +62,12 @@ func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]a
 	maps.Copy(body, fields)
 	p.created, p.key = s.t.CreatePage(ctx, body)
 	p.add(p.created)
-	if p.key != "" {
+	switch {
+	case p.key == "":
+	case lookAfter != nil:
+		v := s.readAfter(ctx, &p.trail, *lookAfter(p.created), p.key, "", p.created)
+		p.read, p.views = v.page, append(p.views, v)
+	default:
 		p.read = p.add(s.k.read(ctx, p.key))
 	}
 	return p
@@ -62,8 +75,11 @@ func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]a
 
 // edit sends body to the page at key, follows the page where the edit took
 // it (candidate: the run-marked key a new title or slug may give it) and,
-// when readBack says so, reads it there.
-func (p *typedPage) edit(ctx context.Context, k kit, key string, body map[string]any, candidate string, readBack func(*client.Exchange) bool) *editStep {
+// when readBack says so, reads it there, with what lookAfter names from the
+// edit's answer (nil: the page alone).
+func (p *typedPage) edit(ctx context.Context, s *suite, key string, body map[string]any, candidate string,
+	readBack func(*client.Exchange) bool, lookAfter func(answer *client.Exchange) *look) *editStep {
+	k := s.k
 	e := &editStep{sent: body, from: key}
 	e.ex = p.add(k.edit(ctx, key, body))
 	if _, slug := body["slug"]; slug && e.ex.Err == nil && e.ex.Status == http.StatusBadRequest {
@@ -77,7 +93,12 @@ func (p *typedPage) edit(ctx context.Context, k kit, key string, body map[string
 		candidates = append(candidates, candidate)
 	}
 	e.at = k.t.FollowEdit(ctx, key, e.ex, candidates...)
-	if readBack(e.ex) {
+	switch {
+	case !readBack(e.ex):
+	case lookAfter != nil:
+		e.views = s.readAfter(ctx, &p.trail, *lookAfter(e.ex), e.at, key, e.ex)
+		e.read, p.views = e.views.page, append(p.views, e.views)
+	default:
 		e.read = p.add(k.read(ctx, e.at))
 	}
 	return e
@@ -90,43 +111,93 @@ func always(*client.Exchange) bool { return true }
 
 func succeeded(ex *client.Exchange) bool { return ex.Err == nil && ex.Status >= 200 && ex.Status < 300 }
 
-// toType is an edit to type typ, with other fields.
-func (p *typedPage) toType(ctx context.Context, k kit, key, typ string, fields map[string]any, candidate string) string {
+// toType is an edit to type typ, with other fields, read back with what
+// lookAfter names (nil: the page alone).
+func (p *typedPage) toType(ctx context.Context, s *suite, key, typ string, fields map[string]any, candidate string,
+	lookAfter func(answer *client.Exchange) *look) string {
 	body := map[string]any{"type": typ}
 	maps.Copy(body, fields)
-	e := p.edit(ctx, k, key, body, candidate, always)
+	e := p.edit(ctx, s, key, body, candidate, always, lookAfter)
 	p.edits = append(p.edits, e)
 	return e.at
 }
 
-// makePublished: published, then static with a new title (PAGE-EDIT-KEY-
-// CHANGE, title changed), then an edit with a type outside the five
+// makePublished: published, with a tag of the run's and the target's
+// first category (the listing of published pages and both views of the tag
+// and category read beside it); then static with a new title, another tag
+// and the second category (PAGE-EDIT-KEY-CHANGE, title changed; the
+// listings of published and of static pages and the old tag and category
+// read beside it); then an edit with a type outside the five
 // (PAGE-EDIT-INVALID-400).
 func (s *suite) makePublished(ctx context.Context) *typedPage {
-	p := s.createTyped(ctx, "published", map[string]any{"slug": s.t.Marker("type-published")})
+	cats := s.categoryKeys(ctx)
+	fields := map[string]any{"slug": s.t.Marker("type-published"), "tags": s.tagName("Views A")}
+	if len(cats) > 0 {
+		fields["category"] = cats[0]
+	}
+	p := s.createTyped(ctx, "published", fields, func(answer *client.Exchange) *look {
+		return &look{what: "after its create", listTypes: [][]string{{"published"}}, tags: termKeys(answer.Get("data")),
+			cats: cats[:min(1, len(cats))], lists: true}
+	})
 	if p.key == "" {
 		return p
 	}
-	at := p.toType(ctx, s.k, p.key, "static", map[string]any{"title": s.k.title("Retitled")}, s.t.Marker("retitled"))
-	p.invalid = p.edit(ctx, s.k, at, map[string]any{"type": invalidType, "description": "Conformance edit with an invalid type"},
-		"", succeeded)
+	edit := map[string]any{"title": s.k.title("Retitled"), "tags": s.tagName("Views B")}
+	if len(cats) > 1 {
+		edit["category"] = cats[1]
+	}
+	before := p.views[0].look
+	at := p.toType(ctx, s, p.key, "static", edit, s.t.Marker("retitled"), func(*client.Exchange) *look {
+		return &look{what: "after an edit to static with a new title, tag and category", listTypes: [][]string{{"published"}, {"static"}},
+			tags: before.tags, cats: before.cats}
+	})
+	p.invalid = p.edit(ctx, s, at, map[string]any{"type": invalidType, "description": "Conformance edit with an invalid type"},
+		"", succeeded, nil)
 	s.k.remove(ctx, p.invalid.at)
 	return p
 }
 
-// makeStatic: static, then sticky with a new title and slug (PAGE-EDIT-KEY-
-// CHANGE with slug, PAGE-UUID-STABLE); then deleted, read and deleted again
-// (PAGE-DELETE-OK, PAGE-DELETE-GONE).
+// tagName is a run-marked tag name (whose key the server derives).
+func (s *suite) tagName(words string) string { return "Conformance " + s.t.RunID + " " + words }
+
+// categoryKeys are the keys of the categories GET /api/categories lists
+// (read once for the group, shown among the evidence of each chain that
+// uses it).
+func (s *suite) categoryKeys(ctx context.Context) []string {
+	ex := s.categories(ctx)
+	var keys []string
+	if ex.Err == nil && ex.Status == http.StatusOK {
+		for _, c := range ex.Get("data").Array() {
+			if key := c.Get("key"); key.Type == gjson.String && key.Str != "" {
+				keys = append(keys, key.Str)
+			}
+		}
+	}
+	return keys
+}
+
+// makeStatic: static, with a tag of the run's and the target's first
+// category, then sticky with a new title and slug (PAGE-EDIT-KEY-CHANGE
+// with slug, PAGE-UUID-STABLE); then deleted, read (beside the listing of
+// every type and the views of its tag and category: no view names it any
+// more) and deleted again (PAGE-DELETE-OK, PAGE-DELETE-GONE).
 func (s *suite) makeStatic(ctx context.Context) *typedPage {
-	p := s.createTyped(ctx, "static", map[string]any{"slug": s.t.Marker("type-static")})
+	cats := s.categoryKeys(ctx)
+	fields := map[string]any{"slug": s.t.Marker("type-static"), "tags": s.tagName("Views D")}
+	if len(cats) > 0 {
+		fields["category"] = cats[0]
+	}
+	p := s.createTyped(ctx, "static", fields, nil)
 	if p.key == "" {
 		return p
 	}
-	at := p.toType(ctx, s.k, p.key, "sticky", map[string]any{"title": s.k.title("Renamed"), "slug": s.t.Marker("renamed")},
-		s.t.Marker("renamed"))
+	at := p.toType(ctx, s, p.key, "sticky", map[string]any{"title": s.k.title("Renamed"), "slug": s.t.Marker("renamed")},
+		s.t.Marker("renamed"), nil)
 	path := framework.PagePath(at)
 	d := &deletion{del: p.add(s.t.Write(ctx, http.MethodDelete, path, nil))}
-	d.read = p.add(s.t.Read(ctx, path, nil))
+	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{framework.PageTypes()},
+		tags: termKeys(p.created.Get("data")), cats: cats[:min(1, len(cats))], lists: true}, at, at, d.del)
+	d.read = p.gone.page
 	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
 	if d.read.Err == nil && d.read.Status == http.StatusNotFound {
 		s.t.Ledger.RemovePage(at) // gone: its cleanup has nothing to send
@@ -138,24 +209,36 @@ func (s *suite) makeStatic(ctx context.Context) *typedPage {
 // makeSticky: sticky and created without slug (PAGE-CREATE-SLUG-FROM-TITLE),
 // then scheduled.
 func (s *suite) makeSticky(ctx context.Context) *typedPage {
-	p := s.createTyped(ctx, "sticky", map[string]any{"slug": nil, "title": s.k.title("Slug From Title")})
+	p := s.createTyped(ctx, "sticky", map[string]any{"slug": nil, "title": s.k.title("Slug From Title")}, nil)
 	if p.key == "" {
 		return p
 	}
-	at := p.toType(ctx, s.k, p.key, "scheduled", map[string]any{"date": futureDate()}, "")
+	at := p.toType(ctx, s, p.key, "scheduled", map[string]any{"date": futureDate()}, "", nil)
 	s.k.remove(ctx, at)
 	return p
 }
 
 // makeScheduled: scheduled, then draft with a new description (PAGE-EDIT-OK),
-// then published with a date in the past.
+// then published with a date in the past, a tag of the run's and the
+// target's last category (the listing of published pages and the single
+// views of the tag and category read beside it).
 func (s *suite) makeScheduled(ctx context.Context) *typedPage {
-	p := s.createTyped(ctx, "scheduled", map[string]any{"slug": s.t.Marker("type-scheduled")})
+	cats := s.categoryKeys(ctx)
+	p := s.createTyped(ctx, "scheduled", map[string]any{"slug": s.t.Marker("type-scheduled")}, nil)
 	if p.key == "" {
 		return p
 	}
-	at := p.toType(ctx, s.k, p.key, "draft", map[string]any{"description": "Conformance edited " + s.t.RunID}, "")
-	at = p.toType(ctx, s.k, at, "published", map[string]any{"date": pastDate}, "")
+	at := p.toType(ctx, s, p.key, "draft", map[string]any{"description": "Conformance edited " + s.t.RunID}, "", nil)
+	publish := map[string]any{"date": pastDate, "tags": s.tagName("Views C")}
+	if len(cats) > 0 {
+		publish["category"] = cats[len(cats)-1]
+	}
+	at = p.toType(ctx, s, at, "published", publish, "", func(answer *client.Exchange) *look {
+		// The term lists are read after the create of the published
+		// chain and after the static page's delete: the single views here.
+		return &look{what: "after an edit that published it with a tag and a category", listTypes: [][]string{{"published"}},
+			tags: termKeys(answer.Get("data")), cats: cats[len(cats)-min(1, len(cats)):]}
+	})
 	s.k.remove(ctx, at)
 	return p
 }
@@ -163,18 +246,23 @@ func (s *suite) makeScheduled(ctx context.Context) *typedPage {
 // judgeTypeCreate: PAGE-TYPE-ROUNDTRIP on a create with type typ.
 func (s *suite) judgeTypeCreate(typ string, created, read *client.Exchange) {
 	s.k.created(created, "the create with type "+typ)
-	expectStringIfPresent(created, "data.type", typ, "the create response")
-	expectString(expectRead(read, "its type"), "data.type", typ, "the page read back")
+	if created.Get("data.type").Exists() {
+		s.t.ExpectReadBack(bodyCell("type", coverage.Create), created, "data.type", Equal(typ), "the create response")
+	}
+	s.t.ExpectReadBack(bodyCell("type", coverage.Create), expectRead(read, "its type"), "data.type", Equal(typ), "the page read back")
 }
 
 // judgeTypeEdit: PAGE-TYPE-ROUNDTRIP on edit number i of page p, to type
 // typ from type from.
-func judgeTypeEdit(p *typedPage, i int, from, typ string) {
+func (s *suite) judgeTypeEdit(p *typedPage, i int, from, typ string) {
 	needPage(p.created, p.key)
 	e := p.edits[i]
 	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "the edit from type %s to %s", from, typ)
-	expectStringIfPresent(e.ex, "data.type", typ, "the edit response")
-	expectString(expectRead(e.read, "its type"), "data.type", typ, "the page read back after the edit from "+from)
+	if e.ex.Get("data.type").Exists() {
+		s.t.ExpectReadBack(bodyCell("type", coverage.Edit), e.ex, "data.type", Equal(typ), "the edit response")
+	}
+	s.t.ExpectReadBack(bodyCell("type", coverage.Edit), expectRead(e.read, "its type"), "data.type", Equal(typ),
+		"the page read back after the edit from "+from)
 }
 
 // judgeKeyChange: PAGE-EDIT-KEY-CHANGE on the first edit of p, which sent
@@ -191,7 +279,8 @@ func (s *suite) judgeKeyChange(p *typedPage, name string) {
 	Expect(newKey).To(Equal(e.at), framework.Evidence(e.ex, "data.key names where the page now is"))
 	got := expectRead(e.read, "under the key the edit returned")
 	expectString(got, "data.key", newKey, "the page read under the key the edit returned")
-	expectEncodedOnce(got, "data.title", e.sent["title"].(string), "the page read under the key the edit returned is the edited page")
+	s.t.ExpectReadBack(bodyCell("title", coverage.Edit), got, "data.title", framework.BeEncodedOnce(e.sent["title"].(string)),
+		"the page read under the key the edit returned is the edited page")
 	if newKey == e.from {
 		s.t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", name)
 	}
@@ -213,12 +302,13 @@ func (s *suite) judgeUUIDStable(_ SpecContext, p *typedPage) {
 	}
 }
 
-func judgeEditOK(_ SpecContext, p *typedPage) {
+func (s *suite) judgeEditOK(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
 	e := p.edits[0]
 	Expect(e.ex).To(framework.BeSuccess(http.StatusOK))
 	Expect(e.ex).To(framework.MatchSchema("page-response.json"))
-	expectString(e.ex, "data.description", e.sent["description"].(string), "the updated page object")
+	s.t.ExpectReadBack(bodyCell("description", coverage.Edit), e.ex, "data.description", Equal(e.sent["description"]),
+		"the updated page object")
 }
 
 func (s *suite) judgeEditInvalid(_ SpecContext, p *typedPage) {

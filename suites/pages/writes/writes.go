@@ -6,8 +6,11 @@
 package writes
 
 import (
+	"context"
+
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -20,6 +23,9 @@ type suite struct {
 	t *framework.Fixture
 	k kit
 	g *framework.Group
+	// categories is GET /api/categories, read once for the chains that
+	// send a category.
+	categories func(ctx context.Context) *client.Exchange
 
 	hierarchy *chain[*hierarchy] // hierarchy.go
 	full      *chain[*fullPage]  // fullpage.go
@@ -41,6 +47,7 @@ type suite struct {
 func Register(t *framework.Fixture) {
 	Describe("Page writes", framework.PhaseWrites, func() {
 		s := &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
+		s.categories = framework.Share(s.g, func(ctx context.Context) *client.Exchange { return t.Read(ctx, "/api/categories", nil) })
 		s.hierarchy = newChain(s, s.makeHierarchy)
 		s.full = newChain(s, s.makeFullPage)
 		s.form = newChain(s, s.makeFormPage)
@@ -57,7 +64,65 @@ func Register(t *framework.Fixture) {
 		Describe("4.4 PUT /api/pages/{key}", Label(spec.EditPage.Label()), s.registerEdit)
 		Describe("3 Page types", s.registerTypes)
 		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
+		Describe("2.1, 2.2, 2.3, 4.1 Writes show everywhere", s.registerShown)
 	})
+}
+
+// registerShown checks that the run's writes show in every view: the page
+// list under the filters that should and should not show a page, the
+// single page, the tag and category views (shown.go), and that the answer
+// of each write is the page as then read.
+func (s *suite) registerShown() {
+	const runPages = "the run's pages, after their writes"
+	written := func(p *typedPage) []*seen { return p.views }
+	judgeOn(s, s.full, "PAGE-VIEWS-AGREE", s.judgeViewsOfWrites, framework.Case("the answers of a create and two edits"), framework.Writes)
+	judgeOn(s, s.published, "PAGE-VIEWS-AGREE", func(_ SpecContext, p *typedPage) { s.judgePageViews(written(p)) },
+		framework.Case(runPages+": a published page created and edited"), framework.Writes)
+	judgeOn(s, s.scheduled, "PAGE-VIEWS-AGREE", func(_ SpecContext, p *typedPage) { s.judgePageViews(written(p)) },
+		framework.Case(runPages+": a page published by an edit"), framework.Writes)
+	published := "a published page created, then edited to static"
+	scheduled := "a page published by an edit"
+	static := "a page with a tag and a category, deleted"
+	on := func(c *chain[*typedPage], id, name string, judge func(p *typedPage)) {
+		judgeOn(s, c, id, func(_ SpecContext, p *typedPage) { judge(p) }, framework.Case(runPages+": "+name), framework.Writes)
+	}
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.scheduled, scheduled}, {s.static, static}} {
+		on(c.page, "PAGE-LIST-TYPE-FILTERS", c.name, func(p *typedPage) { s.judgeListedAfterWrites(withGone(p)) })
+	}
+	// A term taken off a page (an edit), or a page deleted: its views drop it.
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.static, static}} {
+		on(c.page, "TAG-LIST-CONSISTENT", c.name, func(p *typedPage) { s.judgeTermsDropPage(tagKind, withGone(p)) })
+		on(c.page, "CAT-LIST-CONSISTENT", c.name, func(p *typedPage) { s.judgeTermsDropPage(catKind, withGone(p)) })
+	}
+	// A page published with a term (a create, an edit): its views name it.
+	for _, c := range []struct {
+		page *chain[*typedPage]
+		name string
+	}{{s.published, published}, {s.scheduled, scheduled}} {
+		on(c.page, "TAG-LIST-COMPLETE", c.name, func(p *typedPage) { s.judgeTermsNamePage(tagKind, p.views) })
+		on(c.page, "CAT-LIST-COMPLETE", c.name, func(p *typedPage) { s.judgeTermsNamePage(catKind, p.views) })
+		on(c.page, "TAG-NAME-IN-PAGES", c.name, func(p *typedPage) { s.judgeTermViews(tagKind, true, p.views) })
+	}
+	// The term lists are read after the published page's create.
+	on(s.published, "TAG-VIEWS-AGREE", published, func(p *typedPage) { s.judgeTermViews(tagKind, false, p.views) })
+	on(s.published, "CAT-VIEWS-AGREE", published, func(p *typedPage) { s.judgeTermViews(catKind, false, p.views) })
+	judgeOn(s, s.static, "PAGE-DELETE-GONE", func(_ SpecContext, p *typedPage) { s.judgeGoneEverywhere(p.gone) },
+		framework.Case("no listing, tag or category view names the deleted page"))
+}
+
+// withGone is what the views showed after each write of p, its delete
+// included.
+func withGone(p *typedPage) []*seen {
+	if p.gone == nil {
+		return p.views
+	}
+	return append(append([]*seen(nil), p.views...), p.gone)
 }
 
 func (s *suite) registerCreate() {
@@ -66,7 +131,7 @@ func (s *suite) registerCreate() {
 	judgeOn(s, s.sticky, "PAGE-CREATE-SLUG-FROM-TITLE", s.judgeSlugFromTitle)
 	judgeOn(s, s.form, "PAGE-TITLE-ENCODED", s.judgeTitleForm, framework.Case("form body"))
 	judgeOn(s, s.invalidCreate, "PAGE-CREATE-INVALID-TYPE", s.judgeCreateInvalidType)
-	judgeOn(s, s.hierarchy, "PAGE-CREATE-PARENT", judgeCreateParent)
+	judgeOn(s, s.hierarchy, "PAGE-CREATE-PARENT", s.judgeCreateParent)
 	judgeOn(s, s.full, "PAGE-TITLE-ENCODED", s.judgeTitleJSON, framework.Case("JSON body"))
 	judgeOn(s, s.full, "PAGE-CONTENT-MARKDOWN", s.judgeMarkdown)
 	judgeOn(s, s.full, "PAGE-TAGS-MAP", s.judgeTagsMap)
@@ -81,7 +146,7 @@ func (s *suite) registerDelete() {
 }
 
 func (s *suite) registerEdit() {
-	judgeOn(s, s.scheduled, "PAGE-EDIT-OK", judgeEditOK)
+	judgeOn(s, s.scheduled, "PAGE-EDIT-OK", s.judgeEditOK)
 	judgeOn(s, s.published, "PAGE-EDIT-INVALID-400", s.judgeEditInvalid)
 	judgeOn(s, s.editMissing, "PAGE-EDIT-404", judgeMissing404)
 	judgeOn(s, s.full, "PAGE-EDIT-PARTIAL", s.judgePartial)
@@ -127,12 +192,12 @@ func (s *suite) registerTypes() {
 		{"sticky", "scheduled", s.sticky, 0},
 	} {
 		judgeOn(s, c.page, "PAGE-TYPE-ROUNDTRIP", func(_ SpecContext, p *typedPage) {
-			judgeTypeEdit(p, c.edit, c.from, c.typ)
+			s.judgeTypeEdit(p, c.edit, c.from, c.typ)
 		}, framework.Case("edit to type "+c.typ), spec.EditPage)
 	}
 }
 
 func (s *suite) registerHierarchy() {
-	judgeOn(s, s.hierarchy, "PAGE-EDIT-HIERARCHICAL", judgeEditHierarchical, spec.EditPage)
+	judgeOn(s, s.hierarchy, "PAGE-EDIT-HIERARCHICAL", s.judgeEditHierarchical, spec.EditPage)
 	judgeOn(s, s.hierarchy, "PAGE-DELETE-HIERARCHICAL", judgeDeleteHierarchical, spec.DeletePage, spec.GetPage)
 }

@@ -1,0 +1,167 @@
+package writes
+
+// Writes show everywhere (2.1, 2.2, 2.3, 3, 4.1): after a create, an edit
+// of the tags, category, type and title, and a delete of a published page
+// of the run, the page list under the filters that should and should not
+// show it, the single page, and the tag and category views (list and
+// single) reflect the write. The reads go out beside the read of the page
+// back that the chain makes anyway, in one batch: no write waits longer.
+
+import (
+	"context"
+	"net/http"
+	"slices"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// look is what to read beside the page after a write: listings of one
+// type each (every type when empty names are given), single views of
+// terms, and the term lists.
+type look struct {
+	what      string     // "after its create"
+	listTypes [][]string // each a listing with exactly these types on (numberOfItems=-1)
+	tags      []string   // tag keys whose single view to read
+	cats      []string   // category keys whose single view to read
+	lists     bool       // read GET /api/tags and GET /api/categories
+}
+
+// seen is what the views showed after one write of a page of the run.
+type seen struct {
+	look
+	key    string           // the page's key after the write ("" when gone)
+	old    string           // its key before, when the write moved or deleted it
+	answer *client.Exchange // the write's answer
+	page   *client.Exchange // the page read back (nil after a delete)
+	// listings[i] is the listing of look.listTypes[i].
+	listings         []*client.Exchange
+	tags, cats       []*client.Exchange // single views, in look's order
+	tagList, catList *client.Exchange
+	// bodies are the answers' JSON as they came: a body larger than a few
+	// KiB is released once the spec that records it ends, and the specs
+	// that judge these views come one after another.
+	bodies map[*client.Exchange]gjson.Result
+}
+
+// get reads path in the answer ex as it came (see bodies).
+func (v *seen) get(ex *client.Exchange, path string) gjson.Result {
+	if ex == nil {
+		return gjson.Result{}
+	}
+	if root, ok := v.bodies[ex]; ok {
+		return root.Get(path)
+	}
+	return ex.Get(path)
+}
+
+// readAfter reads the page at key (unless gone) and what l names, side by
+// side, and returns what they showed; the chain's trail keeps them.
+func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old string, answer *client.Exchange) *seen {
+	v := &seen{look: l, key: key, old: old, answer: answer, bodies: map[*client.Exchange]gjson.Result{}}
+	var reqs []client.Request
+	if key != "" {
+		reqs = append(reqs, readRequest(key))
+	}
+	for _, types := range l.listTypes {
+		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: framework.PagesPath,
+			Query: framework.QueryWith(framework.PageTypeQuery(types...), "numberOfItems", "-1")})
+	}
+	for _, k := range l.tags {
+		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: client.KeyPath("tags", k)})
+	}
+	for _, k := range l.cats {
+		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: client.KeyPath("categories", k)})
+	}
+	if l.lists {
+		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: "/api/tags"},
+			client.Request{Method: http.MethodGet, Path: "/api/categories"})
+	}
+	exs := s.t.All(ctx, reqs...)
+	v.bodies[answer] = answer.JSON()
+	for _, ex := range exs {
+		tr.add(ex)
+		v.bodies[ex] = ex.JSON()
+	}
+	take := func(n int) []*client.Exchange {
+		out := exs[:n]
+		exs = exs[n:]
+		return out
+	}
+	if key != "" {
+		v.page = take(1)[0]
+	}
+	v.listings = take(len(l.listTypes))
+	v.tags = take(len(l.tags))
+	v.cats = take(len(l.cats))
+	if l.lists {
+		lists := take(2)
+		v.tagList, v.catList = lists[0], lists[1]
+	}
+	return v
+}
+
+// exchanges are what v read, for a spec's evidence.
+func (v *seen) exchanges() []*client.Exchange {
+	out := []*client.Exchange{v.answer, v.page}
+	out = append(append(append(out, v.listings...), v.tags...), v.cats...)
+	return append(out, v.tagList, v.catList)
+}
+
+// keysOf are the page keys a listing's data holds.
+func (v *seen) keysOf(ex *client.Exchange) []string {
+	return framework.PageKeys(v.get(ex, "data").Array())
+}
+
+// termKeys are the keys of the tags a page object carries (its tags
+// object's keys, in order; none when tags is no object: PAGE-TAGS-MAP's
+// and the shape rules' concern).
+func termKeys(page gjson.Result) []string {
+	var keys []string
+	tags := page.Get("tags")
+	if !tags.IsObject() {
+		return nil
+	}
+	tags.ForEach(func(k, _ gjson.Result) bool {
+		keys = append(keys, k.Str)
+		return true
+	})
+	return keys
+}
+
+// listed reports whether a term list answer names key in the list of the
+// term termKey: ok is false when the answer holds no such term.
+func (v *seen) listed(list *client.Exchange, termKey, key string) (names, ok bool) {
+	for _, item := range v.get(list, "data").Array() {
+		if item.Get("key").String() == termKey {
+			return slices.Contains(strs(item.Get("list")), key), true
+		}
+	}
+	return false, false
+}
+
+// strs returns the string items of a JSON array.
+func strs(r gjson.Result) []string {
+	var out []string
+	for _, v := range r.Array() {
+		if v.Type == gjson.String {
+			out = append(out, v.Str)
+		}
+	}
+	return out
+}
+
+// singleNames reports whether a term's single view names key in its list
+// or pages; found is false when the term does not exist (404).
+func (v *seen) singleNames(ex *client.Exchange, key string) (names, found bool) {
+	if ex.Err != nil || ex.Status == http.StatusNotFound {
+		return false, false
+	}
+	in := slices.Contains(strs(v.get(ex, "data.list")), key)
+	for _, p := range v.get(ex, "data.pages").Array() {
+		in = in || p.Get("key").String() == key
+	}
+	return in, true
+}

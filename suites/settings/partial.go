@@ -1,0 +1,170 @@
+package settings
+
+import (
+	"fmt"
+	"html"
+	"maps"
+	"net/http"
+	"slices"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/gcustom"
+	"github.com/onsi/gomega/types"
+
+	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework"
+)
+
+// Partial updates proven from both sides (4.10: only fields present
+// change). The slogan change sends slogan alone: every other field is shown
+// kept. A second update sends every other field 2.6 names that the site has
+// and a run can change (theme aside: no endpoint names another theme the
+// site has), slogan omitted: each is read back with its new value, and
+// slogan, theme and every field not sent are shown kept. customFields goes
+// in it only as the site's own definition with one label changed, on a site
+// that has a custom field (customfields.go). The guard restores every field
+// after the container's last spec, and verifies the restore.
+
+// othersChange is the update of every other named field.
+type othersChange struct {
+	before map[string]any // the settings just before it
+	sent   map[string]any
+	// label is the label customFields changed, field the field whose
+	// label it is ("" when customFields was not sent: why says why).
+	label, field, why string
+	put               *client.Exchange
+	read              *client.Exchange
+	after             map[string]any
+	problem           string // the settings could not be read after it
+}
+
+// otherValues are the values the second update sends: for each field 2.6
+// names that the site has, besides slogan and theme, a new value of the
+// field's example kind (a run-marked text, or the first of a few usual
+// values that differs from the site's). None of them holds a character
+// HTML encoding would change, so each must read back as sent.
+func (w *writes) otherValues(before map[string]any) map[string]any {
+	pick := func(field string, options ...string) string {
+		for _, o := range options {
+			if before[field] != o {
+				return o
+			}
+		}
+		return options[0]
+	}
+	values := map[string]any{
+		"title":       "Conformance " + w.t.Marker("title"),
+		"description": "Conformance " + w.t.Marker("description"),
+		"language":    pick("language", "de", "fr"),
+		"locale":      pick("locale", "de, de_DE", "fr, fr_FR"),
+		"timezone":    pick("timezone", "Europe/Berlin", "America/New_York"),
+		"homepage":    w.t.Marker("home"),
+		"uriPage":     "/" + w.t.Marker("page") + "/",
+		"uriBlog":     "/" + w.t.Marker("blog") + "/",
+		"uriTag":      "/" + w.t.Marker("tag") + "/",
+		"uriCategory": "/" + w.t.Marker("category") + "/",
+	}
+	for f := range values {
+		if _, has := before[f]; !has {
+			delete(values, f) // never add a field the site does not have
+		}
+	}
+	return values
+}
+
+// changeOthers makes the update of every other named field, once: the
+// first spec that needs it sends it, a later one judges the same answers.
+func (w *writes) changeOthers(ctx SpecContext) *othersChange {
+	if w.others != nil {
+		w.t.Judged(w.others.put, w.others.read)
+		return w.others
+	}
+	w.g.Begin(ctx)
+	_, before, problem := w.g.Current(ctx)
+	if problem != "" {
+		framework.NotChecked("the settings could not be read before the update (%s)", problem)
+	}
+	c := &othersChange{before: before, sent: w.otherValues(before)}
+	if _, had := w.g.Original()["customFields"]; !had {
+		c.why = "the site's settings have no customFields field; setting one could not be undone through the API"
+	} else if defs, ok := customFieldDefs(w.g.Original()["customFields"]); !ok || !hasObjectDef(defs) {
+		c.why = fmt.Sprintf("the site has no custom field whose definition is an object (customFields %s), and %s",
+			showJSON(w.g.Original()["customFields"]), noFieldReason)
+	} else {
+		c.label = "Conformance " + w.t.Marker("label")
+		c.field = firstObjectDef(defs)
+		c.sent["customFields"] = customFieldsProbe(defs, c.label)
+	}
+	c.put = w.g.Put(ctx, c.sent)
+	if c.put.Err == nil && c.put.Status == http.StatusOK {
+		c.read, c.after, c.problem = w.g.Read(ctx)
+	}
+	w.others = c
+	return c
+}
+
+// editOthers: SETTINGS-EDIT-PARTIAL's case of the update of every other
+// named field.
+func (w *writes) editOthers(ctx SpecContext) {
+	c := w.changeOthers(ctx)
+	if c.put.Err != nil || c.put.Status == http.StatusBadRequest {
+		framework.NotChecked("the update of %v was refused (%s): the spec does not say which values of these fields a site "+
+			"takes (2.6 gives only an example kind)", slices.Sorted(maps.Keys(c.sent)), framework.Outcome(c.put))
+	}
+	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT of every other field 2.6 names")
+	Expect(c.problem).To(BeEmpty(), framework.Evidence(c.read, "GET /api/settings after the update gives the settings"))
+	for _, f := range slices.Sorted(maps.Keys(c.sent)) {
+		want := Equal(c.sent[f])
+		if f == "customFields" {
+			want = holdLabel(c.field, c.label)
+		}
+		w.t.ExpectReadBack(coverage.CellID("update", f, coverage.Edit), c.read, "data."+f, want, "%s, sent in the update, reads back", f)
+	}
+	check := w.t.NewCheck()
+	for _, f := range coverage.SettingsFields() {
+		if _, sent := c.sent[f]; !sent && !slices.Contains(w.g.Volatile(), f) && has(c.before, f) {
+			check.Exercised(coverage.CellID("update", f, coverage.Kept))
+		}
+	}
+	for _, d := range w.g.Changed(ctx, c.before, c.after, slices.Collect(maps.Keys(c.sent))...) {
+		check.Problem(c.read, "%s", d)
+	}
+	check.Expect("a PUT changes only the fields present: slogan, theme and every field not sent keep their values")
+	if c.why != "" {
+		w.t.Observe("SETTINGS-EDIT-PARTIAL: customFields was not part of the update of every other field: %s", c.why)
+	}
+}
+
+// holdLabel expects a decoded customFields value (JSON text, HTML-escaped
+// JSON text, or an object) whose definition of field carries label.
+func holdLabel(field, label string) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(v any) (bool, error) {
+		defs, ok := customFieldDefs(v)
+		if !ok {
+			return false, nil
+		}
+		def, _ := defs[field].(map[string]any)
+		got, _ := def["label"].(string)
+		return got == label || html.UnescapeString(got) == label, nil
+	}).WithTemplate("Expected customFields whose field {{.Data.Field}} has the label {{.Data.Label}} sent, got {{.FormattedActual}}",
+		map[string]any{"Field": fmt.Sprintf("%q", field), "Label": fmt.Sprintf("%q", label)})
+}
+
+func has(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// hasObjectDef reports whether a definition of defs is an object (one whose
+// label the probe can change).
+func hasObjectDef(defs map[string]any) bool { return firstObjectDef(defs) != "" }
+
+// firstObjectDef is the first field (by name) whose definition is an
+// object: the one customFieldsProbe changes.
+func firstObjectDef(defs map[string]any) string {
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
+		if _, ok := defs[name].(map[string]any); ok {
+			return name
+		}
+	}
+	return ""
+}
