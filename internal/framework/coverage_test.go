@@ -73,6 +73,15 @@ func TestCoverageMarksChild(t *testing.T) {
 			agrees := target.NewCheck()
 			agrees.Same("alpha-post", cell, nil, views(`{"key":"alpha-post","title":"Alpha Post"}`), "key", "title", "uuid")
 			agrees.Expect("the views agree")
+			// A site of many pages that breaks a rule on each: the first
+			// problems worded, the rest counted.
+			many := target.NewCheck()
+			for i := range 60 {
+				many.Problem(ex, "page %d differs", i)
+			}
+			problems := many.Problems()
+			gomega.Expect(problems).To(gomega.HaveLen(51))
+			gomega.Expect(problems[50]).To(gomega.Equal("and 10 more"))
 		}, framework.Case("views"))
 		target.It("PAGE-VIEWS-AGREE", func(ginkgo.SpecContext) {
 			target.NewCheck().Expect("something")

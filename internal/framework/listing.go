@@ -166,9 +166,19 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 	}
 	found := gjson.GetManyBytes(raw, pv.paths...)
 	var digests []string
-	size := 2 + len(pv.digests)*(len(`"contentRaw#sha256":""`)+2*sha256.Size+1)
+	for _, m := range pv.digests {
+		if v := gjson.GetBytes(raw, gjson.Escape(m)); v.Exists() {
+			digests = append(digests, strconv.Quote(DigestMember(m))+":"+strconv.Quote(ContentDigest(v)))
+		}
+	}
+	size := 2
 	for i, v := range found {
-		size += len(v.Raw) + len(pv.members[i]) + 4
+		if v.Exists() {
+			size += len(strconv.Quote(pv.members[i])) + len(v.Raw) + 2
+		}
+	}
+	for _, d := range digests {
+		size += len(d) + 1
 	}
 	var b strings.Builder
 	b.Grow(size) // exactly: the string keeps the builder's buffer
@@ -183,11 +193,6 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 		b.WriteString(strconv.Quote(pv.members[i]))
 		b.WriteByte(':')
 		b.WriteString(v.Raw)
-	}
-	for _, m := range pv.digests {
-		if v := gjson.GetBytes(raw, gjson.Escape(m)); v.Exists() {
-			digests = append(digests, strconv.Quote(DigestMember(m))+":"+strconv.Quote(ContentDigest(v)))
-		}
 	}
 	for _, d := range digests {
 		if b.Len() > 1 {
@@ -225,14 +230,15 @@ func streamPagesAt(path string, v pageView) *client.Stream {
 // ReadStreamedPages sends GET path for each of paths side by side (All),
 // each read as a stream whose array of page objects at arrayPath (for
 // example "data.pages" of a tag's single view) goes through the run's page
-// checks and is kept brief: PageItems gives those pages, PassCheckOnStream
-// what the checks found, and the body is the rest of the answer with that
-// array empty.
+// checks and is kept slim (slimMembers: PAGE-VIEWS-AGREE compares a term's
+// pages with the page's other views): PageItems gives those pages,
+// PassCheckOnStream what the checks found, and the body is the rest of the
+// answer with that array empty.
 func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
 		reqs[i] = client.Request{Method: http.MethodGet, Path: p,
-			Stream: streamPagesAt(arrayPath, newPageView("brief pages", t.pageChecks.get(), briefMembers))}
+			Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers))}
 	}
 	return t.All(ctx, reqs...)
 }

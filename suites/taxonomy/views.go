@@ -157,20 +157,10 @@ func ok(ex *client.Exchange, data map[*client.Exchange]gjson.Result) bool {
 // pages of the tags and categories read.
 func (v siteViews) judgePages(t *framework.Fixture) {
 	t.Judged(v.exchanges()...)
-	byKey := map[string][]framework.View{}
-	var order []string
-	add := func(key string, view framework.View) {
-		if _, seen := byKey[key]; !seen {
-			order = append(order, key)
-		}
-		byKey[key] = append(byKey[key], view)
-	}
-	for _, p := range v.listing {
-		add(p.Get("key").String(), framework.View{Name: "GET /api/pages (every type)", Ex: v.listingEx, Obj: p})
-	}
+	var others []framework.View // the views besides the listing's
 	for _, key := range sortedKeys(v.pages) {
 		if ex := v.pages[key]; ok(ex, v.data) {
-			add(key, framework.View{Name: "GET /api/pages/" + key, Ex: ex, Obj: v.data[ex]})
+			others = append(others, framework.View{Name: "GET /api/pages/" + key, Ex: ex, Obj: v.data[ex]})
 		}
 	}
 	inTerm := map[string][]coverage.ID{} // the pages cells of the terms showing a page
@@ -181,24 +171,17 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 			}
 			for _, p := range framework.PageItems(ex) {
 				key := p.Get("key").String()
-				add(key, framework.View{Name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), Ex: ex, Obj: p})
+				others = append(others, framework.View{Name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), Ex: ex, Obj: p})
 				inTerm[key] = append(inTerm[key], tv.cell("pages"))
 			}
 		}
 	}
 	check := t.NewCheck()
-	byUUID := map[string][]framework.View{}
-	for _, key := range order {
-		if len(byKey[key]) > 1 {
-			// A term's pages compared with the page's other views.
-			check.Exercised(inTerm[key]...)
-		}
+	keys, byKey := v.groupViews(others, func(p gjson.Result) (string, bool) { return p.Get("key").String(), true })
+	for _, key := range keys {
+		// A term's pages compared with the page's other views.
+		check.Exercised(inTerm[key]...)
 		check.Same("page "+key, pageCell, nil, byKey[key], coverage.PageFields()...)
-		for _, view := range byKey[key] {
-			if u := view.Obj.Get("uuid"); u.Type == gjson.String && u.Str != "" {
-				byUUID[u.Str] = append(byUUID[u.Str], view)
-			}
-		}
 	}
 	// The content, rendered and raw: the listing of every type keeps a
 	// digest of each (framework.DigestMember), a single view the text.
@@ -220,10 +203,49 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 		}
 	}
 	// The key itself: views of one page (one uuid) give it one key.
+	_, byUUID := v.groupViews(others, func(p gjson.Result) (string, bool) {
+		u := p.Get("uuid")
+		return u.Str, u.Type == gjson.String && u.Str != ""
+	})
 	for _, uuid := range slices.Sorted(maps.Keys(byUUID)) {
 		check.Same("the page of uuid "+uuid, pageCell, nil, byUUID[uuid], "key")
 	}
 	check.Expect("a page reads the same in every answer that shows it (2.1)")
+}
+
+// groupViews groups the views of the site's pages (the listing's, then
+// others) by what of returns (their key, or their uuid) and keeps the
+// groups of two views or more, in the order first seen: what the listing
+// of a site of many pages costs here is a count a page, not a view.
+func (v siteViews) groupViews(others []framework.View, of func(gjson.Result) (string, bool)) ([]string, map[string][]framework.View) {
+	count := map[string]int32{}
+	for _, p := range v.listing {
+		if s, ok := of(p); ok {
+			count[s]++
+		}
+	}
+	for _, o := range others {
+		if s, ok := of(o.Obj); ok {
+			count[s]++
+		}
+	}
+	var order []string
+	groups := map[string][]framework.View{}
+	add := func(view framework.View) {
+		if s, ok := of(view.Obj); ok && count[s] > 1 {
+			if _, seen := groups[s]; !seen {
+				order = append(order, s)
+			}
+			groups[s] = append(groups[s], view)
+		}
+	}
+	for _, p := range v.listing {
+		add(framework.View{Name: "GET /api/pages (every type)", Ex: v.listingEx, Obj: p})
+	}
+	for _, o := range others {
+		add(o)
+	}
+	return order, groups
 }
 
 func pageCell(f string) coverage.ID { return coverage.CellID("page", f, coverage.Views) }
