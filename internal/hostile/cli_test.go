@@ -42,9 +42,18 @@ func TestMain(m *testing.M) {
 // showEnv, when set, logs every run's console output (go test -v).
 const showEnv = "HOSTILE_SHOW_OUTPUT"
 
-// hardLimit kills a CLI run that hangs: far above every scenario's bound,
-// so hitting it is a failure of the run, not of the machine.
+// hardLimit kills a CLI run that hangs: far above every scenario's bound
+// (raceFactor times more under the race detector, as the bounds), so
+// hitting it is a failure of the run, not of the machine.
 const hardLimit = 40 * time.Second
+
+// raceScaled is d, or d times raceFactor under the race detector.
+func raceScaled(d time.Duration) time.Duration {
+	if raceEnabled {
+		return time.Duration(float64(d) * raceFactor)
+	}
+	return d
+}
 
 // cliRun is one finished CLI subprocess.
 type cliRun struct {
@@ -67,7 +76,7 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 	}
 	dir := t.TempDir()
 	args = append(args, "--json-report", filepath.Join(dir, "report.json"), "--junit-report", filepath.Join(dir, "junit.xml"), "--no-color")
-	ctx, cancel := context.WithTimeout(context.Background(), hardLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), raceScaled(hardLimit))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
@@ -84,7 +93,7 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("the CLI was still running after %s (killed):\nstdout:\n%s\nstderr:\n%s", hardLimit, tail(res.Stdout), tail(res.Stderr))
+		t.Fatalf("the CLI was still running after %s (killed):\nstdout:\n%s\nstderr:\n%s", raceScaled(hardLimit), tail(res.Stdout), tail(res.Stderr))
 	case errors.As(err, &exitErr):
 		res.Exit = exitErr.ExitCode()
 	case err != nil:
@@ -117,6 +126,10 @@ func checkCommon(t *testing.T, r cliRun, wantExit int, want *regexp.Regexp, maxT
 	if r.Exit != wantExit {
 		t.Errorf("exit code %d, want %d", r.Exit, wantExit)
 	}
+	// The race detector slows the CPU-bound part of a run (parsing 50 MB
+	// listings) several times; the bounds catch waits, which it does not
+	// lengthen.
+	maxTook = raceScaled(maxTook)
 	if r.Took > maxTook {
 		t.Errorf("the run took %s, bound %s", r.Took.Round(time.Millisecond), maxTook)
 	}
