@@ -42,7 +42,7 @@ func kindSomewhere(v gjson.Result, segs []string, kind string) bool {
 		return false
 	}
 	if len(segs) == 0 {
-		return kindOf(v) == kind
+		return verdict.KindOf(v) == kind
 	}
 	if !v.IsObject() {
 		return false
@@ -68,25 +68,7 @@ func kindAt(v gjson.Result, segs []string) string {
 			return "missing"
 		}
 	}
-	return kindOf(v)
-}
-
-func kindOf(v gjson.Result) string {
-	switch {
-	case !v.Exists():
-		return "missing"
-	case v.Type == gjson.Null:
-		return "null"
-	case v.Type == gjson.True || v.Type == gjson.False:
-		return "boolean"
-	case v.Type == gjson.Number:
-		return "number"
-	case v.Type == gjson.String:
-		return "string"
-	case v.IsArray():
-		return "array"
-	}
-	return "object"
+	return verdict.KindOf(v)
 }
 
 // fieldSegments splits a field path as the framework and the schemas

@@ -7,6 +7,8 @@
 // can share it without depending on each other.
 package verdict
 
+import "github.com/tidwall/gjson"
+
 // LabelCrossCutting marks the specs that judge every recorded exchange
 // (--rerun-failed selects by it).
 const LabelCrossCutting = "cross-cutting"
@@ -130,4 +132,24 @@ func Uniq[T comparable](in []T) []T {
 		}
 	}
 	return out
+}
+
+// KindOf names the kind of a JSON value as Fact.Found and the reports do
+// ("missing" when there is none).
+func KindOf(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "missing"
+	case v.Type == gjson.Null:
+		return "null"
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean"
+	case v.Type == gjson.Number:
+		return "number"
+	case v.Type == gjson.String:
+		return "string"
+	case v.IsArray():
+		return "array"
+	}
+	return "object"
 }

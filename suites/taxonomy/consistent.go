@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
 // consistency is what TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT judges:
@@ -135,7 +136,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 				if uses, got := k.uses(page, tm.key); !uses {
 					problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
 					if v := page.Get(k.field); !ofKind(v, k.want) {
-						want, kindGot = k.want, kindOf(v)
+						want, kindGot = k.want, verdict.KindOf(v)
 					}
 				}
 			}
@@ -170,23 +171,4 @@ func ofKind(v gjson.Result, kind string) bool {
 		return v.IsObject()
 	}
 	return v.Type == gjson.String
-}
-
-// kindOf names the kind of a JSON value as the reports do.
-func kindOf(v gjson.Result) string {
-	switch {
-	case !v.Exists():
-		return "missing"
-	case v.Type == gjson.Null:
-		return "null"
-	case v.Type == gjson.True || v.Type == gjson.False:
-		return "boolean"
-	case v.Type == gjson.Number:
-		return "number"
-	case v.Type == gjson.String:
-		return "string"
-	case v.IsArray():
-		return "array"
-	}
-	return "object"
 }
