@@ -139,13 +139,8 @@ func (s *session) rawBody(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		}
 		return
 	}
-	key := ex.Get("data.key").String()
-	if ex.Status/100 == 2 && key != "" {
-		s.adopt(key)
-		defer s.remove(ctx, key)
-	} else {
-		defer s.removeIfThere(ctx, slug)
-	}
+	_, remove := s.removeCreated(ctx, ex, slug)
+	defer remove()
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
 		return
 	}

@@ -40,6 +40,19 @@ func (s *session) removeIfThere(ctx context.Context, slug string) {
 	}
 }
 
+// removeCreated removes what the create answered by ex made: the page of
+// the key it answers, or, without one, whatever stands at the slug sent
+// (the caller defers it, so it runs after the case's own reads). It
+// returns the key answered ("" when none).
+func (s *session) removeCreated(ctx context.Context, ex *client.Exchange, slug string) (string, func()) {
+	key := ex.Get("data.key").String()
+	if ex.Status/100 == 2 && key != "" {
+		s.adopt(key)
+		return key, func() { s.remove(ctx, key) }
+	}
+	return key, func() { s.removeIfThere(ctx, slug) }
+}
+
 // write sends a create or edit of fields with both tokens.
 func (s *session) write(ctx context.Context, j *oracle.Judge, method, path string, fs []gen.Field, form bool) *client.Exchange {
 	r := client.Request{Method: method, Path: path, Credentials: client.BothTokens}
@@ -57,13 +70,8 @@ func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	slug := s.newSlug()
 	fs := s.fields(c.Fields, slug)
 	ex := s.write(ctx, j, http.MethodPost, "/api/pages", fs, c.Form)
-	key := ex.Get("data.key").String()
-	if ex.Status/100 == 2 && key != "" {
-		s.adopt(key)
-		defer s.remove(ctx, key)
-	} else {
-		defer s.removeIfThere(ctx, slug)
-	}
+	key, remove := s.removeCreated(ctx, ex, slug)
+	defer remove()
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
 		return
 	}
