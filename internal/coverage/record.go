@@ -117,28 +117,33 @@ func (q Request) cells() []ID {
 		}
 	}
 	if row := tokenRow("token", q.Method, q.Endpoint, q.TokenUse, q.TokenIn); row != "" {
-		switch {
-		case q.TokenUse == UseValid && ok:
-			out = append(out, CellID("token", row, Valid))
-		case q.TokenUse == UseMissing && refused:
-			out = append(out, CellID("token", row, Missing))
-		case q.TokenUse == UseWrong && refused:
-			out = append(out, CellID("token", row, Wrong))
+		if w, judged := tokenWay(q.TokenUse, ok, refused); judged {
+			out = append(out, CellID("token", row, w))
 		}
 	}
 	// The authentication token is judged where the API token was valid:
 	// a refusal then is the authentication token's.
 	if row := tokenRow("authentication", q.Method, q.Endpoint, q.AuthUse, q.AuthIn); row != "" && q.TokenUse == UseValid {
-		switch {
-		case q.AuthUse == UseValid && ok:
-			out = append(out, CellID("token", row, Valid))
-		case q.AuthUse == UseMissing && refused:
-			out = append(out, CellID("token", row, Missing))
-		case q.AuthUse == UseWrong && refused:
-			out = append(out, CellID("token", row, Wrong))
+		if w, judged := tokenWay(q.AuthUse, ok, refused); judged {
+			out = append(out, CellID("token", row, w))
 		}
 	}
 	return out
+}
+
+// tokenWay is the way a token sent as use fills its row when the answer
+// was a success (ok) or a refusal (refused); false when the answer tells
+// nothing of it (a valid token refused, a missing one accepted).
+func tokenWay(use string, ok, refused bool) (Way, bool) {
+	switch {
+	case use == UseValid && ok:
+		return Valid, true
+	case use == UseMissing && refused:
+		return Missing, true
+	case use == UseWrong && refused:
+		return Wrong, true
+	}
+	return "", false
 }
 
 // tokenRow is the token section's row of a token (param) sent as use, in

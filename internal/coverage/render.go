@@ -33,6 +33,21 @@ func shortRules(rules []string) string {
 	return fmt.Sprintf("%s +%d", rules[0], len(rules)-1)
 }
 
+// footnotes are the reasons of a section's untestable cells, numbered from
+// 1 in the order first met.
+type footnotes []string
+
+// note returns reason's number, adding it when new.
+func (f *footnotes) note(reason string) int {
+	for i, r := range *f {
+		if r == reason {
+			return i + 1
+		}
+	}
+	*f = append(*f, reason)
+	return len(*f)
+}
+
 // WriteText writes the map as one table per section, the reasons of the
 // untestable cells and of the empty ones under it.
 func (m *Map) WriteText(w io.Writer) error {
@@ -44,16 +59,7 @@ func (m *Map) WriteText(w io.Writer) error {
 	}
 	for _, s := range m.Sections {
 		fmt.Fprintf(&b, "\n%s\n", s.Title)
-		var reasons []string
-		note := func(reason string) int {
-			for i, r := range reasons {
-				if r == reason {
-					return i + 1
-				}
-			}
-			reasons = append(reasons, reason)
-			return len(reasons)
-		}
+		var reasons footnotes
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		head := []string{"  field"}
 		for _, way := range s.Ways {
@@ -64,7 +70,7 @@ func (m *Map) WriteText(w io.Writer) error {
 		for _, r := range s.Rows {
 			line := []string{"  " + r.Field}
 			for _, c := range r.Cells {
-				line = append(line, c.label(note))
+				line = append(line, c.label(reasons.note))
 				if c.Status == Empty {
 					empty = append(empty, c)
 				}
@@ -98,20 +104,11 @@ func (m *Map) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(&b, " %s |", way.Title())
 		}
 		b.WriteString("\n|---|" + strings.Repeat("---|", len(s.Ways)) + "\n")
-		var reasons []string
-		note := func(reason string) int {
-			for i, r := range reasons {
-				if r == reason {
-					return i + 1
-				}
-			}
-			reasons = append(reasons, reason)
-			return len(reasons)
-		}
+		var reasons footnotes
 		for _, r := range s.Rows {
 			fmt.Fprintf(&b, "| `%s` |", r.Field)
 			for _, c := range r.Cells {
-				fmt.Fprintf(&b, " %s |", c.label(note))
+				fmt.Fprintf(&b, " %s |", c.label(reasons.note))
 			}
 			b.WriteString("\n")
 		}
