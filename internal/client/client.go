@@ -137,6 +137,12 @@ var ErrReadOnly = errors.New("refused: the run is read-only and this request cou
 // losing data.
 var ErrWritesStopped = errors.New("not sent: writes were stopped")
 
+// ErrNeedWireAlone is what a WriteGuard's BeforeWrite returns, given no
+// read (the write shares the wire: --parallel-writes), when it must read
+// with nothing else of the run on its way: the client then waits until it
+// holds the wire alone and asks again.
+var ErrNeedWireAlone = errors.New("the write guard needs the wire to itself")
+
 // ErrRunDeadline is returned for a request not sent because the run's time
 // limit (Config.Deadline) had passed.
 var ErrRunDeadline = errors.New("not sent: the run's time limit (--timeout) was reached")

@@ -183,26 +183,32 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			break // the last answer stands
 		}
 		// A guard's own read goes on the wire its write already holds.
-		guarded := c.guard != nil && !onHeldWire(ctx)
-		if guarded && Alone(req.Method) {
-			c.guard.Ahead(ctx, func(r Request) *Exchange {
-				return c.Do(context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil)), r)
-			})
+		held := onHeldWire(ctx)
+		guarded := c.guard != nil && !held
+		write := Alone(req.Method)
+		if guarded && write {
+			c.guard.Ahead(ctx, func(r Request) *Exchange { return c.Do(guardContext(ctx, false), r) })
 		}
-		onWire := guarded || c.guard == nil
-		ok := !onWire || c.wire.take(ctx, req.Method)
-		if !ok {
+		alone := write && !c.wire.parallelWrites
+		if !held && !c.wire.acquire(ctx, alone, write) {
 			if kept == nil {
 				ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
 				return
 			}
 			break
 		}
-		if guarded && Alone(req.Method) {
-			if err := c.guard.BeforeWrite(ctx, c.guardRead(ctx)); err != nil {
-				c.wire.give(req.Method)
+		if guarded && write {
+			var err error
+			alone, err = c.beforeWrite(ctx, alone)
+			if err != nil {
+				if !errors.Is(err, errWireLost) {
+					c.wire.release(alone, write)
+				}
 				if kept == nil {
 					ex.Err = err
+					if errors.Is(err, errWireLost) {
+						ex.Err = c.transportError(ctx, nil, ctx.Err(), phaseLimit)
+					}
 					return
 				}
 				break
@@ -210,12 +216,13 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 		}
 		ex.Sent = true
 		t := c.sendOnce(sendContext(ctx, req.Method), req, body, st, guarded)
-		if guarded && t.status != 0 {
+		// A write is told even unanswered: the server may have acted on it.
+		if guarded && (t.status != 0 || write) {
 			c.guard.Answered(Answer{Method: req.Method, URL: req.URL, Status: t.status, Body: t.body,
 				Complete: t.err == nil && !t.truncated, Streamed: t.streamed != nil, ItemKeys: t.keys})
 		}
-		if onWire {
-			c.wire.give(req.Method)
+		if !held {
+			c.wire.release(alone, write)
 		}
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"net/url"
@@ -67,19 +68,6 @@ func Alone(method string) bool {
 		return false
 	}
 	return true
-}
-
-// take waits until a request of method may go on the wire: a write holds
-// it alone (unless parallelWrites), a read shares it with other reads. False
-// when ctx ended first (nothing taken); give hands back what take took.
-func (w *wire) take(ctx context.Context, method string) bool {
-	write := Alone(method)
-	return w.acquire(ctx, write && !w.parallelWrites, write)
-}
-
-func (w *wire) give(method string) {
-	write := Alone(method)
-	w.release(write && !w.parallelWrites, write)
 }
 
 // acquire waits for the wire: alone once nothing is on it, or shared while
@@ -175,14 +163,18 @@ type WriteGuard interface {
 	// (nothing else of the run is on its way), before it is sent. A non-nil
 	// error stops the write: it is not sent, and the error is its
 	// Exchange's Err. read sends a read on the held wire (recorded at once,
-	// never held, never seen by Answered), for the guard's own checks.
+	// never held, never seen by Answered), for the guard's own checks. Under
+	// --parallel-writes the write shares the wire and read is nil: a guard
+	// that must read returns ErrNeedWireAlone, and is asked again with a
+	// read once the write holds the wire alone.
 	BeforeWrite(ctx context.Context, read func(Request) *Exchange) error
 	// Ahead is called for each write before it waits for the wire; read
 	// sends a read the usual way (beside other reads; told to Answered),
 	// for a check that need not hold the wire alone.
 	Ahead(ctx context.Context, read func(Request) *Exchange)
-	// Answered is told each answer the target sent, before the request
-	// leaves the wire: a read's answer is told before any later write is
+	// Answered is told each answer the target sent, and each write that got
+	// none (Status 0: it may have been acted on), before the request leaves
+	// the wire: a read's answer is told before any later write is
 	// sent, a write's before any later request. Reads told side by side
 	// call it concurrently.
 	Answered(a Answer)
@@ -215,12 +207,47 @@ type heldWireKey struct{}
 // onHeldWire reports whether ctx is a guard's read on a held wire.
 func onHeldWire(ctx context.Context) bool { return ctx.Value(heldWireKey{}) != nil }
 
+// guardContext is the context of a guard's own reads: recorded under the
+// scope "tripwire", never held for a spec (client.Hold), and, when
+// heldWire, sent on the wire the write that asked for them holds alone.
+func guardContext(ctx context.Context, heldWire bool) context.Context {
+	ctx = context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil))
+	if heldWire {
+		ctx = context.WithValue(ctx, heldWireKey{}, true)
+	}
+	return ctx
+}
+
 // guardRead returns the read function a guard's BeforeWrite is given: its
-// requests go on the wire the write already holds, are never held for a
-// spec (client.Hold) and are recorded under the scope "tripwire".
+// requests go on the wire the write already holds.
 func (c *Client) guardRead(ctx context.Context) func(Request) *Exchange {
-	ctx = context.WithValue(context.WithValue(WithScope(ctx, "tripwire"), holdKey{}, (*Held)(nil)), heldWireKey{}, true)
+	ctx = guardContext(ctx, true)
 	return func(r Request) *Exchange { return c.Do(ctx, r) }
+}
+
+// errWireLost: the wire could not be had alone for a guard's check before
+// ctx ended (nothing is held then).
+var errWireLost = errors.New("the wire could not be had alone")
+
+// beforeWrite asks the guard whether a write that holds the wire (alone,
+// or shared under --parallel-writes) may go. A guard that must read on a
+// quiet wire is asked again once the write holds it alone. It returns
+// whether the write now holds the wire alone; on errWireLost it holds
+// nothing.
+func (c *Client) beforeWrite(ctx context.Context, alone bool) (bool, error) {
+	var read func(Request) *Exchange
+	if alone {
+		read = c.guardRead(ctx)
+	}
+	err := c.guard.BeforeWrite(ctx, read)
+	if alone || !errors.Is(err, ErrNeedWireAlone) {
+		return alone, err
+	}
+	c.wire.release(false, true)
+	if !c.wire.acquire(ctx, true, true) {
+		return false, errWireLost
+	}
+	return true, c.guard.BeforeWrite(ctx, c.guardRead(ctx))
 }
 
 // WithWireAlone runs f with the whole wire held, as a write holds it: the

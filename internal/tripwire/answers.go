@@ -27,10 +27,10 @@ func (tw *Tripwire) Answered(a client.Answer) {
 		case a.Status >= 200 && a.Status < 300 && createdKey(a.Body) != "":
 			tw.created++
 			tw.own[createdKey(a.Body)] = true
-		case a.Status >= 500 || (a.Status >= 200 && a.Status < 300):
-			// A server error, or a success that names no page (an error
-			// answered 200, as earlier releases did): a page may or may
-			// not have been made.
+		case a.Status == 0 || a.Status >= 500 || (a.Status >= 200 && a.Status < 300):
+			// No answer, a server error, or a success that names no page
+			// (an error answered 200, as earlier releases did): a page may
+			// or may not have been made.
 			tw.unsure++
 		}
 	case isPage || strings.HasPrefix(a.URL.Path, "/api/files/"):

@@ -49,7 +49,9 @@ type Tripwire struct {
 
 	mu sync.Mutex
 	// baseline is the keys listed before the first write; nil until then.
-	baseline map[string]bool
+	// baselineTried: BeforeWrite tried to list them (once only).
+	baseline      map[string]bool
+	baselineTried bool
 	// touched are baseline keys the run wrote to (or under): whatever
 	// happens to them is the run's doing, not a loss.
 	touched map[string]bool
@@ -149,12 +151,22 @@ func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *
 		return &Stopped{Trip: tw.tripped}
 	}
 	every := tw.every()
+	mustRead := (tw.baseline == nil && !tw.baselineTried) || (tw.baseline != nil && (tw.suspect || tw.sinceCheck >= 2*every))
+	if mustRead && read == nil {
+		// The write shares the wire (--parallel-writes): a listing read
+		// beside other writes would see them half done.
+		return client.ErrNeedWireAlone
+	}
 	switch {
-	case tw.baseline == nil:
+	case tw.baseline == nil && !tw.baselineTried:
+		// Tried once: a site whose listing fails gets no walk per write.
+		tw.baselineTried = true
 		if keys, ok := listKeys(ctx, read); ok {
 			tw.baseline = keys
+		} else {
+			tw.notes = append(tw.notes, "no listing of every page could be read before the first write: the tripwire had nothing to compare with")
 		}
-	case tw.suspect || tw.sinceCheck >= 2*every:
+	case tw.baseline != nil && (tw.suspect || tw.sinceCheck >= 2*every):
 		// A read hinted at a loss, or the check Ahead asked for did not
 		// come back in time: check now, with the wire held.
 		tw.check(ctx, read)
