@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/reference"
@@ -270,5 +271,99 @@ func TestBaselineOfABigListing(t *testing.T) {
 	}
 	if trip := tw.Tripped(); trip == nil || fmt.Sprint(trip.Missing) != "[alpha-post]" {
 		t.Errorf("Tripped() = %+v, want alpha-post missing", trip)
+	}
+}
+
+// newWorldWith is newWorld with the client's configuration changed by cfg.
+func newWorldWith(t *testing.T, wrap func(http.Handler) http.Handler, cfg func(*client.Config)) *world {
+	t.Helper()
+	w := newWorld(t, wrap)
+	c := client.Config{BaseURL: w.ref.URL, Token: w.ref.Token, AuthToken: w.ref.AuthToken, MaxInFlight: 8, ReadCache: true}
+	cfg(&c)
+	cl, err := client.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.SetWriteGuard(w.tw)
+	w.cl = cl
+	return w
+}
+
+// TestParallelWritesDoNotTrip: under --parallel-writes, against storage
+// that is transactional (the in-memory reference), the run's own creates
+// and deletes side by side are no loss: the guard's checks wait until
+// their write holds the wire alone, so no check sees a write half done.
+func TestParallelWritesDoNotTrip(t *testing.T) {
+	w := newWorldWith(t, nil, func(c *client.Config) { c.ParallelWrites = true })
+	w.tw.CheckEvery = 2
+	done := make(chan struct{})
+	for g := range 8 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 3 {
+				name := fmt.Sprintf("p%d-%d", g, i)
+				if ex := w.create(name); ex.Status == http.StatusCreated {
+					w.del(ex.Get("data.key").String())
+				}
+			}
+		}()
+	}
+	for range 8 {
+		<-done
+	}
+	if trip := w.tw.Tripped(); trip != nil {
+		t.Fatalf("tripped on the run's own writes side by side: %s", trip.Summary())
+	}
+}
+
+// TestUnansweredDeleteDoesNotTrip: a delete of the run's own page that the
+// server applied but did not answer in time is told to the guard as
+// unanswered: the page it no longer lists is no loss.
+func TestUnansweredDeleteDoesNotTrip(t *testing.T) {
+	w := newWorldWith(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(rw, r)
+			if r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, "-slow") {
+				time.Sleep(600 * time.Millisecond) // applied, answered too late
+			}
+		})
+	}, func(c *client.Config) { c.RequestTimeout = 200 * time.Millisecond })
+	w.tw.CheckEvery = 1
+	if ex := w.create("slow"); ex.Status != http.StatusCreated {
+		t.Fatalf("create: %d %v", ex.Status, ex.Err)
+	}
+	if ex := w.del("conformance-20261127t0000-abcdef-slow"); ex.Status != 0 {
+		t.Fatalf("the slow delete got an answer in time (%d); the test needs it unanswered", ex.Status)
+	}
+	for i := range 4 {
+		w.create(fmt.Sprint("after-", i))
+	}
+	if trip := w.tw.Tripped(); trip != nil {
+		t.Fatalf("tripped on the run's own delete left unanswered: %s", trip.Summary())
+	}
+}
+
+// TestBaselineTriedOnce: a site whose listing of every page fails gets one
+// try at the baseline, not a listing (and a walk) before every write.
+func TestBaselineTriedOnce(t *testing.T) {
+	var listings atomic.Int64
+	w := newWorld(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/pages" {
+				listings.Add(1)
+				http.Error(rw, `{"status":"1","message":"down"}`, http.StatusInternalServerError)
+				return
+			}
+			h.ServeHTTP(rw, r)
+		})
+	})
+	for i := range 5 {
+		w.create(fmt.Sprint(i))
+	}
+	if n := listings.Load(); n > 2 {
+		t.Errorf("%d listings read for 5 writes with the listing failing, want the baseline tried once", n)
+	}
+	if len(w.tw.Notes()) == 0 {
+		t.Error("no note says the tripwire had no baseline")
 	}
 }
