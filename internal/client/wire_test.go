@@ -191,3 +191,20 @@ func TestGuardReadOnHeldWireIgnoresClaims(t *testing.T) {
 		t.Fatal("deadlock: the guard's read waits for a claim whose read waits for the wire the guard's write holds")
 	}
 }
+
+// TestWireAloneWithoutGuard: a read sent on the wire WithWireAlone holds
+// goes out at once, with no write guard installed as with one.
+func TestWireAloneWithoutGuard(t *testing.T) {
+	srv := httptest.NewServer(slowAnswers(time.Millisecond))
+	t.Cleanup(srv.Close)
+	cl := newClient(t, srv.URL, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var ex *Exchange
+	if !cl.WithWireAlone(ctx, func(read func(Request) *Exchange) { ex = read(Request{Path: "/api/pages"}) }) {
+		t.Fatal("the wire could not be had alone")
+	}
+	if ex == nil || ex.Err != nil || ex.Status == 0 {
+		t.Fatalf("the read on the held wire: %+v, want an answer", ex)
+	}
+}
