@@ -196,14 +196,18 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Replayed, ex.replayOf = true, o
 	ex.Sent, ex.FinalURL, ex.Redirect = o.Sent, o.FinalURL, o.Redirect
 	ex.Status, ex.Header = o.Status, o.Header.Clone()
+	// A stream its fold stopped is kept truncated: the replay says so too.
+	ex.Truncated, ex.BodyCut = o.Truncated, o.BodyCut
 	ex.Duration = o.Duration
 	ex.setBody(e.body, len(e.body)) // shared: bodies are never written
 	if o.Streamed != nil {
 		// A fold's value is read, never changed: shared as it is.
+		o.mu.Lock()
+		valid := o.valid
+		o.mu.Unlock()
 		ex.mu.Lock()
 		ex.Streamed, ex.folded, ex.bodySize, ex.head = o.Streamed, e.value, o.BodySize(), o.head
-		v := true
-		ex.valid = &v
+		ex.valid = valid
 		ex.mu.Unlock()
 	}
 }

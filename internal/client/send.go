@@ -39,9 +39,6 @@ type pending struct {
 	// claimed: this read is the one on its way for its key (unclaimed by
 	// exec once the answer stands).
 	claimed bool
-	// uncached: a streamed read without a Stream.Name, which the read
-	// cache neither answers nor keeps (nor counts as a write).
-	uncached bool
 }
 
 // prepare builds r and its exchange, and decides whether it may be sent
@@ -68,9 +65,10 @@ func (c *Client) prepare(ctx context.Context, r Request) *pending {
 			p.key = cacheKey(p.b)
 			if r.streams() {
 				// A streamed answer is kept as what its fold made of it,
-				// only for reads naming the same fold.
+				// only for reads naming the same fold (one naming none is
+				// neither answered nor kept: a GET, it empties nothing).
 				if r.Stream.Name == "" {
-					p.key, p.uncached = "", true
+					p.key = ""
 				} else if p.key != "" {
 					p.key = "stream " + r.Stream.Name + "\n" + p.key
 				}
@@ -122,7 +120,7 @@ func (c *Client) exec(ctx context.Context, p *pending) {
 	// with a body (a placement probe), safe too, which the wire lets go
 	// beside other reads: a whole-site listing need not be read again
 	// because a probe went out meanwhile.
-	if c.cfg.ReadCache && !p.uncached && (p.key != "" || !safeUncached(p.ex.Method)) {
+	if c.cfg.ReadCache && (p.key != "" || !safeUncached(p.ex.Method)) {
 		p.ticket, p.began = c.cache.begin(p.key), true
 	}
 	var st *Stream

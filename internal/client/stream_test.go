@@ -186,3 +186,35 @@ func TestStreamTakesAsLongAsItKeepsComing(t *testing.T) {
 		t.Errorf("an answer that stalls: err %v, value %v; want it cut, saying the body stopped coming", ex.Err, ex.Folded())
 	}
 }
+
+// fullFold keeps the first n items' keys, then says it is full.
+type fullFold struct {
+	countFold
+	n int
+}
+
+func (f *fullFold) Full() bool { return len(f.keys) >= f.n }
+
+// TestReplayOfAStoppedStream: a stream its fold stopped is kept by the
+// read cache, and its replay says what the first read said: truncated,
+// and whether what was read is JSON.
+func TestReplayOfAStoppedStream(t *testing.T) {
+	body := listing(50, 10)
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, body)
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.ReadCache = true })
+	st := func() *Stream {
+		return &Stream{Path: "data", Name: "first ten", New: func() Fold { return &fullFold{n: 10} }}
+	}
+	first := c.Do(context.Background(), Request{Path: "/api/pages", Stream: st()})
+	again := c.Do(context.Background(), Request{Path: "/api/pages", Stream: st()})
+	if first.Streamed == nil || !first.Streamed.Full || !again.Replayed {
+		t.Fatalf("first: streamed %+v; again replayed %v: want a stopped stream, then its replay", first.Streamed, again.Replayed)
+	}
+	if again.Truncated != first.Truncated || again.IsJSON() != first.IsJSON() || again.BodyCut != first.BodyCut {
+		t.Errorf("replay: truncated %v json %v cut %v; first read: truncated %v json %v cut %v",
+			again.Truncated, again.IsJSON(), again.BodyCut, first.Truncated, first.IsJSON(), first.BodyCut)
+	}
+}

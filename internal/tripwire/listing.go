@@ -11,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // totalQuery asks for one page of every type: its meta.total counts them
@@ -21,12 +22,11 @@ func totalQuery() url.Values {
 	return q
 }
 
-// everyTypeQuery turns every type filter on (spec 4.1).
+// everyTypeQuery turns every type filter on (spec 4.1): the query of the
+// whole-site listing without its page size.
 func everyTypeQuery() url.Values {
-	q := url.Values{}
-	for _, ty := range []string{"published", "draft", "static", "sticky", "scheduled"} {
-		q.Set(ty, "true")
-	}
+	q := marker.AllPagesQuery()
+	q.Del("numberOfItems")
 	return q
 }
 
@@ -69,9 +69,7 @@ const maxWalk = 10000
 // keys, not its pages), or a page at a time when that answer is cut or no
 // list. ok is false when no complete listing could be had.
 func listKeys(_ context.Context, read func(client.Request) *client.Exchange) (map[string]bool, bool) {
-	q := everyTypeQuery()
-	q.Set("numberOfItems", "-1")
-	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: q,
+	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(),
 		Stream: &client.Stream{Path: "data", Name: "tripwire keys", New: func() client.Fold { return &keyFold{keys: map[string]bool{}} }}})
 	if keys, ok := ex.Folded().(map[string]bool); ok && ex.Err == nil && ex.Status == http.StatusOK && !ex.Truncated && !ex.BodyCut {
 		return keys, true
@@ -86,11 +84,18 @@ func listKeys(_ context.Context, read func(client.Request) *client.Exchange) (ma
 		if !ok {
 			return nil, false
 		}
+		added := 0
 		for k := range page {
-			keys[k] = true
+			if !keys[k] {
+				keys[k] = true
+				added++
+			}
 		}
 		if len(page) == 0 || !ex.Get("meta.hasMore").Bool() {
 			return keys, true
+		}
+		if added == 0 {
+			return nil, false // the pages repeat: no end to reach
 		}
 	}
 	return nil, false

@@ -303,9 +303,13 @@ func (tw *Tripwire) judge(listed map[string]bool, gone func(key string) bool) {
 			}
 		}
 		slices.Sort(unlisted)
-		if k, ok := allGone(unlisted, gone); !ok || len(unlisted) == 0 {
+		k, ok := allGone(unlisted, gone)
+		switch {
+		case len(unlisted) == 0:
+			tw.note("the every-type page list holds %d page(s) that were not there before the run, fewer than the %d the run created, but every page the run made is still listed: no data loss assumed", newOnes, want)
+		case !ok:
 			tw.note("the every-type page list holds %d page(s) that were not there before the run, fewer than the %d the run created, but %s still reads as a page: no data loss assumed", newOnes, want, k)
-		} else {
+		default:
 			trip.Shrink = fmt.Sprintf("the site lists %d page(s) that were not there before the run, fewer than the %d the run created and did not delete", newOnes, want)
 			trip.OwnMissing = unlisted[:min(confirmAtMost, len(unlisted))]
 		}
