@@ -206,7 +206,7 @@ func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int)
 // first token is read here.
 func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold, info *Streamed, skel *bytes.Buffer, top bool) error {
 	if top {
-		tok, err := dec.Token()
+		tok, err := boundedToken(dec, sr)
 		if err != nil {
 			return err
 		}
@@ -217,7 +217,12 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 	}
 	skel.WriteByte('{')
 	for first := true; dec.More(); first = false {
-		tok, err := dec.Token()
+		if skel.Len() > int(sr.itemMax) {
+			// The envelope alone passed the bound of one value.
+			sr.bounded = true
+			return errStreamBound
+		}
+		tok, err := boundedToken(dec, sr)
 		if err != nil {
 			return err
 		}
@@ -227,7 +232,7 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 		}
 		writeJSON(skel, name)
 		skel.WriteByte(':')
-		val, err := dec.Token()
+		val, err := boundedToken(dec, sr)
 		if err != nil {
 			return err
 		}
@@ -266,6 +271,18 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 	_, err := dec.Token() // '}'
 	skel.WriteByte('}')
 	return err
+}
+
+// boundedToken reads the next token within the bound of one value (a
+// member's name or a scalar of the envelope is one), unless a value being
+// read already bounds it.
+func boundedToken(dec *json.Decoder, sr *streamReader) (json.Token, error) {
+	if sr.mark >= 0 {
+		return dec.Token()
+	}
+	sr.mark = dec.InputOffset()
+	defer func() { sr.mark = -1 }()
+	return dec.Token()
 }
 
 // copyValue writes the value that starts with tok to skel, within the
@@ -345,10 +362,13 @@ func (c *Client) readStream(t *try, body io.Reader, st *Stream, keys bool) {
 		t.body = s.raw
 	}
 	if int64(len(t.body)) > c.cfg.MaxBody {
-		t.body, t.truncated = t.body[:c.cfg.MaxBody], true
+		t.truncated = true
 	}
 	if t.truncated {
+		// Cut: the exchange keeps the start as received, never a body
+		// that passed the bound (setStreamed reads s).
 		s.raw = append([]byte(nil), s.raw[:min(len(s.raw), responseExcerpt+redactSlack)]...)
+		s.skeleton, s.valid = nil, false
 		t.body = nil
 	}
 }

@@ -218,3 +218,45 @@ func TestReplayOfAStoppedStream(t *testing.T) {
 			again.Truncated, again.IsJSON(), again.BodyCut, first.Truncated, first.IsJSON(), first.BodyCut)
 	}
 }
+
+// TestStreamBoundsTheEnvelope: what is read of a streamed answer outside
+// its array (a member of the envelope, or an answer that is one scalar)
+// is bounded by --max-body as one value is, not only by MaxStream, and a
+// cut answer keeps no body past the bound.
+func TestStreamBoundsTheEnvelope(t *testing.T) {
+	const huge = 50 << 20
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/envelope" {
+			_, _ = io.WriteString(w, `{"status":"0","message":"`)
+		} else {
+			_, _ = io.WriteString(w, `"`)
+		}
+		chunk := strings.Repeat("m", 64<<10)
+		for range huge / len(chunk) {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+		if r.URL.Path == "/envelope" {
+			_, _ = io.WriteString(w, `","data":[{"key":"a"}]}`)
+		} else {
+			_, _ = io.WriteString(w, `"`)
+		}
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.MaxBody = 1 << 20 })
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for _, path := range []string{"/envelope", "/scalar"} {
+		ex := c.Do(context.Background(), Request{Path: path, Stream: keysStream("")})
+		if !ex.Truncated || ex.IsJSON() || len(ex.Body()) > 1<<20 {
+			t.Errorf("%s: truncated %v json %v body %d bytes; want cut at --max-body", path, ex.Truncated, ex.IsJSON(), len(ex.Body()))
+		}
+	}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grown := int64(after.TotalAlloc) - int64(before.TotalAlloc); grown > 40<<20 {
+		t.Errorf("reading two answers with a 50 MB value outside the array allocated %d MB", grown>>20)
+	}
+}
