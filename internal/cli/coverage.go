@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
@@ -68,8 +69,12 @@ error), and shows the map of that run: what the suite covers.`,
 // coverageOfReference runs the suite against a fresh reference server, as
 // demo does, and returns the run's map.
 func coverageOfReference(cmd *cobra.Command, stderr io.Writer) (*coverage.Map, error) {
-	cfg := runner.Config{Concurrency: client.DefaultConcurrency, RequestTimeout: client.DefaultRequestTimeout,
-		ReadCache: true, NoColor: true, SuiteVersion: Version(), MaxBody: client.DefaultMaxBody}
+	// The defaults of a run's flags, as demo has them.
+	var tf targetFlags
+	tf.registerRun(pflag.NewFlagSet("coverage", pflag.ContinueOnError))
+	cfg := tf.cfg
+	cfg.RequestTimeout, cfg.MaxBody = client.DefaultRequestTimeout, client.DefaultMaxBody
+	cfg.NoColor, cfg.SuiteVersion = true, Version()
 	srv, base, err := startReference(nil, "", &cfg)
 	if err != nil {
 		return nil, usage(stderr, []string{err.Error()})
