@@ -135,7 +135,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 			if problem == "" {
 				if uses, got := k.uses(page, tm.key); !uses {
 					problem = fmt.Sprintf("%s %q names page %q, but the page does not carry it: %s", k.noun, tm.key, key, got)
-					if v := page.Get(k.field); !ofKind(v, k.want) {
+					if v := page.Get(k.field); verdict.KindOf(v) != k.want {
 						want, kindGot = k.want, verdict.KindOf(v)
 					}
 				}
@@ -163,12 +163,4 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 		problems := byAnswer[ex]
 		Expect(ex).To(framework.HoldFields(expect, func(*client.Exchange) []framework.FieldProblem { return problems }))
 	}
-}
-
-// ofKind reports whether a JSON value is of kind ("object" or "string").
-func ofKind(v gjson.Result, kind string) bool {
-	if kind == "object" {
-		return v.IsObject()
-	}
-	return v.Type == gjson.String
 }
