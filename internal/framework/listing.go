@@ -140,41 +140,56 @@ type pageView struct {
 	name    string
 	checks  []PageCheck
 	members []string
-	paths   []string // gjson paths of members
-	digests []string // members kept as a digest (DigestMember)
+	// Made once for every page of a listing: the members' names quoted,
+	// and the gjson paths of the members and then of the digests.
+	quoted  []string
+	paths   []string
+	digests []string // members kept as a digest (DigestMember), quoted
 }
 
-func newPageView(name string, checks []PageCheck, members []string) pageView {
+// newPageView is a view keeping members of each page, and a digest of
+// each of digests; its name (which tells reads apart in the read cache)
+// says which.
+func newPageView(name string, checks []PageCheck, members, digests []string) pageView {
 	names := make([]string, len(checks))
 	for i, c := range checks {
 		names[i] = c.Name
 	}
+	if len(digests) > 0 {
+		name += " with digests of " + strings.Join(digests, ", ")
+	}
 	v := pageView{name: name + "; checks: " + strings.Join(names, ", "), checks: checks, members: members}
 	for _, m := range members {
+		v.quoted = append(v.quoted, strconv.Quote(m))
+		v.paths = append(v.paths, gjson.Escape(m))
+	}
+	for _, m := range digests {
+		v.digests = append(v.digests, strconv.Quote(DigestMember(m)))
 		v.paths = append(v.paths, gjson.Escape(m))
 	}
 	return v
 }
 
 // slim is a page object with the view's members only, made without
-// parsing (or copying) the whole object: each member is looked up in raw,
-// and only those found are copied. Anything but an object is kept as it
-// is.
+// parsing (or copying) the whole object: the members and digested members
+// are looked up in raw in one pass, and only those found are copied.
+// Anything but an object is kept as it is.
 func (pv pageView) slim(raw []byte) gjson.Result {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 		return gjson.Parse(string(raw))
 	}
-	found := gjson.GetManyBytes(raw, pv.paths...)
+	all := gjson.GetManyBytes(raw, pv.paths...)
+	found, digested := all[:len(pv.members)], all[len(pv.members):]
 	var digests []string
-	for _, m := range pv.digests {
-		if v := gjson.GetBytes(raw, gjson.Escape(m)); v.Exists() {
-			digests = append(digests, strconv.Quote(DigestMember(m))+":"+strconv.Quote(ContentDigest(v)))
+	for i, v := range digested {
+		if v.Exists() {
+			digests = append(digests, pv.digests[i]+":"+strconv.Quote(ContentDigest(v)))
 		}
 	}
 	size := 2
 	for i, v := range found {
 		if v.Exists() {
-			size += len(strconv.Quote(pv.members[i])) + len(v.Raw) + 2
+			size += len(pv.quoted[i]) + len(v.Raw) + 2
 		}
 	}
 	for _, d := range digests {
@@ -190,7 +205,7 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Quote(pv.members[i]))
+		b.WriteString(pv.quoted[i])
 		b.WriteByte(':')
 		b.WriteString(v.Raw)
 	}
@@ -212,12 +227,10 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 func (t *Fixture) viewFor(q url.Values) pageView {
 	for _, ty := range PageTypes() {
 		if q.Get(ty) != "true" {
-			return newPageView("brief pages", nil, briefMembers)
+			return newPageView("brief pages", nil, briefMembers, nil)
 		}
 	}
-	v := newPageView("slim pages", t.pageChecks.get(), slimMembers)
-	v.digests = digestMembers
-	return v
+	return newPageView("slim pages", t.pageChecks.get(), slimMembers, digestMembers)
 }
 
 // streamPagesAt is the stream of the array of page objects at path
@@ -238,7 +251,7 @@ func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
 		reqs[i] = client.Request{Method: http.MethodGet, Path: p,
-			Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers))}
+			Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
 	}
 	return t.All(ctx, reqs...)
 }
