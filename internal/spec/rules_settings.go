@@ -9,7 +9,7 @@ var settingsRules = []Rule{
 			"version may not have (9.4), so data {} fails. Their kinds are examples (2.6, \"Example kind\"): any scalar passes; " +
 			"only customFields has a stated type, a string holding JSON text. With settings writes allowed, a second case sends " +
 			"the site's own customFields back with the label of one field changed (in SETTINGS-EDIT-PARTIAL's update of every " +
-			"other field), reads it back as JSON text and restores it " +
+			"other field, or alone when the site refuses that update with 400), reads it back as JSON text and restores it " +
 			"(a value without strings cannot tell JSON from HTML-escaped text). It never sends a field name the site does not " +
 			"have: the host adds every field it is ever given to every page, for good. So on a site with no custom field " +
 			"(customFields \"{}\" or absent) that case is not checked: the only way to check it would leave a field on every page."},
