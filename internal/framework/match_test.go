@@ -147,6 +147,26 @@ func TestBeEncodedOnce(t *testing.T) {
 	}
 }
 
+func TestDecodeTo(t *testing.T) {
+	const sent = `Salt & Pepper <b>`
+	for got, want := range map[string]bool{
+		`Salt & Pepper <b>`:                           true,  // as sent
+		`Salt &amp; Pepper &lt;b&gt;`:                 true,  // encoded once
+		`Salt &#38; Pepper &#60;b>`:                   true,  // once, other forms
+		`Salt &amp;amp; Pepper &amp;lt;b&amp;gt;`:     true,  // encoded twice
+		`Salt &amp;amp;amp; Pepper &amp;amp;lt;b&gt;`: true,  // three times, mixed
+		`Salt and Pepper`:                             false, // other text
+		`Salt &amp; Pepper`:                           false, // part of it
+	} {
+		if msg := failure(got, DecodeTo(sent), false); (msg == "") != want {
+			t.Errorf("DecodeTo(%q) on %q: %q", sent, got, msg)
+		}
+	}
+	if msg := failure(float64(1), DecodeTo("1"), false); msg == "" {
+		t.Error("a number passed as a string")
+	}
+}
+
 func TestShowAndOutcome(t *testing.T) {
 	ex := exchangeWith(t, `{"a":1}`)
 	if got := Show(ex.Get("a")); got != "1" {

@@ -205,6 +205,33 @@ func BeEncodedOnce(sent string) types.GomegaMatcher {
 		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Once": fmt.Sprintf("%q", encodeOnce(sent)), "Words": words})
 }
 
+// DecodeTo expects a string that gives back what was sent once HTML
+// character references are decoded, however many times it was encoded:
+// as sent, encoded once, or encoded twice or more. It judges that a value
+// arrived, not how often it was encoded (BeEncodedOnce judges that).
+func DecodeTo(sent string) types.GomegaMatcher {
+	return gcustom.MakeMatcher(func(got any) (bool, error) {
+		s, ok := got.(string)
+		return ok && decodesTo(s, sent), nil
+	}).WithTemplate("Expected {{.Data.Sent}}, as sent or HTML-encoded any number of times, got {{call .Data.Words .Actual}}",
+		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Words": words})
+}
+
+// decodesTo reports whether got, HTML-decoded zero or more times (until it
+// no longer changes), equals sent.
+func decodesTo(got, sent string) bool {
+	for {
+		if got == sent {
+			return true
+		}
+		next := html.UnescapeString(got)
+		if next == got {
+			return false
+		}
+		got = next
+	}
+}
+
 // encodeOnce HTML-encodes s once the common way (&, <, > and " as named
 // entities): what failure messages show as the expected form.
 func encodeOnce(s string) string {

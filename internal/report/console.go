@@ -324,7 +324,7 @@ func (c console) notChecked(r *Run) {
 // partlyChecked writes the passed rules some of whose cases were not
 // checked, with those cases and why.
 func (c console) partlyChecked(r *Run) {
-	partly := r.partlyChecked()
+	partly := r.PartlyChecked()
 	if len(partly) == 0 {
 		return
 	}

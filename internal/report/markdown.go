@@ -250,7 +250,7 @@ func mdNotChecked(v view) string {
 // mdPartlyChecked lists the passed rules some of whose cases were not
 // checked.
 func mdPartlyChecked(r *Run) string {
-	partly := r.partlyChecked()
+	partly := r.PartlyChecked()
 	if len(partly) == 0 {
 		return ""
 	}

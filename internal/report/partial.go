@@ -72,12 +72,9 @@ func (rr RuleResult) StatusText() string {
 	return string(rr.Status)
 }
 
-// PartlyChecked lists the passed rules that were only partly checked (the
-// HTML report's section).
-func (r *Run) PartlyChecked() []RuleResult { return r.partlyChecked() }
-
-// partlyChecked lists the passed rules that were only partly checked.
-func (r *Run) partlyChecked() []RuleResult {
+// PartlyChecked lists the passed rules that were only partly checked, in
+// the order of the run's rules (the reports' sections).
+func (r *Run) PartlyChecked() []RuleResult {
 	var out []RuleResult
 	for _, rr := range r.Rules {
 		if rr.Status == Passed && rr.Partial != nil {

@@ -26,24 +26,24 @@ var authRules = []Rule{
 	{ID: "AUTH-WRITE-NEEDS-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
 		Text:      "A write endpoint called without the authentication token answers 401.",
-		Reading: "In read-only runs only the probes that cannot change a site even if wrongly accepted are sent " +
-			"(edit and delete of a page key that does not exist, a file upload to a page that does not exist); " +
-			"create, image upload and settings update are checked only when writes (settings writes) are allowed. " +
-			"A probe naming a page that does not exist is described both by 5.5 (401) and by 4.4, 4.5 and 7 (404: no " +
-			"page has the key), and the spec does not say which a server checks first, so it may answer 401 or 404; " +
-			"a 404 shows nothing of the authentication check, and leaves that probe not checked (a read-only run whose " +
-			"probes all get 404 leaves the rule not checked). When writes are allowed, an edit, a delete and a file " +
-			"upload (POST /api/files/{key}) to a page the run created, where the authentication token is the only " +
-			"thing wrong, must answer 401; a file such an upload stores after all is listed in the run summary (the " +
+		Reading: "A read-only run sends only the probes that cannot change a site even if wrongly accepted (edit and " +
+			"delete of a page key that does not exist, a file upload to a page that does not exist); create, image upload " +
+			"and settings update are checked only when writes (settings writes) are allowed. A probe naming a page that " +
+			"does not exist is described both by 5.5 (401) and by 4.4, 4.5 and 7 (404: no page has the key), and the spec " +
+			"does not say which a server checks first, so it may answer 401 or 404; a 404 shows nothing of the " +
+			"authentication check, and leaves that probe not checked (a read-only run whose probes all get 404 leaves the " +
+			"rule not checked). A run that writes sends no probe naming a page that does not exist: its edit, delete and " +
+			"file upload (POST /api/files/{key}) go to a page the run created, where the authentication token is the only " +
+			"thing wrong, and must answer 401; a file such an upload stores after all is listed in the run summary (the " +
 			"API cannot delete uploads). The 401 body shape is not asserted: section 7 lists neither shape for it. A " +
 			"401 whose body the connection cuts (a server that refuses a write and hangs up, behind a proxy) counts: " +
 			"its status arrived whole."},
 	{ID: "AUTH-WRITE-INVALID-AUTH", Section: "5.2, 5.5, 7", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage, EditSettings, UploadImage, UploadFile},
 		Text:      "A write endpoint called with an invalid authentication token answers 401.",
-		Reading: "Sent like AUTH-WRITE-NEEDS-AUTH's probes and run-created pages, with a well-formed wrong authentication " +
-			"token; the same statuses are accepted (401, or 404 for a page that does not exist, which leaves that probe " +
-			"not checked)."},
+		Reading: "Sent like AUTH-WRITE-NEEDS-AUTH's probes (in a read-only run) and writes to run-created pages (in a run " +
+			"that writes), with a well-formed wrong authentication token; the same statuses are accepted (401, or 404 for " +
+			"a page that does not exist, which leaves that probe not checked)."},
 	{ID: "AUTH-SETTINGS-READ-NEEDS-AUTH", Section: "4.9, 5.2", Level: Must, Area: AreaAuth,
 		Endpoints: []Endpoint{GetSettings},
 		Text:      "GET /api/settings without a valid authentication token answers 401."},

@@ -143,7 +143,10 @@ var pagesRules = []Rule{
 			"in the reader's timezone); dateUTC is not compared, the site timezone being unknown; slug as sent. " +
 			"description is sent without characters HTML-encoding would change, since the spec does not say whether it " +
 			"is encoded. category is sent, and compared, only when GET /api/categories names one. coverImage is sent as a " +
-			"filename (4.3: \"cover image filename or URL\"): coverImageFilename must read back as that filename (2.1)."},
+			"filename (4.3: \"cover image filename or URL\") that names no uploaded file: coverImageFilename must not read back as " +
+			"another string (2.1); the spec does not say a server keeps a filename that names no file, so false or no field " +
+			"is recorded as an observation, unless the page's edit of another such filename (see PAGE-EDIT-PARTIAL) reads " +
+			"back as sent: the server keeps them, and the create's loss fails."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "Without slug, the slug is derived from the title.",
 		Reading: "The derivation rule is not shown (case, separators, dropped words, length and suffixes are the server's): " +
@@ -208,7 +211,9 @@ var pagesRules = []Rule{
 			"them), and the fields of section 2.1 the edit did not send must equal what they were before it (fields outside " +
 			"2.1 are not compared). After the second edit the key, slug and permalink may change (3.2) and uuid is " +
 			"PAGE-UUID-STABLE's, so they are not compared. A field the created page does not hold (e.g. a cover image the " +
-			"server ignored) cannot show a loss: it is named in an observation."},
+			"server ignored) cannot show a loss: it is named in an observation. The cover image filenames name no uploaded " +
+			"file: the edit's reading back false or no coverImageFilename is only an observation when the create's did too " +
+			"(as PAGE-CREATE-FIELDS judges it); another string fails."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +

@@ -64,7 +64,8 @@ var protocolRules = []Rule{
 	{ID: "GEN-FORM-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a form-encoded body (application/x-www-form-urlencoded).",
-		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
+		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET, as sent " +
+			"or HTML-encoded any number of times (how many times is GEN-FORM-SANITISED-ONCE's and PAGE-TITLE-ENCODED's)."},
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",

@@ -9,7 +9,7 @@ var settingsRules = []Rule{
 			"version may not have (9.4), so data {} fails. Their kinds are examples (2.6, \"Example kind\"): any scalar passes; " +
 			"only customFields has a stated type, a string holding JSON text. With settings writes allowed, a second case sends " +
 			"the site's own customFields back with the label of one field changed (in SETTINGS-EDIT-PARTIAL's update of every " +
-			"other field), reads it back as JSON text and restores it " +
+			"other field, or alone when the site refuses that update with 400), reads it back as JSON text and restores it " +
 			"(a value without strings cannot tell JSON from HTML-escaped text). It never sends a field name the site does not " +
 			"have: the host adds every field it is ever given to every page, for good. So on a site with no custom field " +
 			"(customFields \"{}\" or absent) that case is not checked: the only way to check it would leave a field on every page."},
@@ -24,10 +24,11 @@ var settingsRules = []Rule{
 			"and theme (no endpoint names another theme the site has), each with a new value of its example kind: run-marked " +
 			"texts for title, description, homepage and the four path prefixes, another language, locale and timezone, and " +
 			"customFields only as the site's own definition with one label changed (never a field name the site lacks); the " +
-			"next GET must show each (customFields: the label sent) and every other field as before. A site that refuses " +
+			"next GET must show each (customFields: the label sent; locale, sent without spaces, as the same comma-separated " +
+			"list; a path prefix with its leading and trailing slashes aside) and every other field as before. A site that refuses " +
 			"these values leaves that case not checked (2.6 gives only example kinds). The second changes slogan alone, " +
-			"form-encoded, to a value with an ampersand (read back as sent or encoded once, as GEN-FORM-SANITISED-ONCE says): the " +
-			"next GET must show it, and every other field, named in 2.6 or not, must read as before. The set of other fields " +
+			"form-encoded, to a value with an ampersand: the next GET must show it (as sent or HTML-encoded, however many " +
+			"times: how many is GEN-FORM-SANITISED-ONCE's), and every other field, named in 2.6 or not, must read as before. The set of other fields " +
 			"is the host's (2.6), and one may change by itself (a read counter, a time): fields that differ between two reads " +
 			"before the PUT, or between two reads 1.1 s apart after it, are volatile, not compared, and recorded as an " +
 			"observation. Every field is restored and verified after."},

@@ -9,7 +9,9 @@ package spec
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -174,11 +176,17 @@ var everyAnswer = map[string]bool{
 	"USER-GET-SHAPE": true, "SETTINGS-GET-SHAPE": true, "SETTINGS-EDIT-OK": true, "FILES-LIST-SHAPE": true,
 }
 
+// EveryAnswerRules are the rules of everyAnswer, sorted: the rules the
+// protocol suite's shape routes must judge, no more and no fewer (a test of
+// suites/protocol ties the two).
+func EveryAnswerRules() []string { return slices.Sorted(maps.Keys(everyAnswer)) }
+
 // everyAnswerReading is what those rules' Readings add.
 const everyAnswerReading = "Besides the answers read for this rule, every successful answer the run receives from its " +
 	"endpoint (GET /api/pages/{key} for PAGE-OBJECT-SHAPE), whichever spec asked for it, is held once against the schema " +
-	"of that endpoint, in a case of its own: a violation names the spec whose request brought the answer. An answer that " +
-	"carries no record and conforms is not counted."
+	"of that endpoint, in a case of its own: a violation names the spec whose request brought the answer. An answer of " +
+	"an endpoint that returns records (all but a delete and a settings update, whose answers carry none) that carries " +
+	"no record and conforms is not counted."
 
 // New validates rules and builds a catalogue: IDs well-formed and unique,
 // every field a reader needs filled in.

@@ -85,10 +85,16 @@ type listings struct {
 }
 
 // listFiles reads the file lists of up to maxListed listed pages side by
-// side, or of a draft the run creates when the target lists no page.
+// side, or of a draft the run creates when the target lists no page (not
+// when the listing could not be read: the rule is then not checked).
 func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listing) listings {
 	keys := pageKeys(every)
 	if len(keys) == 0 {
+		if every.Problem != "" && len(every.Pages) == 0 {
+			// Not "no page": the listing could not be read. Nothing to
+			// create a page for.
+			return listings{notChecked: "the listing of every page type could not be read: " + every.Problem}
+		}
 		if !t.CanWrite() {
 			return listings{notChecked: "GET /api/pages lists no page whose files could be listed, and a read-only run cannot create one"}
 		}

@@ -90,7 +90,7 @@ func registerShapes(t *framework.Fixture) {
 			t.It(r.rule, func(ginkgo.SpecContext) {
 				tally := t.CrossCutting.Tally(r.rule)
 				if tally.Checked == 0 {
-					framework.NotChecked("the run received no successful answer of %s carrying a record to judge", r.endpoint)
+					framework.NotChecked("%s", r.nothingJudged())
 				}
 				if tally.Violations > 0 {
 					ginkgo.Fail(fmt.Sprintf("Expected: every successful answer of %s, whichever spec asked for it, to match schema %s\n\n%s",
@@ -99,6 +99,17 @@ func registerShapes(t *framework.Fixture) {
 			}, framework.Case(shapeCase), r.endpoint)
 		}
 	})
+}
+
+// nothingJudged is why the route's rule is not checked when no answer was
+// judged: a route whose answer carries records had none carrying one; a
+// route whose answer carries none (a delete, a settings update: an
+// envelope without data) had no successful answer at all.
+func (r shapeRoute) nothingJudged() string {
+	if len(r.records) == 0 {
+		return fmt.Sprintf("the run received no successful answer of %s to judge", r.endpoint)
+	}
+	return fmt.Sprintf("the run received no successful answer of %s carrying a record to judge", r.endpoint)
 }
 
 // judges says at once whether an answer is the route's to judge: an

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/spec"
 )
 
 // TestShapesOfEveryAnswer: every successful answer is held against the
@@ -56,5 +58,18 @@ func TestShapesOfEveryAnswer(t *testing.T) {
 		if marks[id][rule] != 1 {
 			t.Errorf("cell %s: marks %v, want one by %s", id, marks[id], rule)
 		}
+	}
+}
+
+// TestShapeRoutesAreEveryAnswer: the routes judged on every answer are the
+// rules whose Readings say so (spec.EveryAnswerRules), each once.
+func TestShapeRoutesAreEveryAnswer(t *testing.T) {
+	var routes []string
+	for _, r := range shapeRoutes() {
+		routes = append(routes, r.rule)
+	}
+	slices.Sort(routes)
+	if want := spec.EveryAnswerRules(); !slices.Equal(routes, want) {
+		t.Errorf("shapeRoutes judge %v; internal/spec's Readings say every answer is judged for %v", routes, want)
 	}
 }

@@ -18,7 +18,6 @@ package settings
 import (
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -121,7 +120,8 @@ func (w *writes) changeSlogan(ctx SpecContext) *sloganChange {
 
 // readBack expects a value sent form-encoded: as sent, or HTML-encoded
 // once, never twice (spec 1; the spec does not say settings are stored
-// encoded).
+// encoded). GEN-FORM-SANITISED-ONCE's: SETTINGS-EDIT-PARTIAL asks only that
+// the value shows (framework.DecodeTo).
 func readBack(sent string) types.GomegaMatcher { return Or(Equal(sent), framework.BeEncodedOnce(sent)) }
 
 // editOK: SETTINGS-EDIT-OK, on the answer of the first update: the one of
@@ -146,24 +146,18 @@ func (w *writes) editPartial(ctx SpecContext) {
 	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
 	ex, after := c.read, c.after
 	Expect(c.problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the change gives the settings"))
-	w.t.ExpectReadBack(coverage.CellID("update", "slogan", coverage.Edit), ex, "data.slogan", readBack(c.value),
-		"the slogan sent must show in the next GET")
-	changed := w.g.Changed(ctx, c.before, after, "slogan")
+	// That the change shows, however many times the value was encoded:
+	// how many times is GEN-FORM-SANITISED-ONCE's (4.10 does not say).
+	w.t.ExpectReadBack(coverage.CellID("update", "slogan", coverage.Edit), ex, "data.slogan", framework.DecodeTo(c.value),
+		"the slogan sent must show in the next GET (as sent or HTML-encoded)")
+	check := w.t.NewCheck()
+	w.expectKept(ctx, check, ex, c.before, after, "slogan")
 	if v := w.g.Volatile(); len(v) > 0 {
 		w.t.Observe("settings fields %s change between two reads with no update between: SETTINGS-EDIT-PARTIAL does not compare them",
 			strings.Join(v, ", "))
 	}
 	if len(c.before)-1-len(w.g.Volatile()) < 1 {
 		framework.NotChecked("the settings have no field besides slogan that keeps its value between reads: nothing could show a change")
-	}
-	check := w.t.NewCheck()
-	for _, f := range coverage.SettingsFields() {
-		if _, had := c.before[f]; had && f != "slogan" && !slices.Contains(w.g.Volatile(), f) {
-			check.Exercised(coverage.CellID("update", f, coverage.Kept))
-		}
-	}
-	for _, d := range changed {
-		check.Problem(ex, "%s", d)
 	}
 	check.Expect("a PUT changes only the fields present: every other field (those that change between reads aside) must keep its value")
 }

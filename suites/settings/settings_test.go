@@ -64,3 +64,33 @@ func TestCustomFieldDefs(t *testing.T) {
 		}
 	}
 }
+
+// TestSameSetting: a value read back after the update of every other field
+// shows what was sent when it says the same: a locale list with or without
+// spaces, a path prefix with or without its slashes, customFields with the
+// label sent; every other value exactly.
+func TestSameSetting(t *testing.T) {
+	for _, c := range []struct {
+		field     string
+		sent, got any
+		want      bool
+	}{
+		{"title", "Conformance x", "Conformance x", true},
+		{"title", "Conformance x", "Conformance y", false},
+		{"locale", "de,de_DE", "de,de_DE", true},
+		{"locale", "de,de_DE", "de, de_DE", true},
+		{"locale", "de,de_DE", "de_DE,de", false},
+		{"locale", "de,de_DE", "de", false},
+		{"uriPage", "/x-page/", "/x-page/", true},
+		{"uriPage", "/x-page/", "x-page", true},
+		{"uriPage", "/x-page/", "/x-page", true},
+		{"uriPage", "/x-page/", "/page/", false},
+		{"uriBlog", "/x-blog/", false, false},
+		{"customFields", "ignored", `{"sub":{"label":"L"}}`, true},
+		{"customFields", "ignored", `{"sub":{"label":"M"}}`, false},
+	} {
+		if got := sameSetting(c.field, c.sent, c.got, "sub", "L"); got != c.want {
+			t.Errorf("sameSetting(%s, %v, %v) = %v, want %v", c.field, c.sent, c.got, got, c.want)
+		}
+	}
+}

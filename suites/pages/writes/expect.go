@@ -156,6 +156,31 @@ func expectKept(t *framework.Fixture, before, after *client.Exchange, why string
 // coverImageFilename is the cover image's filename).
 func haveCoverFile(file string) types.GomegaMatcher { return Equal(file) }
 
+// expectCoverFile judges coverImageFilename in ex, a write that sent the
+// cover image filename file, or the page read back after it. The run names
+// a file it never uploads (coverImageFile), and 4.3 does not say that a
+// server keeps a filename that names no file: coverImageFilename false or
+// absent is then recorded as an observation of rule, not failed, unless
+// keeps (the page's other write, of another such filename, read it back as
+// sent: this server keeps them). A string other than file fails.
+func expectCoverFile(t *framework.Fixture, cell coverage.ID, ex *client.Exchange, file string, keeps bool, rule, why string) {
+	if got := ex.Get("data.coverImageFilename"); !keeps && ex.IsJSON() && (!got.Exists() || got.Type == gjson.False) {
+		t.Observe("%s: coverImage %q, a filename that names no uploaded file, reads back with coverImageFilename %s (%s); "+
+			"the spec does not say a server keeps such a filename", rule, file, framework.Show(got), why)
+		return
+	}
+	t.ExpectReadBack(cell, ex, "data.coverImageFilename", haveCoverFile(file), why)
+}
+
+// keepsCoverFile reports whether ex, a page read back after a write that
+// sent the cover image filename sent (naming no uploaded file), shows that
+// filename as coverImageFilename.
+func keepsCoverFile(ex *client.Exchange, sent any) bool {
+	file, ok := sent.(string)
+	return ok && ex != nil && ex.IsJSON() && ex.Get("data.coverImageFilename").Type == gjson.String &&
+		ex.Get("data.coverImageFilename").String() == file
+}
+
 // stableFields are the page object fields compared before and after an edit
 // that must not change them (description is compared apart).
 func stableFields() []string {

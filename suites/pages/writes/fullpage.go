@@ -135,7 +135,8 @@ func (s *suite) judgeCreateFields(_ SpecContext, p *fullPage) {
 		t.ExpectReadBack(bodyCell("date", coverage.Create), c.ex, "data.date", MatchRegexp(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`),
 			c.why+": date, the display form YYYY-MM-DD HH:MM:SS")
 		t.ExpectReadBack(bodyCell("slug", coverage.Create), c.ex, "data.slug", Equal(p.sent["slug"]), c.why+": slug")
-		t.ExpectReadBack(bodyCell("coverImage", coverage.Create), c.ex, "data.coverImageFilename", haveCoverFile(p.sent["coverImage"].(string)),
+		expectCoverFile(t, bodyCell("coverImage", coverage.Create), c.ex, p.sent["coverImage"].(string),
+			keepsCoverFile(p.afterTitle, p.edit["coverImage"]), "PAGE-CREATE-FIELDS",
 			c.why+": coverImageFilename, the cover image filename sent as coverImage")
 	}
 }
@@ -227,8 +228,8 @@ func (s *suite) judgePartial(_ SpecContext, p *fullPage) {
 		t.ExpectReadBack(bodyCell("category", coverage.Edit), after, "data.category", Equal(p.editCat), "category sent")
 	}
 	t.ExpectReadBack(bodyCell("date", coverage.Edit), after, "data.dateRaw", Equal(editedDate), "date sent (dateRaw)")
-	t.ExpectReadBack(bodyCell("coverImage", coverage.Edit), after, "data.coverImageFilename", haveCoverFile(p.edit["coverImage"].(string)),
-		"coverImage sent (coverImageFilename)")
+	expectCoverFile(t, bodyCell("coverImage", coverage.Edit), after, p.edit["coverImage"].(string),
+		keepsCoverFile(p.read, p.sent["coverImage"]), "PAGE-EDIT-PARTIAL", "coverImage sent (coverImageFilename)")
 	// A new title may move the page (3.2): its key, slug and permalink may
 	// change, and its uuid is PAGE-UUID-STABLE's.
 	expectKept(t, afterDesc, after, "the fields the edit sending every field but description did not send keep their values",
