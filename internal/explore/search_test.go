@@ -49,3 +49,23 @@ func TestOneOffFailureIsFlaky(t *testing.T) {
 		t.Errorf("the one-off 500 is not recorded as flaky: %v", res.Report.Observations)
 	}
 }
+
+// TestListModelNotFromTheFeatureUnderTest: a server whose
+// numberOfItems=-1 is capped breaks PAGE-LIST-ALL and nothing else: the
+// pages the list cases are judged against are not counted from that
+// answer alone.
+func TestListModelNotFromTheFeatureUnderTest(t *testing.T) {
+	t.Parallel()
+	srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{reference.AllCapped}}, nil)
+	res, out := exploreRef(t, srv, Config{Seed: 1, Requests: 400, Kinds: []gen.Kind{gen.KindList}})
+	found := false
+	for _, r := range res.Records {
+		found = found || r.Finding.Rule == "PAGE-LIST-ALL"
+		if r.Finding.Rule != "PAGE-LIST-ALL" {
+			t.Errorf("%s: expected %s, got %s (only PAGE-LIST-ALL is broken)", r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+		}
+	}
+	if !found {
+		t.Errorf("the capped numberOfItems=-1 was not found (exit %d):\n%s", res.Exit, out)
+	}
+}
