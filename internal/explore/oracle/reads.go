@@ -87,9 +87,9 @@ func (j *Judge) existing(endpoint, rule, key string, ex *client.Exchange) {
 // (5.1 to 5.6): a missing API token is 400, a wrong one 401, an endpoint
 // that needs the authentication token refuses a request without a valid
 // one with 401 (a page that does not exist may be 404 first: which check
-// comes first is not said); with both tokens valid the request goes
-// through. Tokens where the spec does not put them: the answer is only
-// recorded.
+// comes first is not said); with the tokens it needs valid the request
+// goes through (a read of a page no one has: 404). Tokens where the spec
+// does not put them: the answer is only recorded.
 func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 	needsAuth := c.Method != http.MethodGet || c.Endpoint == "settings"
 	authValid := c.AuthToken == gen.TokenValid
@@ -119,6 +119,12 @@ func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 		return
 	}
 	switch {
+	case !needsAuth && missingPage:
+		// A read of a page no one has (a site without pages): the API
+		// token is enough to be told so (4.2).
+		if j.Status("PAGE-GET-404", ex, http.StatusNotFound) {
+			j.HandlerError("PAGE-GET-404", ex)
+		}
 	case !needsAuth:
 		j.Status("AUTH-READ-TOKEN-ONLY", ex, http.StatusOK)
 	case c.AuthToken == gen.TokenElsewhere:

@@ -87,6 +87,7 @@ func TestTokens(t *testing.T) {
 		want             []string
 	}{
 		{name: "a read with the API token", method: get, endpoint: "pages", r: ok(`[]`)},
+		{name: "a read of no page with the API token", method: get, endpoint: "pages", missing: true, r: handlerError(404)},
 		{name: "no API token", method: get, endpoint: "pages", api: gen.TokenMissing, r: earlyError(400)},
 		{name: "no API token on an unauthenticated write, 401", method: put, endpoint: "pages", missing: true, api: gen.TokenMissing, auth: gen.TokenMissing, r: earlyError(401)},
 		{name: "an empty API token, 400", method: get, endpoint: "pages", api: gen.TokenEmpty, r: earlyError(400), open: true},
@@ -110,6 +111,7 @@ func TestTokens(t *testing.T) {
 		{name: "a wrong API token, 400", method: get, endpoint: "pages", api: gen.TokenWrong, r: earlyError(400), want: []string{"AUTH-INVALID-TOKEN-401"}},
 		{name: "a wrong API token, a handler's 401", method: get, endpoint: "pages", api: gen.TokenWrong, r: handlerError(401), want: []string{"ENV-EARLY-ERROR-SHAPE"}},
 		{name: "a read refused", method: get, endpoint: "pages", r: earlyError(401), want: []string{"AUTH-READ-TOKEN-ONLY"}},
+		{name: "a read of no page with the API token, 200", method: get, endpoint: "pages", missing: true, r: ok(text(t, page("nope", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "settings refused with both", method: get, endpoint: "settings", r: earlyError(401), want: []string{"AUTH-PARAM-NAME"}},
 		{name: "settings without authentication, served", method: get, endpoint: "settings", auth: gen.TokenMissing, r: ok(`{}`), want: []string{"AUTH-SETTINGS-READ-NEEDS-AUTH"}},
 		{name: "an edit of no page with both, 401", method: put, endpoint: "pages", missing: true, r: earlyError(401), want: []string{"PAGE-EDIT-404"}},
