@@ -34,6 +34,8 @@ var singleRules = map[string][2]string{
 // be 200 with an empty list, or 404). A key with ".." or a NUL byte is 400
 // for the files list (4.11); elsewhere it names no resource, and section
 // 7's "invalid page key" allows 400 besides 404, as for a very long key.
+// (Its ".." is never a whole path segment, which a web server in front
+// may remove from the path before the API sees it: gen.Read.)
 func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 	rules, ok := singleRules[endpoint]
 	if !ok {

@@ -32,7 +32,7 @@ func TestSingle(t *testing.T) {
 		{name: "the files of a missing page, none", endpoint: "files", class: "missing", key: "nope", r: ok(`[]`)},
 		{name: "the files of a missing page, 404", endpoint: "files", class: "missing", key: "nope", r: handlerError(404)},
 		{name: "files with .. refused", endpoint: "files", class: "traversal", key: "a..b", r: handlerError(400)},
-		{name: "files with an early 400", endpoint: "files", class: "encoded", key: "%2e%2e", r: earlyError(400)},
+		{name: "files with an early 400", endpoint: "files", class: "encoded", key: "a%2e%2eb", r: earlyError(400)},
 		{name: "a page key with .., 404", endpoint: "pages", class: "traversal", key: "a..b", r: handlerError(404), open: true},
 		{name: "a page key with .., 400", endpoint: "pages", class: "traversal", key: "a..b", r: handlerError(400), open: true},
 		{name: "a tag key with NUL, 400", endpoint: "tags", class: "traversal", key: "x%00y", r: earlyError(400), open: true},
@@ -53,7 +53,7 @@ func TestSingle(t *testing.T) {
 		{name: "a missing user, 200", endpoint: "users", class: "missing", key: "nope", r: ok(`{}`), want: []string{"USER-GET-404"}},
 		{name: "the files of a missing page, not a list", endpoint: "files", class: "missing", key: "nope", r: ok(`{}`), want: []string{"FILES-LIST-SHAPE"}},
 		{name: "files with .. served", endpoint: "files", class: "traversal", key: "a..b", r: ok(`[]`), want: []string{"FILES-TRAVERSAL-400"}},
-		{name: "files with %2e%2e, 404", endpoint: "files", class: "encoded", key: "%2e%2e", r: handlerError(404), want: []string{"FILES-TRAVERSAL-400"}},
+		{name: "files with a%2e%2eb, 404", endpoint: "files", class: "encoded", key: "a%2e%2eb", r: handlerError(404), want: []string{"FILES-TRAVERSAL-400"}},
 		{name: "a page key with .., 200", endpoint: "pages", class: "traversal", key: "a..b", r: ok(text(t, page("a..b", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "a very long key, 401", endpoint: "categories", class: "long", key: "aaaa", r: earlyError(401), want: []string{"CAT-GET-404"}},
 	} {
