@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // This file sends the cases that write pages: creates, edits and writes
@@ -29,12 +30,16 @@ func jsonText(v any) []byte {
 
 // removeIfThere deletes the page at slug if the site has one: a write the
 // server refused, or whose answer named no key, may have made it anyway.
+// Only a page that is the run's is deleted (as framework.GuardCreate
+// does): the answer names it by slug, or by a run-marked key. Anything
+// else (a page a lenient lookup answered for the slug) is left alone;
+// the final sweep finds a run-marked page it missed.
 func (s *session) removeIfThere(ctx context.Context, slug string) {
-	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Fresh: true}); ex.Status == http.StatusOK {
-		key := ex.Get("data.key").String()
-		if key == "" {
-			key = slug
-		}
+	ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Fresh: true})
+	if ex.Status != http.StatusOK {
+		return
+	}
+	if key := ex.Get("data.key").String(); key == slug || marker.HasRunMarker(key, s.fx.RunID) {
 		s.adopt(key)
 		s.remove(ctx, key)
 	}
