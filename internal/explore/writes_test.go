@@ -1,8 +1,12 @@
 package explore
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +29,54 @@ func topLevelPage(h http.Handler, token string) string {
 		}
 	}
 	return ""
+}
+
+// withoutAuth reports whether a request carries no valid authentication
+// token (anywhere the client may put it).
+func withoutAuth(r *http.Request, body []byte, auth string) bool {
+	return !strings.Contains(string(body)+r.URL.RawQuery+r.Header.Get("X-Auth-Token"), auth)
+}
+
+// TestRefusedCreateTakenUnderAParent: a server that takes a create
+// without a valid authentication token and puts the page under the
+// parent the body named (201, the key parent/slug) breaks
+// AUTH-REFUSED-WRITE-NO-EFFECT: the page is read where the answer put
+// it, not at the slug alone, and it is removed.
+func TestRefusedCreateTakenUnderAParent(t *testing.T) {
+	t.Parallel()
+	opts := reference.Options{Token: reference.NewToken(), AuthToken: reference.NewToken()}
+	wrap := func(h http.Handler) http.Handler {
+		var once sync.Once
+		var parent string
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			fields, _ := bodyFields(body)
+			if r.Method != http.MethodPost || r.URL.Path != "/api/pages" || !fields.Has("parent") || !withoutAuth(r, body, opts.AuthToken) {
+				h.ServeHTTP(w, r)
+				return
+			}
+			once.Do(func() { parent = topLevelPage(h, opts.Token) })
+			taken, _ := json.Marshal(map[string]string{"token": opts.Token, "authentication": opts.AuthToken,
+				"title": fields.Get("title"), "slug": fields.Get("slug"), "type": "draft", "parent": parent})
+			req := httptest.NewRequest(http.MethodPost, "/api/pages", bytes.NewReader(taken))
+			req.Header.Set("Content-Type", "application/json")
+			h.ServeHTTP(w, req)
+		})
+	}
+	srv := testkit.ReferenceWith(t, opts, wrap)
+	before := srv.Storage()
+	res, out := exploreRef(t, srv, Config{Seed: 7, Requests: 1500, Kinds: []gen.Kind{gen.KindRefused}})
+	if d := before.Diff(srv.Storage()); len(d) > 0 {
+		t.Errorf("the exploration left the storage changed:\n%s", strings.Join(d, "\n"))
+	}
+	if !slices.ContainsFunc(res.Records, func(r Record) bool { return r.Finding.Rule == "AUTH-REFUSED-WRITE-NO-EFFECT" }) {
+		var rules []string
+		for _, r := range res.Records {
+			rules = append(rules, r.Finding.Signature())
+		}
+		t.Errorf("findings %v, want AUTH-REFUSED-WRITE-NO-EFFECT\n%s", rules, out)
+	}
 }
 
 // TestRemoveIfThereKeepsOthersPages: a server that answers a read of a
