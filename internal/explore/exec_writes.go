@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -211,8 +212,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	r := client.Request{Credentials: client.APIToken}
 	if c.AuthToken == gen.TokenWrong {
 		rule = "AUTH-WRITE-INVALID-AUTH"
-		wrong := wrongToken
-		r.Credentials, r.AuthValue = client.BothTokens, &wrong
+		r.Credentials, r.AuthValue = client.BothTokens, framework.WrongToken(s.c.AuthToken())
 	}
 	r.Probe = true
 	if c.Target == "settings" {

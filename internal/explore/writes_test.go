@@ -117,3 +117,23 @@ func TestRemoveIfThereKeepsOthersPages(t *testing.T) {
 		t.Errorf("the exploration changed the storage:\n%s\n%s", strings.Join(d, "\n"), out)
 	}
 }
+
+// TestWrongTokenIsNeverTheRunsOwn: a case that sends a wrong token sends
+// one that differs from the run's, whatever the run's are (a fixed
+// "wrong" value could be a site's real token, and its writes then go
+// through).
+func TestWrongTokenIsNeverTheRunsOwn(t *testing.T) {
+	t.Parallel()
+	const tok = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	for _, opts := range []reference.Options{{Token: tok, AuthToken: reference.NewToken()}, {Token: reference.NewToken(), AuthToken: tok}} {
+		srv := testkit.ReferenceWith(t, opts, nil)
+		before := srv.Storage()
+		res, out := exploreRef(t, srv, Config{Seed: 7, Requests: 400, Kinds: []gen.Kind{gen.KindToken, gen.KindRefused}})
+		for _, r := range res.Records {
+			t.Errorf("%s: expected %s, got %s", r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+		}
+		if d := before.Diff(srv.Storage()); len(d) > 0 {
+			t.Errorf("the exploration left the storage changed:\n%s\n%s", strings.Join(d, "\n"), out)
+		}
+	}
+}
