@@ -79,7 +79,7 @@ func (s *session) token(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	if c.Key != "" {
 		r.Path = s.keyPath(c.Endpoint, c.Key, c.KeyClass)
 	}
-	auth := c.Method != http.MethodGet || c.Endpoint == "settings"
+	auth := c.NeedsAuth()
 	inBody := c.Method == http.MethodPut
 	fields := map[string]any{}
 	for _, f := range s.fields(c.Fields, "") {
