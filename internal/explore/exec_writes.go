@@ -155,7 +155,7 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		current = nk
 	}
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
-		s.findRenamed(ctx, key, &current)
+		s.findRenamed(ctx, key)
 		return
 	}
 	typ, _ := c.Field("type")
@@ -197,11 +197,10 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 
 // findRenamed follows a page whose edit got no usable answer: if it no
 // longer reads at its key, the sweep's listing of run-marked pages finds
-// it (its new title carries the marker).
-func (s *session) findRenamed(ctx context.Context, key string, current *string) {
+// it (its new title carries the marker) and deletes it.
+func (s *session) findRenamed(ctx context.Context, key string) {
 	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true}); ex.Status == http.StatusNotFound {
 		s.sweep(ctx)
-		*current = key
 	}
 }
 
@@ -267,7 +266,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	}
 	after := s.readPage(ctx, j, key)
 	if !j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusOK, after, "page gone", "the page still reads after the refused "+c.Target, "GET answered "+http.StatusText(after.Status)) {
-		s.findRenamed(ctx, key, &key)
+		s.findRenamed(ctx, key)
 		return
 	}
 	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, after, before, after.Get("data"))
