@@ -9,6 +9,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // This file sends the cases that change nothing: page lists, single
@@ -56,12 +57,9 @@ func (s *session) read(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	j.Single(c.Endpoint, c.KeyClass, key, ex)
 }
 
-// wrongToken is a well-formed token that is not the run's (64 hex
-// characters, as 5.8 describes new ones).
-const wrongToken = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-
 // tokenValue is what a case sends of a token: the value, and whether the
-// parameter is sent at all.
+// parameter is sent at all. A wrong one is well-formed and differs from
+// the valid one (framework.WrongToken).
 func tokenValue(t gen.Token, valid string) (string, bool) {
 	switch t {
 	case gen.TokenMissing:
@@ -69,7 +67,7 @@ func tokenValue(t gen.Token, valid string) (string, bool) {
 	case gen.TokenEmpty:
 		return "", true
 	case gen.TokenWrong:
-		return wrongToken, true
+		return *framework.WrongToken(valid), true
 	}
 	return valid, true
 }
@@ -81,7 +79,7 @@ func (s *session) token(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	if c.Key != "" {
 		r.Path = s.keyPath(c.Endpoint, c.Key, c.KeyClass)
 	}
-	auth := c.Method != http.MethodGet || c.Endpoint == "settings"
+	auth := c.NeedsAuth()
 	inBody := c.Method == http.MethodPut
 	fields := map[string]any{}
 	for _, f := range s.fields(c.Fields, "") {

@@ -11,6 +11,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
+	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/marker"
 )
 
 // This file sends the cases that write pages: creates, edits and writes
@@ -29,12 +31,16 @@ func jsonText(v any) []byte {
 
 // removeIfThere deletes the page at slug if the site has one: a write the
 // server refused, or whose answer named no key, may have made it anyway.
+// Only a page that is the run's is deleted (as framework.GuardCreate
+// does): the answer names it by slug, or by a run-marked key. Anything
+// else (a page a lenient lookup answered for the slug) is left alone;
+// the final sweep finds a run-marked page it missed.
 func (s *session) removeIfThere(ctx context.Context, slug string) {
-	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Fresh: true}); ex.Status == http.StatusOK {
-		key := ex.Get("data.key").String()
-		if key == "" {
-			key = slug
-		}
+	ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", slug), Fresh: true})
+	if ex.Status != http.StatusOK {
+		return
+	}
+	if key := ex.Get("data.key").String(); key == slug || marker.HasRunMarker(key, s.fx.RunID) {
 		s.adopt(key)
 		s.remove(ctx, key)
 	}
@@ -149,7 +155,7 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		current = nk
 	}
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
-		s.findRenamed(ctx, key, &current)
+		s.findRenamed(ctx, key)
 		return
 	}
 	typ, _ := c.Field("type")
@@ -191,11 +197,10 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 
 // findRenamed follows a page whose edit got no usable answer: if it no
 // longer reads at its key, the sweep's listing of run-marked pages finds
-// it (its new title carries the marker).
-func (s *session) findRenamed(ctx context.Context, key string, current *string) {
+// it (its new title carries the marker) and deletes it.
+func (s *session) findRenamed(ctx context.Context, key string) {
 	if ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true}); ex.Status == http.StatusNotFound {
 		s.sweep(ctx)
-		*current = key
 	}
 }
 
@@ -206,8 +211,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	r := client.Request{Credentials: client.APIToken}
 	if c.AuthToken == gen.TokenWrong {
 		rule = "AUTH-WRITE-INVALID-AUTH"
-		wrong := wrongToken
-		r.Credentials, r.AuthValue = client.BothTokens, &wrong
+		r.Credentials, r.AuthValue = client.BothTokens, framework.WrongToken(s.c.AuthToken())
 	}
 	r.Probe = true
 	if c.Target == "settings" {
@@ -231,12 +235,19 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		r.Method, r.Path = http.MethodPost, "/api/pages"
 		body(&r, s.fields(c.Fields, slug), c.Form)
 		ex := s.do(ctx, j, r, "")
-		defer s.removeIfThere(ctx, slug)
+		// A server that took it anyway may have put the page under a
+		// parent the body named: the key it answered says where.
+		key, remove := s.removeCreated(ctx, ex, slug)
+		defer remove()
 		if oracle.Judgeable(ex) && ex.Status < 500 {
 			j.Status(rule, ex, http.StatusUnauthorized)
 		}
-		after := s.readPage(ctx, j, slug)
-		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusNotFound, after, "page created", "no page at the refused create's slug", "GET answered "+http.StatusText(after.Status))
+		at := slug
+		if key != "" {
+			at = key
+		}
+		after := s.readPage(ctx, j, at)
+		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusNotFound, after, "page created", "no page at "+at+" after the refused create", "GET answered "+http.StatusText(after.Status))
 		return
 	}
 	key, before := s.basePage(ctx, j)
@@ -255,7 +266,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	}
 	after := s.readPage(ctx, j, key)
 	if !j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusOK, after, "page gone", "the page still reads after the refused "+c.Target, "GET answered "+http.StatusText(after.Status)) {
-		s.findRenamed(ctx, key, &key)
+		s.findRenamed(ctx, key)
 		return
 	}
 	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, after, before, after.Get("data"))

@@ -42,7 +42,7 @@ var smallest = map[reference.Mutant][2]int{
 	reference.ExploreFormQuoteTwice:         {4, 16},  // title `"`
 	reference.ExploreRefusedEditAppliesTags: {1, 12},  // tags
 	reference.ExploreMissingTagEchoesToken:  {0, 12},  // one short key
-	reference.ExploreFilesEncodedDots:       {0, 8},   // %2e%2e
+	reference.ExploreFilesEncodedDots:       {0, 8},   // %2e%2eb
 	reference.ExploreTextPlainCrash:         {0, 40},  // a body with Content-Type text/plain
 }
 

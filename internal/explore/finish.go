@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
@@ -21,7 +22,7 @@ import (
 func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Time, exit int, sentence string) Result {
 	s.sweep(ctx)
 	if s.settings != nil {
-		cctx, cancel := cleanupContext(ctx)
+		cctx, cancel := framework.CleanupContext(ctx)
 		_, now, problem := s.fx.ReadSettings(cctx)
 		if problem == "" {
 			s.restoreSettings(cctx, now)
@@ -113,13 +114,11 @@ func (s *session) writeHAR(w io.Writer, rec *har.Recorder, run *report.Run) erro
 	marks := map[int]string{}
 	for _, r := range s.records {
 		for _, ex := range r.Exchanges {
-			if !ex.Replayed {
-				marks[ex.Seq] = fmt.Sprintf("explore finding %s, smallest %s case", r.Finding.Signature(), r.Kind)
-			}
+			marks[ex.Seq] = fmt.Sprintf("explore finding %s, smallest %s case", r.Finding.Signature(), r.Kind)
 		}
 	}
 	for i := range h.Log.Entries {
-		if m, ok := marks[h.Log.Entries[i].Seq]; ok && !h.Log.Entries[i].Replayed {
+		if m, ok := marks[h.Log.Entries[i].Seq]; ok {
 			h.Log.Entries[i].Comment = m
 		}
 	}

@@ -125,3 +125,57 @@ func TestRefusedSettingsUpdateApplied(t *testing.T) {
 		t.Errorf("findings %v (%v), want SETTINGS-CUSTOMFIELDS-400: unchanged <setting>", rules, what)
 	}
 }
+
+// wrongKindRefusedApplied wraps the reference: a JSON settings update
+// with a value other than text (customFields aside) has its text fields
+// applied and is answered 400.
+func wrongKindRefusedApplied(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var m map[string]any
+		wrong := false
+		if r.Method == http.MethodPut && r.URL.Path == "/api/settings" && json.Unmarshal(body, &m) == nil {
+			for k, v := range m {
+				if _, text := v.(string); !text && k != "customFields" {
+					wrong = true
+					delete(m, k)
+				}
+			}
+		}
+		if !wrong {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			h.ServeHTTP(w, r)
+			return
+		}
+		changed, _ := json.Marshal(m)
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(changed)), int64(len(changed))
+		h.ServeHTTP(httptest.NewRecorder(), r) // the text fields applied
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusBadRequest) // and refused
+		_, _ = w.Write([]byte(`{"status":"1","message":"Validation failed."}`))
+	})
+}
+
+// TestSettingsValidationPartlyApplied: a settings update with a value of
+// a kind the spec does not allow, sent with both tokens, refused with
+// 400 while its other fields applied, is no finding: 4.10 does not say
+// whether part of a refused update applies, and the refusal is not one
+// for want of a token (AUTH-REFUSED-WRITE-NO-EFFECT). It is observed;
+// the settings are restored.
+func TestSettingsValidationPartlyApplied(t *testing.T) {
+	t.Parallel()
+	srv := testkit.ReferenceWith(t, reference.Options{}, wrongKindRefusedApplied)
+	before := srv.Storage()
+	res, out := exploreRef(t, srv, Config{Seed: 7, Requests: 400, Kinds: []gen.Kind{gen.KindSettings}})
+	for _, r := range res.Records {
+		t.Errorf("%s: expected %s, got %s", r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+	}
+	if !slices.ContainsFunc(res.Report.Observations, func(o string) bool { return strings.Contains(o, "answered 400 changed") }) {
+		t.Errorf("no settings update was refused and applied in part: %v\n%s", res.Report.Observations, out)
+	}
+	if d := before.Diff(srv.Storage()); len(d) > 0 {
+		t.Errorf("the exploration left the storage changed:\n%s", strings.Join(d, "\n"))
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
 )
 
@@ -90,9 +89,8 @@ func (s *session) replayAll(ctx context.Context, rec *har.Recorder, started time
 		f, err := LoadReplay(path)
 		if err != nil {
 			fmt.Fprintf(s.out, "conformance: --replay: %v\n", err)
-			res := s.finish(ctx, rec, started, ExitUsage, "The replay file cannot be read: "+err.Error())
-			res.Exit = ExitUsage
-			return res
+			// ExitUsage, unless the site lost data (finish: ExitUnusable).
+			return s.finish(ctx, rec, started, ExitUsage, "The replay file cannot be read: "+err.Error())
 		}
 		if why := s.cannotReplay(f.Case); why != "" {
 			s.notes = append(s.notes, fmt.Sprintf("%s not replayed: %s", path, why))
@@ -144,7 +142,3 @@ func (s *session) cannotReplay(c gen.Case) string {
 	}
 	return ""
 }
-
-// cleanupContext is the context of undoing: not cancelled by an
-// interrupt, bounded in time.
-var cleanupContext = framework.CleanupContext

@@ -133,7 +133,7 @@ func (s *session) casesLine() string {
 // when the finding names none).
 func (r Record) judged() *client.Exchange {
 	for _, ex := range r.Exchanges {
-		if ex.Seq == r.Finding.Seq && !ex.Replayed {
+		if ex.Seq == r.Finding.Seq {
 			return ex
 		}
 	}

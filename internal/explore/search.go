@@ -45,8 +45,10 @@ type Record struct {
 	// Exchanges are the requests of the last sending of the case, the
 	// finding's evidence.
 	Exchanges []*client.Exchange `json:"-"`
-	// Hits counts the sendings that showed the finding (the first, its
-	// reproduction, each shrinking step kept).
+	// Hits counts the sendings that showed the finding: the first, the
+	// same case sent again to confirm it, and each case sent while
+	// shrinking that showed it (a case judged from the cache is no
+	// sending).
 	Hits int `json:"hits"`
 	// FirstSize is the size of the first case that showed it, before
 	// shrinking (Case.Size: fields and characters).
@@ -112,8 +114,9 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 	search := s.budget.share(p.weight, weightLeft)
 	excluded := map[string]bool{}
 	// cache keeps the outcome of each case sent: a case drawn again
-	// (shrinking tries many that differ only in what they do not use) is
-	// judged without sending it again.
+	// (rapid runs the failing case again before shrinking, and shrinking
+	// tries many that differ only in what they do not use) is judged
+	// without sending it again. Only a sending counts as a hit.
 	cache := map[string]outcome{}
 	for round := 0; search.open(s.c.Seq()) && !s.stopped(ctx) && !s.failedFast(); round++ {
 		var (
@@ -143,12 +146,30 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 			if !ok {
 				return
 			}
-			if target == "" {
-				target, shrink = f.Signature(), s.budget.shrinkWindow()
-				fields, chars := c.Size()
-				best.FirstSize = [2]int{fields, chars}
+			hits := best.Hits
+			if !seen {
+				hits++
 			}
-			best = Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: best.Hits + 1, FirstSize: best.FirstSize}
+			if target == "" {
+				hits = 1 // the sending that showed it (now or before)
+				// A new finding: the same case is sent once more, past
+				// the cache. One that does not show again is flaky (a
+				// one-off 500, a race of the site's): recorded as an
+				// observation, and the search goes on.
+				fields, chars := c.Size()
+				first := [2]int{fields, chars}
+				again := s.run(ctx, c)
+				cache[key] = again
+				g, shown := pick(again.judge.Findings, f.Signature(), nil)
+				if !shown {
+					s.noteFlaky(Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: hits, FirstSize: first})
+					return
+				}
+				f, out, hits = g, again, hits+1
+				target, shrink = f.Signature(), s.budget.shrinkWindow()
+				best.FirstSize = first
+			}
+			best = Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: hits, FirstSize: best.FirstSize}
 			t.Fatalf("%s", target) // the same failure every time: rapid keeps shrinking it
 		}
 		checks := max(search.seq-s.c.Seq(), 1)
@@ -158,12 +179,24 @@ func (s *session) explore(ctx context.Context, p property, index, weightLeft int
 			return
 		}
 		excluded[target] = true
-		if best.Hits < 2 {
-			s.flaky = append(s.flaky, best)
-			continue
-		}
+		s.dropFlaky(target)
 		s.records = append(s.records, best)
 	}
+}
+
+// noteFlaky keeps a finding that did not show when its case was sent a
+// second time (once a signature).
+func (s *session) noteFlaky(r Record) {
+	sig := r.Finding.Signature()
+	if !slices.ContainsFunc(s.flaky, func(f Record) bool { return f.Finding.Signature() == sig }) {
+		s.flaky = append(s.flaky, r)
+	}
+}
+
+// dropFlaky forgets a flaky finding another case showed twice: it is a
+// finding.
+func (s *session) dropFlaky(sig string) {
+	s.flaky = slices.DeleteFunc(s.flaky, func(f Record) bool { return f.Finding.Signature() == sig })
 }
 
 // pick chooses the finding a case fails on: the one being shrunk, or

@@ -10,7 +10,10 @@
 // Slug and Marker are placeholders the explorer fills in when it sends.
 package gen
 
-import "strings"
+import (
+	"net/http"
+	"strings"
+)
 
 // Kind is what a case exercises.
 type Kind string
@@ -47,7 +50,8 @@ const (
 	TokenEmpty   Token = "empty"   // the parameter, with an empty value
 	TokenWrong   Token = "wrong"   // a well-formed wrong value
 	// TokenElsewhere: the valid token, where the spec does not put it for
-	// the method (the body of a GET, the query string of a PUT).
+	// the method (the body of a GET, the query string of a PUT); the API
+	// token only.
 	TokenElsewhere Token = "elsewhere"
 )
 
@@ -117,6 +121,11 @@ func (c Case) Param(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// NeedsAuth reports whether the request of a case needs the
+// authentication token besides the API token (5): a write, or a read of
+// the settings.
+func (c Case) NeedsAuth() bool { return c.Method != http.MethodGet || c.Endpoint == "settings" }
 
 // Valid reports whether every field the case sends is of a kind and form
 // the spec allows.

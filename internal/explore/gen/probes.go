@@ -31,7 +31,7 @@ func Tokens(site *Site) *rapid.Generator[Case] {
 			c.Method, c.Endpoint = http.MethodGet, "pages"
 		}
 		c.APIToken = rapid.SampledFrom([]Token{TokenValid, TokenMissing, TokenEmpty, TokenWrong, TokenElsewhere}).Draw(t, "apiToken")
-		if c.Method != http.MethodGet || c.Endpoint == "settings" {
+		if c.NeedsAuth() {
 			auth := []Token{TokenMissing, TokenWrong}
 			if site.Writes || c.Method == http.MethodGet {
 				// Valid authentication only where nothing can change: a

@@ -217,7 +217,8 @@ func TestWritesTouchOnlyTheRunsPages(t *testing.T) {
 // TestKeys: each class of key is what it says: an existing one is a name
 // the site has, a child is under a top-level page, a missing one is
 // run-marked, a traversal one holds ".." or a NUL byte, an encoded one a
-// percent-encoded "..", a long one hundreds of characters.
+// percent-encoded "..", a long one hundreds of characters; none is a
+// whole dot-segment, which a web server in front may remove from the path.
 func TestKeys(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		site := drawSite(t)
@@ -243,6 +244,11 @@ func TestKeys(t *testing.T) {
 		}
 		if !ok {
 			t.Fatalf("a %s key %q on %s", c.KeyClass, k, c.Endpoint)
+		}
+		for _, seg := range strings.Split(strings.ReplaceAll(strings.ToLower(k), "%2e", "."), "/") {
+			if seg == "." || seg == ".." {
+				t.Fatalf("a %s key %q on %s holds a dot-segment", c.KeyClass, k, c.Endpoint)
+			}
 		}
 	})
 }

@@ -34,6 +34,8 @@ var singleRules = map[string][2]string{
 // be 200 with an empty list, or 404). A key with ".." or a NUL byte is 400
 // for the files list (4.11); elsewhere it names no resource, and section
 // 7's "invalid page key" allows 400 besides 404, as for a very long key.
+// (Its ".." is never a whole path segment, which a web server in front
+// may remove from the path before the API sees it: gen.Read.)
 func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 	rules, ok := singleRules[endpoint]
 	if !ok {
@@ -87,11 +89,11 @@ func (j *Judge) existing(endpoint, rule, key string, ex *client.Exchange) {
 // (5.1 to 5.6): a missing API token is 400, a wrong one 401, an endpoint
 // that needs the authentication token refuses a request without a valid
 // one with 401 (a page that does not exist may be 404 first: which check
-// comes first is not said); with both tokens valid the request goes
-// through. Tokens where the spec does not put them: the answer is only
-// recorded.
+// comes first is not said); with the tokens it needs valid the request
+// goes through (a read of a page no one has: 404). Tokens where the spec
+// does not put them: the answer is only recorded.
 func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
-	needsAuth := c.Method != http.MethodGet || c.Endpoint == "settings"
+	needsAuth := c.NeedsAuth()
 	authValid := c.AuthToken == gen.TokenValid
 	missingPage := c.KeyClass == "missing"
 	switch c.APIToken {
@@ -119,10 +121,14 @@ func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 		return
 	}
 	switch {
+	case !needsAuth && missingPage:
+		// A read of a page no one has (a site without pages): the API
+		// token is enough to be told so (4.2).
+		if j.Status("PAGE-GET-404", ex, http.StatusNotFound) {
+			j.HandlerError("PAGE-GET-404", ex)
+		}
 	case !needsAuth:
 		j.Status("AUTH-READ-TOKEN-ONLY", ex, http.StatusOK)
-	case c.AuthToken == gen.TokenElsewhere:
-		j.Observe("%s /api/%s with the authentication token where the spec does not put it was answered %d", c.Method, c.Endpoint, ex.Status)
 	case authValid && c.Endpoint == "settings":
 		j.Status("AUTH-PARAM-NAME", ex, http.StatusOK)
 	case authValid && missingPage:
