@@ -220,8 +220,7 @@ site lost pages while cleanup ran.`,
 				tw.Final(cmd.Context(), c)
 			}
 			if trip := tw.Tripped(); trip != nil {
-				fmt.Fprintf(out, "The site lost data while cleanup ran: %s. Deletes were stopped at once (after %d); restore the site from a backup.\n",
-					trip.Summary(), trip.AfterWrites)
+				fmt.Fprintln(out, trip.Sentence("cleanup", nil, ""))
 				return exitError{runner.ExitUnusable}
 			}
 			verb := "deleted"

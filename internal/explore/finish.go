@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/framework"
@@ -32,12 +31,7 @@ func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Ti
 	if tw := s.fx.Tripwire; tw != nil {
 		tw.Final(ctx, s.c)
 		if trip := tw.Tripped(); trip != nil {
-			sentence = fmt.Sprintf("The site lost data during the exploration: %s. Writes were stopped at once (after %d), cleanup writes included; restore the site from a backup.",
-				trip.Summary(), trip.AfterWrites)
-			if left := s.fx.Ledger.Pages(); len(left) > 0 {
-				sentence += fmt.Sprintf(" The run's own pages may still be on it: %s; once it is restored, remove them with `conformance cleanup --base-url %s`.",
-					strings.Join(left, ", "), s.c.BaseURL())
-			}
+			sentence = trip.Sentence("the exploration", s.fx.Ledger.Pages(), s.c.BaseURL())
 			exit = ExitUnusable
 		}
 	}

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/conformance-suite/conformance/internal/framework"
@@ -22,12 +21,7 @@ func tripped(t *framework.Fixture, run *report.Run, baseURL string) *health {
 		return nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The site lost data during the run: %s. Writes were stopped at once (after %d), cleanup writes included; restore the site from a backup.",
-		trip.Summary(), trip.AfterWrites)
-	if left := t.Ledger.Pages(); len(left) > 0 {
-		fmt.Fprintf(&b, " The run's own pages may still be on it: %s; once it is restored, remove them with `conformance cleanup --base-url %s`.",
-			strings.Join(left, ", "), baseURL)
-	}
+	b.WriteString(trip.Sentence("the run", t.Ledger.Pages(), baseURL))
 	if len(t.Ledger.Problems()) > 0 {
 		b.WriteString(" What else the run could not undo is listed under \"What the run left or restored on the target\".")
 	}

@@ -110,7 +110,7 @@ func TestCleanupTripwire(t *testing.T) {
 	seedLeftovers(t, ref, 12)
 	res := selftest.Run(t.Context(), selftest.Cmd{Timeout: runTimeout, Args: []string{"cleanup", "--base-url", ref.URL},
 		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
-	if res.Exit != 3 || !strings.Contains(res.Stdout, "The site lost data while cleanup ran: these pages are no longer listed: alpha-post") {
+	if res.Exit != 3 || !strings.Contains(res.Stdout, "The site lost data during cleanup: these pages are no longer listed: alpha-post") {
 		t.Fatalf("cleanup exit %d, want 3 and a sentence naming alpha-post:\n%s", res.Exit, res.Stdout)
 	}
 }

@@ -125,6 +125,20 @@ func (e *Stopped) Error() string {
 // Unwrap lets errors.Is find client.ErrWritesStopped.
 func (e *Stopped) Unwrap() error { return client.ErrWritesStopped }
 
+// Sentence is the verdict of a run the tripwire stopped: the site lost
+// data during what (the run, the exploration, cleanup), writes were
+// stopped, restore from a backup; and, when the run's own pages left are
+// known, how to remove them once the site is restored.
+func (t *Trip) Sentence(during string, left []string, baseURL string) string {
+	s := fmt.Sprintf("The site lost data during %s: %s. Writes were stopped at once (after %d), cleanup writes included; restore the site from a backup.",
+		during, t.Summary(), t.AfterWrites)
+	if len(left) > 0 {
+		s += fmt.Sprintf(" The run's own pages may still be on it: %s; once it is restored, remove them with `conformance cleanup --base-url %s`.",
+			strings.Join(left, ", "), baseURL)
+	}
+	return s
+}
+
 // Summary says in a few words what was lost.
 func (t *Trip) Summary() string {
 	var parts []string
