@@ -26,7 +26,11 @@ func init() {
 		probe []req
 		what  string
 	}{[]req{js("POST", "/api/pages", map[string]any{"title": "T", "tags": "probe tag", "type": "published"}),
-		g("/api/tags/probe-tag")}, "the new page not listed"}
+		g("/api/tags/probe-tag"),
+		// A parent renamed renames its children; the pages as at start
+		// must not follow (TestFileModeAnswersTheSame).
+		js("PUT", "/api/pages/guides", map[string]any{"title": "Handbook"}),
+		g("/api/tags/tutorial")}, "the new page not listed"}
 	mutantProbes[UploadRecordSizeString] = struct {
 		probe []req
 		what  string
