@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestMain is selftest.Main: with selftest.EnvAsCLI set the test binary
@@ -33,7 +34,7 @@ const hardLimit = 40 * time.Second
 
 // raceScaled is d, or d times raceFactor under the race detector.
 func raceScaled(d time.Duration) time.Duration {
-	if raceEnabled {
+	if testkit.RaceEnabled {
 		return time.Duration(float64(d) * raceFactor)
 	}
 	return d

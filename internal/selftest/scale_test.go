@@ -179,7 +179,7 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 		t.Skip("two CLI runs")
 	}
 	n := 10000
-	if raceEnabled {
+	if testkit.RaceEnabled {
 		n = 700
 	}
 	small, big := runScale(t, 100), runScale(t, n)
