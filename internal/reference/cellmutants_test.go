@@ -3,6 +3,7 @@ package reference
 import (
 	"net/http"
 	"strings"
+	"testing"
 
 	"github.com/conformance-suite/conformance/internal/coverage"
 )
@@ -130,4 +131,24 @@ func tokenProbe(row string, way coverage.Way) req {
 		q.auth, q.authValue = false, "wrong"
 	}
 	return q
+}
+
+// Every cell mutant of a field's kind or views has a spot (cellView), and
+// its description names it: the description is built from the spot the
+// mutant changes.
+func TestCellDescriptionsNameTheirView(t *testing.T) {
+	for _, m := range cellTable() {
+		section, field, way := cellsByName[m.Name].Parts()
+		if way != coverage.Kind && way != coverage.Views {
+			continue
+		}
+		at, ok := cellView(section, field, way)
+		if !ok {
+			t.Errorf("%s: no view in cellView", m.Name)
+			continue
+		}
+		if want := "GET /api/" + at.endpoint; !strings.Contains(m.Description, want) {
+			t.Errorf("%s: description %q does not name %s", m.Name, m.Description, want)
+		}
+	}
 }

@@ -82,6 +82,28 @@ type cellSpot struct {
 	field    string
 }
 
+// where names the spot of the cell mutant of field for its description:
+// "the pages of GET /api/tags/{key} (their title)", "the items of GET
+// /api/pages".
+func (at cellSpot) where(field string) string {
+	path := "GET /api/" + at.endpoint
+	if at.single && at.endpoint == "users" {
+		path += "/{username}"
+	} else if at.single {
+		path += "/{key}"
+	}
+	switch {
+	case at.records == "pages[]":
+		path = "the pages of " + path
+	case at.records == "[]" && !at.single:
+		path = "the items of " + path
+	}
+	if at.field != field {
+		path += " (their " + at.field + ")"
+	}
+	return path
+}
+
 // cellView is where the cell mutant of section.field.way changes a field.
 func cellView(section, field string, way coverage.Way) (cellSpot, bool) {
 	switch {
