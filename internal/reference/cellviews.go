@@ -21,13 +21,6 @@ func (s *Server) breakOutput(r *http.Request, resp response) response {
 	}
 	endpoint, key := apiPath(r.URL.Path)
 	var body any
-	if s.mutated(TagViewsNameIsKey) && endpoint == "tags" {
-		body = plain(resp.body)
-		m, _ := body.(map[string]any)
-		for _, rec := range append(records(m["data"], "[]"), records(m["data"], "")...) {
-			rec["name"] = rec["key"]
-		}
-	}
 	for _, id := range s.cells {
 		section, field, way := id.Parts()
 		at, ok := cellView(section, field, way)

@@ -115,7 +115,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		resp = s.handle(w, r)
 	}()
-	if len(s.cells) > 0 || s.mutated(TagViewsNameIsKey) {
+	if len(s.cells) > 0 {
 		resp = s.breakOutput(r, resp)
 	}
 	s.write(w, r, resp)
