@@ -32,7 +32,7 @@ type writesAfterLoss struct {
 
 func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		write := r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
+		write := reference.IsWrite(r.Method)
 		f.mu.Lock()
 		if write {
 			f.writes++
@@ -67,7 +67,7 @@ type foreignWriter struct {
 
 func (f *foreignWriter) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
+		if reference.IsWrite(r.Method) {
 			f.mu.Lock()
 			f.writes++
 			if f.deleted {
