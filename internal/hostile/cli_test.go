@@ -9,35 +9,20 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/cli"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
-// cliEnv makes the test binary act as the conformance CLI: RunSpecs can run
-// only once per process, so every scenario is a subprocess.
-const cliEnv = "CONFORMANCE_HOSTILE_RUN_CLI"
-
-// peakFileEnv names a file where the CLI subprocess writes its peak
-// resident memory when it ends. (The parent cannot use the rusage of the
-// child: on Linux it includes the parent's own size at fork time.)
-const peakFileEnv = "CONFORMANCE_HOSTILE_PEAK_FILE"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(cliEnv) == "1" {
-		code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
-		if f := os.Getenv(peakFileEnv); f != "" {
-			_ = os.WriteFile(f, []byte(strconv.FormatInt(peakRSS(), 10)), 0o600)
-		}
-		os.Exit(code)
-	}
-	os.Exit(m.Run())
-}
+// TestMain is selftest.Main: with selftest.EnvAsCLI set the test binary
+// acts as the conformance CLI (RunSpecs can run only once per process, so
+// every scenario is a subprocess), and with selftest.EnvPeakFile set it
+// writes its peak memory when it ends.
+func TestMain(m *testing.M) { selftest.Main(m) }
 
 // showEnv, when set, logs every run's console output (go test -v).
 const showEnv = "HOSTILE_SHOW_OUTPUT"
@@ -49,7 +34,7 @@ const hardLimit = 40 * time.Second
 
 // raceScaled is d, or d times raceFactor under the race detector.
 func raceScaled(d time.Duration) time.Duration {
-	if raceEnabled {
+	if testkit.RaceEnabled {
 		return time.Duration(float64(d) * raceFactor)
 	}
 	return d
@@ -81,7 +66,7 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	peakFile := filepath.Join(t.TempDir(), "peak")
-	cmd.Env = append(selftest.Environ(), cliEnv+"=1", peakFileEnv+"="+peakFile, "CONFORMANCE_TOKEN="+token)
+	cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", selftest.EnvPeakFile+"="+peakFile, "CONFORMANCE_TOKEN="+token)
 	if auth != "" {
 		cmd.Env = append(cmd.Env, "CONFORMANCE_AUTH_TOKEN="+auth)
 	}
@@ -99,9 +84,7 @@ func runCLI(t *testing.T, token, auth string, args ...string) cliRun {
 	case err != nil:
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(peakFile); err == nil {
-		res.MaxRSS, _ = strconv.ParseInt(string(b), 10, 64)
-	}
+	res.MaxRSS, _ = selftest.ReadPeak(peakFile)
 	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
 		var r report.Run
 		if err := json.Unmarshal(b, &r); err != nil {

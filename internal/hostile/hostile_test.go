@@ -569,7 +569,7 @@ func checkMemory(t *testing.T, r cliRun, bound int64) {
 		t.Log("peak memory not measured on this platform")
 		return
 	}
-	if raceEnabled {
+	if testkit.RaceEnabled {
 		bound = int64(float64(bound) * raceFactor)
 	}
 	if r.MaxRSS > bound {

@@ -119,10 +119,11 @@ func cellDescription(id coverage.ID) string {
 		}
 		return fmt.Sprintf("A wrong %s is accepted as the valid one.", tokenWords(field))
 	}
+	at, _ := cellView(section, field, way)
 	if way == coverage.Kind {
-		return fmt.Sprintf("The %s field %s has a kind its schema does not allow in %s.", section, field, kindView(section, field))
+		return fmt.Sprintf("The %s field %s has a kind its schema does not allow in %s.", section, field, at.where(field))
 	}
-	return fmt.Sprintf("The %s field %s reads otherwise in %s than in the other views.", section, field, viewsView(section, field))
+	return fmt.Sprintf("The %s field %s reads otherwise in %s than in the other views.", section, field, at.where(field))
 }
 
 func tokenWords(field string) string {
@@ -152,37 +153,6 @@ func keptBreak(field string) string {
 		return "the page moves to the top level"
 	}
 	return "emptied"
-}
-
-// kindView and viewsView name where the kind and views breaks show.
-func kindView(section, field string) string {
-	switch {
-	case section == "page":
-		return "the pages of GET /api/tags/{key}"
-	case (section == "tag" || section == "category") && field == "pages":
-		return "GET /api/" + endpointOf(section) + "/{key}"
-	case section == "tag" || section == "category":
-		return "GET /api/" + endpointOf(section)
-	case section == "user":
-		return "GET /api/users/{username}"
-	case section == "file":
-		return "GET /api/files/{key}"
-	}
-	return "GET /api/settings"
-}
-
-func viewsView(section, field string) string {
-	switch {
-	case section == "page" && field == "key":
-		return "the pages of GET /api/categories/{key}"
-	case section == "page":
-		return "the items of GET /api/pages"
-	case field == "pages":
-		return "the pages of GET /api/" + endpointOf(section) + "/{key} (their title or description)"
-	case section == "user":
-		return "GET /api/users"
-	}
-	return "GET /api/" + endpointOf(section) + "/{key}"
 }
 
 func endpointOf(section string) string {

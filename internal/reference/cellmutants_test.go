@@ -3,6 +3,7 @@ package reference
 import (
 	"net/http"
 	"strings"
+	"testing"
 
 	"github.com/conformance-suite/conformance/internal/coverage"
 )
@@ -26,7 +27,11 @@ func init() {
 		probe []req
 		what  string
 	}{[]req{js("POST", "/api/pages", map[string]any{"title": "T", "tags": "probe tag", "type": "published"}),
-		g("/api/tags/probe-tag")}, "the new page not listed"}
+		g("/api/tags/probe-tag"),
+		// A parent renamed renames its children; the pages as at start
+		// must not follow (TestFileModeAnswersTheSame).
+		js("PUT", "/api/pages/guides", map[string]any{"title": "Handbook"}),
+		g("/api/tags/tutorial")}, "the new page not listed"}
 	mutantProbes[UploadRecordSizeString] = struct {
 		probe []req
 		what  string
@@ -126,4 +131,24 @@ func tokenProbe(row string, way coverage.Way) req {
 		q.auth, q.authValue = false, "wrong"
 	}
 	return q
+}
+
+// Every cell mutant of a field's kind or views has a spot (cellView), and
+// its description names it: the description is built from the spot the
+// mutant changes.
+func TestCellDescriptionsNameTheirView(t *testing.T) {
+	for _, m := range cellTable() {
+		section, field, way := cellsByName[m.Name].Parts()
+		if way != coverage.Kind && way != coverage.Views {
+			continue
+		}
+		at, ok := cellView(section, field, way)
+		if !ok {
+			t.Errorf("%s: no view in cellView", m.Name)
+			continue
+		}
+		if want := "GET /api/" + at.endpoint; !strings.Contains(m.Description, want) {
+			t.Errorf("%s: description %q does not name %s", m.Name, m.Description, want)
+		}
+	}
 }

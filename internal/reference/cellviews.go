@@ -21,13 +21,6 @@ func (s *Server) breakOutput(r *http.Request, resp response) response {
 	}
 	endpoint, key := apiPath(r.URL.Path)
 	var body any
-	if s.mutated(TagViewsNameIsKey) && endpoint == "tags" {
-		body = plain(resp.body)
-		m, _ := body.(map[string]any)
-		for _, rec := range append(records(m["data"], "[]"), records(m["data"], "")...) {
-			rec["name"] = rec["key"]
-		}
-	}
 	for _, id := range s.cells {
 		section, field, way := id.Parts()
 		at, ok := cellView(section, field, way)
@@ -80,6 +73,28 @@ type cellSpot struct {
 	single   bool
 	records  string
 	field    string
+}
+
+// where names the spot of the cell mutant of field for its description:
+// "the pages of GET /api/tags/{key} (their title)", "the items of GET
+// /api/pages".
+func (at cellSpot) where(field string) string {
+	path := "GET /api/" + at.endpoint
+	if at.single && at.endpoint == "users" {
+		path += "/{username}"
+	} else if at.single {
+		path += "/{key}"
+	}
+	switch {
+	case at.records == "pages[]":
+		path = "the pages of " + path
+	case at.records == "[]" && !at.single:
+		path = "the items of " + path
+	}
+	if at.field != field {
+		path += " (their " + at.field + ")"
+	}
+	return path
 }
 
 // cellView is where the cell mutant of section.field.way changes a field.

@@ -52,13 +52,12 @@ func generate(seed *fixtures.Seed, n int) {
 	tagDraw := rand.NewZipf(rng, 1.3, 2, uint64(nTags-1))
 	catDraw := rand.NewZipf(rng, 1.2, 1, uint64(nCats-1))
 	start := time.Date(2015, 1, 1, 8, 0, 0, 0, time.UTC)
-	future := time.Now().AddDate(5, 0, 0).UTC()
 	var parents []string
 	for i := range n {
 		typ := pickType(rng)
 		date := start.Add(time.Duration(i) * 37 * time.Minute)
 		if typ == "scheduled" {
-			date = future.Add(time.Duration(i) * time.Minute)
+			date = scheduledFrom.Add(time.Duration(i) * time.Minute)
 		}
 		slug := fmt.Sprintf("generated-page-%05d", i)
 		key := slug
@@ -93,6 +92,11 @@ func generate(seed *fixtures.Seed, n int) {
 		seed.Pages = append(seed.Pages, p)
 	}
 }
+
+// scheduledFrom is when the generated scheduled pages start: far in the
+// future, like the fixture's scheduled page, and fixed, so that a size
+// gives the same site every time.
+var scheduledFrom = time.Date(2099, 6, 1, 10, 0, 0, 0, time.UTC)
 
 // pickType draws a page type of the mix.
 func pickType(rng *rand.Rand) string {

@@ -3,7 +3,6 @@ package reference
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -85,7 +84,13 @@ func New(opts Options) (*Server, error) {
 	if err := (&view{s, idx, s.up}).load(seed); err != nil {
 		return nil, err
 	}
-	s.seedSeq, s.seedPages = s.up.uploadSeq, maps.Clone(idx.pages) // what the server started with (cellviews.go)
+	// What the server started with (cellviews.go): copies, since writes in
+	// memory change a page in place (a child renamed with its parent, a
+	// custom field stored).
+	s.seedSeq, s.seedPages = s.up.uploadSeq, make(map[string]*page, len(idx.pages))
+	for k, p := range idx.pages {
+		s.seedPages[k] = p.clone()
+	}
 	if opts.StorageDir == "" {
 		s.mem = idx
 		return s, nil

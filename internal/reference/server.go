@@ -115,7 +115,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		resp = s.handle(w, r)
 	}()
-	if len(s.cells) > 0 || s.mutated(TagViewsNameIsKey) {
+	if len(s.cells) > 0 {
 		resp = s.breakOutput(r, resp)
 	}
 	s.write(w, r, resp)
@@ -193,7 +193,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return early(http.StatusUnauthorized, msgInvalidToken)
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
-	if authOK && isWrite(r.Method) && s.mutated(ForeignWriter) && s.authWrites.Add(1) == foreignWriteAt {
+	if authOK && IsWrite(r.Method) && s.mutated(ForeignWriter) && s.authWrites.Add(1) == foreignWriteAt {
 		s.foreignDelete()
 	}
 

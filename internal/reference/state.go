@@ -58,9 +58,11 @@ func (s *view) nextUploadSeq() int64 {
 	return s.uploadSeq
 }
 
-// isWrite reports whether a request of this method may change what the
-// server stores: anything but GET, HEAD and OPTIONS.
-func isWrite(method string) bool {
+// IsWrite reports whether a request of this method may change what the
+// server stores: anything but GET, HEAD and OPTIONS (the methods
+// client.Alone keeps alone on the wire; the client's tests import
+// testkit, which imports this package, so neither can import the other).
+func IsWrite(method string) bool {
 	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
 }
 
@@ -78,7 +80,7 @@ func (s *Server) transact(r *http.Request, rt route, fn func(v *view) response) 
 		return fn(&view{s, s.mem, s.up})
 	}
 	idx := s.disk.load()
-	write := isWrite(rt.method)
+	write := IsWrite(rt.method)
 	var before encodedIndexes
 	if write {
 		before = idx.encode()

@@ -64,14 +64,20 @@ func (s *view) termPages(endpoint, key string) []*page {
 	return ps
 }
 
-func (s *view) termObj(t *term, ps []*page) obj {
+// termObj is a tag or category t of endpoint with the keys of its pages
+// ps (TagViewsNameIsKey: a tag named by its key).
+func (s *view) termObj(endpoint string, t *term, ps []*page) obj {
 	list := make([]string, 0, len(ps))
 	for _, p := range ps {
 		list = append(list, p.key)
 	}
+	name := t.name
+	if endpoint == "tags" && s.mutated(TagViewsNameIsKey) {
+		name = t.key
+	}
 	return obj{
 		{"key", t.key},
-		{"name", t.name},
+		{"name", name},
 		{"description", t.description},
 		{"template", t.template},
 		{"list", list},
@@ -89,7 +95,7 @@ func (s *view) listTermsH(_ *http.Request, rt route, _ *input, _ string) respons
 	sort.Strings(keys)
 	data := make([]any, 0, len(keys))
 	for _, k := range keys {
-		o := s.termObj(store[k], s.termPages(rt.endpoint, k))
+		o := s.termObj(rt.endpoint, store[k], s.termPages(rt.endpoint, k))
 		if rt.endpoint == "tags" && s.mutated(TagListWithoutDescription) {
 			o = o.without("description", "template")
 		}
@@ -121,7 +127,7 @@ func (s *view) getTermH(r *http.Request, rt route, in *input, _ string) response
 		return failure(code, s.exploreTermMissing(rt, in, what+" not found by the key: "+rt.key))
 	}
 	ps := s.termPages(rt.endpoint, t.key)
-	o := s.termObj(t, ps)
+	o := s.termObj(rt.endpoint, t, ps)
 	if s.termMutated(rt.endpoint, TagSingleWithoutList, CategorySingleWithoutList) {
 		o = o.without("list")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // isCellMutant reports whether name is the mutant of a cell of its own
@@ -26,7 +27,7 @@ func isCellMutant(name reference.Mutant) bool { return strings.HasPrefix(string(
 // data race, not a suite's catch, one in sixteen (by name, so the same
 // ones): the plain go test ./... runs them all.
 func raceSample(name reference.Mutant) bool {
-	if !raceDetector {
+	if !testkit.RaceEnabled {
 		return true
 	}
 	h := 0

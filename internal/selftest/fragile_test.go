@@ -98,9 +98,7 @@ func counts(st reference.Storage) string {
 func countWrites(n *atomic.Int64) func(h http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			switch r.Method {
-			case http.MethodGet, http.MethodHead, http.MethodOptions:
-			default:
+			if reference.IsWrite(r.Method) {
 				n.Add(1)
 			}
 			h.ServeHTTP(w, r)

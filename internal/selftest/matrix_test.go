@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
 	"github.com/conformance-suite/conformance/internal/spec"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // runTimeout bounds one subprocess run. A full run takes a few seconds;
@@ -73,7 +74,7 @@ func oneByOne(jobs []job) []job {
 	var out []job
 	for _, j := range jobs {
 		out = append(out, j)
-		if !j.once && !raceDetector {
+		if !j.once && !testkit.RaceEnabled {
 			twin := j
 			twin.concurrency = 1
 			out = append(out, twin)

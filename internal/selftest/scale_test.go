@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -92,11 +91,7 @@ func runScale(tb testing.TB, n int, extra ...string) scaleRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b, _ := os.ReadFile(peak)
-	if rss, heap, ok := strings.Cut(string(b), " "); ok {
-		out.peak, _ = strconv.ParseInt(rss, 10, 64)
-		out.heap, _ = strconv.ParseInt(heap, 10, 64)
-	}
+	out.peak, out.heap = selftest.ReadPeak(peak)
 	out.wall, out.requests, out.received, out.run = res.Elapsed, run.Meta.Requests, sent.Load(), run
 	return out
 }
@@ -184,7 +179,7 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 		t.Skip("two CLI runs")
 	}
 	n := 10000
-	if raceEnabled {
+	if testkit.RaceEnabled {
 		n = 700
 	}
 	small, big := runScale(t, 100), runScale(t, n)

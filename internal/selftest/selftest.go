@@ -151,6 +151,20 @@ func PeakRSS() int64 {
 	return 0
 }
 
+// ReadPeak reads the file a run as the CLI wrote under EnvPeakFile: its
+// peak resident memory and its peak heap in bytes, 0 for what it did not
+// write.
+func ReadPeak(path string) (rss, heap int64) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0
+	}
+	r, h, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	rss, _ = strconv.ParseInt(r, 10, 64)
+	heap, _ = strconv.ParseInt(h, 10, 64)
+	return rss, heap
+}
+
 // peakHeap samples the heap in use (runtime/metrics) until stopped.
 type peakHeap struct {
 	max  atomic.Uint64

@@ -32,7 +32,7 @@ type writesAfterLoss struct {
 
 func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		write := r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
+		write := reference.IsWrite(r.Method)
 		f.mu.Lock()
 		if write {
 			f.writes++
@@ -53,27 +53,20 @@ func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
 
 // foreignWriter stands for another editor of the site: at the run's
 // deleteOnWrite-th write it deletes a seeded page the run never touches.
-// It counts the writes that reach the server after that.
 type foreignWriter struct {
-	ref            *reference.Server
-	token, auth    string
-	mu             sync.Mutex
-	writes, after  int
-	deleted        bool
-	deleteOnWrite  int
-	victim         string
-	writesAfterHit []string
+	token, auth   string
+	mu            sync.Mutex
+	writes        int
+	deleted       bool
+	deleteOnWrite int
+	victim        string
 }
 
 func (f *foreignWriter) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions {
+		if reference.IsWrite(r.Method) {
 			f.mu.Lock()
 			f.writes++
-			if f.deleted {
-				f.after++
-				f.writesAfterHit = append(f.writesAfterHit, r.Method+" "+r.URL.Path)
-			}
 			if f.writes == f.deleteOnWrite && !f.deleted {
 				q := url.Values{"token": {f.token}, "authentication": {f.auth}}
 				rec := httptest.NewRecorder()

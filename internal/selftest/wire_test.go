@@ -106,7 +106,7 @@ func TestCleanupOverlapsNothing(t *testing.T) {
 func TestCleanupTripwire(t *testing.T) {
 	fw := &foreignWriter{deleteOnWrite: 16, victim: "alpha-post"} // 12 seeded below, then 4 of cleanup's deletes
 	ref := testkit.ReferenceWith(t, reference.Options{}, func(h http.Handler) http.Handler { return fw.wrap(h) })
-	fw.ref, fw.token, fw.auth = ref.Server, ref.Token, ref.AuthToken
+	fw.token, fw.auth = ref.Token, ref.AuthToken
 	seedLeftovers(t, ref, 12)
 	res := selftest.Run(t.Context(), selftest.Cmd{Timeout: runTimeout, Args: []string{"cleanup", "--base-url", ref.URL},
 		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // WireWatch is a handler wrapper that watches, at the server, which
@@ -53,10 +55,6 @@ func queryWithoutTokens(r *http.Request) string {
 	return "?" + q.Encode()
 }
 
-func writes(method string) bool {
-	return method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions
-}
-
 func (w *WireWatch) begin(method, path string) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -64,7 +62,7 @@ func (w *WireWatch) begin(method, path string) int {
 	w.next++
 	w.requests++
 	label := method + " " + path
-	write := writes(method)
+	write := reference.IsWrite(method)
 	if write {
 		w.writes++
 	}
@@ -93,7 +91,7 @@ func (w *WireWatch) end(id int, method string) {
 		w.timeline = append(w.timeline, fmt.Sprintf("%8.3fs - %s", time.Since(w.start).Seconds(), w.onWire[id]))
 	}
 	delete(w.onWire, id)
-	if writes(method) {
+	if reference.IsWrite(method) {
 		w.writing--
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package selftest_test
-
-const raceEnabled = false
