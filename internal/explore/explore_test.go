@@ -60,7 +60,7 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 			continue
 		}
 		n++
-		if raceEnabled && m.Name != reference.ExploreTagAmpersandCrash && m.Name != reference.ExploreUntaggedSizeOne500 {
+		if testkit.RaceEnabled && m.Name != reference.ExploreTagAmpersandCrash && m.Name != reference.ExploreUntaggedSizeOne500 {
 			continue
 		}
 		t.Run(string(m.Name), func(t *testing.T) {
@@ -120,7 +120,7 @@ const zeroFindingBudget = 400
 // and under the race detector: that run looks for races, and the plain
 // run of the same test covers the seeds.
 func seedsPerTarget() int {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testkit.RaceEnabled {
 		return 1
 	}
 	return 3

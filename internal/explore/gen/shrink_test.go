@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // A failure found by exploring shrinks to the smallest case that still
@@ -141,7 +142,7 @@ func TestShrinking(t *testing.T) {
 		}, want: []string{"numberOfItems=101"}},
 	} {
 		seeds := shrunkSeeds
-		if raceEnabled {
+		if testkit.RaceEnabled {
 			seeds = seeds[:1]
 		}
 		for _, seed := range seeds {

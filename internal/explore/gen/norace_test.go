@@ -1,5 +1,0 @@
-//go:build !race
-
-package gen_test
-
-const raceEnabled = false
