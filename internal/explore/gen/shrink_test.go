@@ -57,6 +57,13 @@ func shrunk(t *testing.T, seed string, g *rapid.Generator[gen.Case], breaks func
 		t.Fatal(err)
 	}
 	defer func() { _ = flag.Set("rapid.seed", "0") }() // the other tests' seeds are random
+	if testing.Short() {
+		// rapid makes a fifth of its checks under -short: too few for
+		// the rarer breaking cases to be drawn at all.
+		checks := flag.Lookup("rapid.checks").Value.String()
+		_ = flag.Set("rapid.checks", "500")
+		defer func() { _ = flag.Set("rapid.checks", checks) }()
+	}
 	var last gen.Case
 	tb := &failing{T: t}
 	rapid.Check(tb, func(rt *rapid.T) {
