@@ -50,7 +50,10 @@ func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Ti
 	}
 	if err := s.writeReports(run, rec); err != nil {
 		fmt.Fprintf(s.out, "conformance: %v\n", err)
-		exit = ExitUsage
+		// A report not written does not hide a site that lost data.
+		if exit != ExitUnusable {
+			exit = ExitUsage
+		}
 	}
 	if exit == 0 && len(s.records) > 0 {
 		exit = ExitFindings

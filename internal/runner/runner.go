@@ -272,7 +272,10 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	}
 	if reportErr != nil {
 		fmt.Fprintf(out, "conformance: %v\n", reportErr)
-		return Result{Exit: ExitUsage, Report: run}
+		// A report not written does not hide a site that lost data.
+		if healthExit == 0 {
+			return Result{Exit: ExitUsage, Report: run}
+		}
 	}
 	if healthExit != 0 {
 		return Result{Exit: healthExit, Report: run}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -28,6 +29,7 @@ type writesAfterLoss struct {
 	writes, after  int
 	gone           bool
 	writesAfterHit []string
+	onLoss         func() // called once, when the victim is first seen gone
 }
 
 func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
@@ -45,7 +47,11 @@ func (f *writesAfterLoss) wrap(h http.Handler) http.Handler {
 		h.ServeHTTP(w, r)
 		if write {
 			f.mu.Lock()
+			was := f.gone
 			f.gone = f.gone || !slices.ContainsFunc(f.ref.Storage().Pages, func(p reference.StoredPage) bool { return p.Key == f.victim })
+			if f.gone && !was && f.onLoss != nil {
+				f.onLoss()
+			}
 			f.mu.Unlock()
 		}
 	})
@@ -93,9 +99,22 @@ func TestTripwireStopsWrites(t *testing.T) {
 	fw.ref = ref.Server
 	dir := t.TempDir()
 	path := filepath.Join(dir, "run.json")
+	// A report that can no longer be written when the run ends (its
+	// folder became a file once the site lost data) must not hide the
+	// loss behind the exit code of a usage error.
+	blocker := filepath.Join(dir, "reports")
+	if err := os.Mkdir(blocker, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fw.onLoss = func() {
+		if err := os.Remove(blocker); err == nil {
+			_ = os.WriteFile(blocker, nil, 0o600)
+		}
+	}
 	res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: runTimeout,
-		Args: []string{"--base-url", ref.URL, "--no-color", "--allow-settings-write", "--json-report", path},
-		Env:  []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
+		Args: []string{"--base-url", ref.URL, "--no-color", "--allow-settings-write", "--json-report", path,
+			"--junit-report", filepath.Join(blocker, "junit.xml")},
+		Env: []string{"CONFORMANCE_TOKEN=" + ref.Token, "CONFORMANCE_AUTH_TOKEN=" + ref.AuthToken}})
 	if !fw.gone {
 		t.Fatalf("the foreign writer never deleted %s (%d writes)", fw.victim, fw.writes)
 	}
