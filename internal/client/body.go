@@ -40,17 +40,26 @@ func encodeBody(r Request, tokens [][2]string) (body []byte, contentType string,
 		for _, t := range tokens {
 			obj[t[0]] = t[1]
 		}
-		// & < > go as they are, not as \u0026 and the like: the same JSON
-		// to a server, and a curl line people can read.
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err = enc.Encode(obj); err != nil {
+		b, err := JSONText(obj)
+		if err != nil {
 			return nil, "", nil, fmt.Errorf("encoding JSON body: %w", err)
 		}
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), "application/json", tokens, nil
+		return b, "application/json", tokens, nil
 	}
 	return nil, "", nil, nil
+}
+
+// JSONText is v as the client sends a JSON body: & < > as they are, not
+// as \u0026 and the like (the same JSON to a server, and a curl line
+// people can read), without a trailing newline.
+func JSONText(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // multipartBody builds a multipart/form-data body: the tokens and Form

@@ -1,9 +1,7 @@
 package explore
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/tidwall/gjson"
@@ -20,13 +18,11 @@ import (
 // the run marker, is recorded in the ledger as soon as an answer names it,
 // and is deleted before the case ends, whatever happened.
 
-// jsonText encodes v without escaping HTML (the JSON the client would send).
+// jsonText is v as the client would send it (client.JSONText); the
+// generated values always encode.
 func jsonText(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return bytes.TrimSpace(b.Bytes())
+	b, _ := client.JSONText(v)
+	return b
 }
 
 // removeIfThere deletes the page at slug if the site has one: a write the
