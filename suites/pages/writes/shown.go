@@ -147,8 +147,12 @@ func (v *seen) listed(list *client.Exchange, termKey, key string) (names, ok boo
 	return false, false
 }
 
-// strs returns the string items of a JSON array.
+// strs returns the string items of a JSON array (nil for anything else:
+// gjson's Array reads a single value as an array of it).
 func strs(r gjson.Result) []string {
+	if !r.IsArray() {
+		return nil
+	}
 	var out []string
 	for _, v := range r.Array() {
 		if v.Type == gjson.String {
