@@ -161,11 +161,10 @@ func cellsOfTypes(types []string) []coverage.ID {
 // termShown is how a term's single view (read as a stream) answered:
 // names says whether it names a key in its list or its pages; gone is a
 // 404; ok is false when it answered otherwise than 200 with a list of
-// pages (why says how).
+// pages.
 type termShown struct {
 	names    func(key string) bool
 	gone, ok bool
-	why      string
 }
 
 func (v *seen) termShown(ex *client.Exchange) termShown {
@@ -173,7 +172,7 @@ func (v *seen) termShown(ex *client.Exchange) termShown {
 		return termShown{gone: true, names: func(string) bool { return false }}
 	}
 	if ex.Err != nil || ex.Status != http.StatusOK || !v.get(ex, "data.list").IsArray() {
-		return termShown{why: fmt.Sprintf("%s gave no list of pages (%s)", ex.RequestLine(), framework.Outcome(ex))}
+		return termShown{}
 	}
 	list, pages := strs(v.get(ex, "data.list")), framework.PageKeys(framework.PageItems(ex))
 	return termShown{ok: true, names: func(key string) bool { return slices.Contains(list, key) || slices.Contains(pages, key) }}
@@ -266,7 +265,7 @@ func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, ter
 	switch shown := v.termShown(single); {
 	case u.unread(single):
 	case !shown.ok && !shown.gone:
-		u.skip("%s", shown.why)
+		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, framework.Outcome(single))
 	default:
 		u.exercised(check, cell)
 		for _, key := range keys {
