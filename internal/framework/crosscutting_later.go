@@ -22,19 +22,31 @@ type laterJob struct {
 }
 
 // laterQueue runs the jobs in order, one at a time, on a goroutine that
-// lives while there are jobs.
+// lives while there are jobs. pending counts the jobs queued and not yet
+// judged, under mu; idle is signalled when it falls to zero. (A
+// sync.WaitGroup would not do: Observe may queue a job while Tally waits
+// with the count at zero, and a WaitGroup's Add may not race its Wait.)
 type laterQueue struct {
 	mu      sync.Mutex
 	jobs    []laterJob
 	running bool
-	pending sync.WaitGroup
+	pending int
+	idle    *sync.Cond // on mu; made by the first use
+}
+
+// cond is the queue's condition, made on first use; the caller holds mu.
+func (q *laterQueue) cond() *sync.Cond {
+	if q.idle == nil {
+		q.idle = sync.NewCond(&q.mu)
+	}
+	return q.idle
 }
 
 // enqueue adds a job and starts the goroutine when none runs; run judges
 // one job.
 func (q *laterQueue) enqueue(j laterJob, run func(laterJob)) {
-	q.pending.Add(1)
 	q.mu.Lock()
+	q.pending++
 	q.jobs = append(q.jobs, j)
 	start := !q.running
 	q.running = true
@@ -56,12 +68,23 @@ func (q *laterQueue) drain(run func(laterJob)) {
 		q.jobs = q.jobs[1:]
 		q.mu.Unlock()
 		run(j)
-		q.pending.Done()
+		q.mu.Lock()
+		if q.pending--; q.pending == 0 {
+			q.cond().Broadcast()
+		}
+		q.mu.Unlock()
 	}
 }
 
-// wait returns once every job queued so far has been judged.
-func (q *laterQueue) wait() { q.pending.Wait() }
+// wait returns once every job queued so far has been judged (and any
+// queued while it waits).
+func (q *laterQueue) wait() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.pending > 0 {
+		q.cond().Wait()
+	}
+}
 
 // queueLater queues ex for check, which judges it later (check.Later):
 // check.Check, when set, first says at once whether ex is one to judge. The

@@ -98,11 +98,9 @@ type itemProblem struct {
 	PageProblem
 }
 
-// add keeps the problems of the page at index.
+// add keeps the problems of the page at index (called only while the
+// check runs: !done(); pageFold.Item sets stopped past that).
 func (f *checkFindings) add(index int, page gjson.Result, problems []PageProblem) {
-	if len(f.items) >= maxProblemsKept {
-		f.stopped = true
-	}
 	for _, p := range problems {
 		if len(f.items) >= maxProblemsKept {
 			f.more++

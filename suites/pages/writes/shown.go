@@ -65,15 +65,20 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	if key != "" {
 		reqs = append(reqs, readRequest(key))
 	}
+	// The listings and the term views are read as streams, as the
+	// framework reads them (a big site's answer is larger than a body read
+	// whole): the pages of a listing kept brief, this page's whole (its
+	// views are compared), a term's pages slim; framework.PageItems gives
+	// them.
 	for _, types := range l.listTypes {
-		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: framework.PagesPath,
-			Query: framework.QueryWith(framework.PageTypeQuery(types...), "numberOfItems", "-1")})
+		q := framework.QueryWith(framework.PageTypeQuery(types...), "numberOfItems", "-1")
+		reqs = append(reqs, framework.PageListRequest(q, v.keys()...))
 	}
 	for _, k := range l.tags {
-		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: client.KeyPath("tags", k)})
+		reqs = append(reqs, s.t.StreamedPagesRequest(client.KeyPath("tags", k), "data.pages"))
 	}
 	for _, k := range l.cats {
-		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: client.KeyPath("categories", k)})
+		reqs = append(reqs, s.t.StreamedPagesRequest(client.KeyPath("categories", k), "data.pages"))
 	}
 	if l.lists {
 		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: "/api/tags"},
@@ -110,9 +115,9 @@ func (v *seen) exchanges() []*client.Exchange {
 	return append(out, v.tagList, v.catList)
 }
 
-// keysOf are the page keys a listing's data holds.
-func (v *seen) keysOf(ex *client.Exchange) []string {
-	return framework.PageKeys(v.get(ex, "data").Array())
+// keysOf are the page keys a listing read as a stream holds.
+func keysOf(ex *client.Exchange) []string {
+	return framework.PageKeys(framework.PageItems(ex))
 }
 
 // termKeys are the keys of the tags a page object carries (its tags
@@ -142,8 +147,12 @@ func (v *seen) listed(list *client.Exchange, termKey, key string) (names, ok boo
 	return false, false
 }
 
-// strs returns the string items of a JSON array.
+// strs returns the string items of a JSON array (nil for anything else:
+// gjson's Array reads a single value as an array of it).
 func strs(r gjson.Result) []string {
+	if !r.IsArray() {
+		return nil
+	}
 	var out []string
 	for _, v := range r.Array() {
 		if v.Type == gjson.String {
@@ -151,17 +160,4 @@ func strs(r gjson.Result) []string {
 		}
 	}
 	return out
-}
-
-// singleNames reports whether a term's single view names key in its list
-// or pages; found is false when the term does not exist (404).
-func (v *seen) singleNames(ex *client.Exchange, key string) (names, found bool) {
-	if ex.Err != nil || ex.Status == http.StatusNotFound {
-		return false, false
-	}
-	in := slices.Contains(strs(v.get(ex, "data.list")), key)
-	for _, p := range v.get(ex, "data.pages").Array() {
-		in = in || p.Get("key").String() == key
-	}
-	return in, true
 }

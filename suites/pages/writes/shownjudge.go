@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
 
 // termKind is what tags and categories differ in, for the judges.
@@ -60,6 +62,50 @@ func needViews(views []*seen) {
 	}
 }
 
+// unjudged keeps why a judge left answers unjudged (a body cut at the
+// run's read limit, --max-body, is no violation of the spec, and a term's
+// view that gives no list of pages is the shape rules' concern), and
+// whether it judged any: a judge that judged none makes its spec not
+// checked, for those reasons.
+type unjudged struct {
+	judged  bool
+	reasons []string
+}
+
+// exercised marks cells the check judged (see Check.Exercised).
+func (u *unjudged) exercised(check *framework.Check, cells ...coverage.ID) {
+	u.judged = true
+	check.Exercised(cells...)
+}
+
+// skip notes why an answer was not judged.
+func (u *unjudged) skip(format string, args ...any) {
+	u.reasons = append(u.reasons, fmt.Sprintf(format, args...))
+}
+
+// unread reports whether the body of ex was not read whole, noting why.
+func (u *unjudged) unread(ex *client.Exchange) bool {
+	if why := framework.Unread(ex); why != "" {
+		u.skip("%s", why)
+		return true
+	}
+	return false
+}
+
+// orNotChecked makes the spec not checked when the check judged nothing
+// and found nothing while answers were left unjudged; call it before
+// check.Expect.
+func (u *unjudged) orNotChecked(check *framework.Check) {
+	if !u.judged && len(check.Problems()) == 0 && len(u.reasons) > 0 {
+		framework.NotChecked("no answer could be judged: %s", strings.Join(framework.Uniq(u.reasons), "; "))
+	}
+}
+
+// isList reports whether ex answered 200 with data (as it came), an array.
+func (v *seen) isList(ex *client.Exchange) bool {
+	return ex.Err == nil && ex.Status == http.StatusOK && v.get(ex, "data").IsArray()
+}
+
 // judgeListedAfterWrites: PAGE-LIST-TYPE-FILTERS on the run's pages: a
 // listing read after a write lists the page exactly when the page's type,
 // as read back beside it, is one of the listing's types; after a delete no
@@ -67,20 +113,24 @@ func needViews(views []*seen) {
 func (s *suite) judgeListedAfterWrites(views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
+	var u unjudged
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
 		typ := page.Get("type").String()
 		for i, types := range v.listTypes {
 			ex := v.listings[i]
-			if ex.Err != nil || ex.Status != http.StatusOK || !v.get(ex, "data").IsArray() {
+			if u.unread(ex) {
+				continue
+			}
+			if !v.isList(ex) {
 				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, types, framework.Outcome(ex))
 				continue
 			}
-			got := v.keysOf(ex)
+			got := keysOf(ex)
 			for _, key := range v.keys() {
 				want := reads && key == v.key && slices.Contains(types, typ)
-				check.Exercised(cellsOfTypes(types)...)
+				u.exercised(check, cellsOfTypes(types)...)
 				if slices.Contains(got, key) != want {
 					check.Problem(ex, "%s (type %s), the listing with only %v on %s page %s", v.what, typeWords(typ, reads), types,
 						map[bool]string{true: "lacks", false: "lists"}[want], key)
@@ -88,6 +138,7 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 			}
 		}
 	}
+	u.orNotChecked(check)
 	check.Expect("a listing read after a write lists the page exactly when its type is one the listing asks for (4.1)")
 }
 
@@ -107,12 +158,33 @@ func cellsOfTypes(types []string) []coverage.ID {
 	return out
 }
 
+// termShown is how a term's single view (read as a stream) answered:
+// names says whether it names a key in its list or its pages; gone is a
+// 404; ok is false when it answered otherwise than 200 with a list of
+// pages.
+type termShown struct {
+	names    func(key string) bool
+	gone, ok bool
+}
+
+func (v *seen) termShown(ex *client.Exchange) termShown {
+	if ex.Err == nil && ex.Status == http.StatusNotFound {
+		return termShown{gone: true, names: func(string) bool { return false }}
+	}
+	if ex.Err != nil || ex.Status != http.StatusOK || !v.get(ex, "data.list").IsArray() {
+		return termShown{}
+	}
+	list, pages := strs(v.get(ex, "data.list")), framework.PageKeys(framework.PageItems(ex))
+	return termShown{ok: true, names: func(key string) bool { return slices.Contains(list, key) || slices.Contains(pages, key) }}
+}
+
 // judgeTermsNamePage: TAG-LIST-COMPLETE / CAT-LIST-COMPLETE on the run's
 // pages: after a write that leaves the page published, each of its terms
 // read names it, in its single view and in the term list.
 func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
+	var u unjudged
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
@@ -124,12 +196,26 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 			if !slices.Contains(carried, term) {
 				continue
 			}
-			check.Exercised(coverage.CellID(k.section, "list", coverage.Views))
-			if names, found := v.singleNames(k.singles(v)[i], v.key); !names || !found {
-				check.Problem(k.singles(v)[i], "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
-					v.what, v.key, k.noun, term, framework.Outcome(k.singles(v)[i]))
+			single := k.singles(v)[i]
+			switch shown := v.termShown(single); {
+			case u.unread(single):
+			case !shown.ok:
+				check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
+					v.what, v.key, k.noun, term, framework.Outcome(single))
+			default:
+				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
+				if !shown.names(v.key) {
+					check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
+						v.what, v.key, k.noun, term, framework.Outcome(single))
+				}
 			}
-			if list := k.list(v); list != nil {
+			switch list := k.list(v); {
+			case list == nil || u.unread(list):
+			case !v.isList(list):
+				check.Problem(list, "%s, the published page %s carries %s %q; GET /api/%s gave no list (%s)",
+					v.what, v.key, k.noun, term, k.endpoint, framework.Outcome(list))
+			default:
+				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
 				if names, ok := v.listed(list, term, v.key); !names || !ok {
 					check.Problem(list, "%s, the published page %s carries %s %q, whose item in GET /api/%s does not name it",
 						v.what, v.key, k.noun, term, k.endpoint)
@@ -137,15 +223,19 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 			}
 		}
 	}
+	u.orNotChecked(check)
 	check.Expect(fmt.Sprintf("a %s's views name every published page that carries it, also right after the page's writes", k.noun))
 }
 
 // judgeTermsDropPage: TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT on the
 // run's pages: after a write that took a term off the page (or deleted the
 // page), the term's views no longer name it, under its old key or its new.
+// A term's view that is gone (404) names no page; one that answered
+// otherwise than with a list is not judged (the shape rules' concern).
 func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
+	var u unjudged
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
@@ -157,49 +247,84 @@ func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 			if slices.Contains(carried, term) {
 				continue
 			}
-			for _, key := range v.keys() {
-				check.Exercised(coverage.CellID(k.section, "list", coverage.Views))
-				if names, _ := v.singleNames(k.singles(v)[i], key); names {
-					check.Problem(k.singles(v)[i], "%s, %s %q still names page %s, which no longer carries it", v.what, k.noun, term, key)
-				}
-				if list := k.list(v); list != nil {
-					if names, _ := v.listed(list, term, key); names {
-						check.Problem(list, "%s, the item of %s %q in GET /api/%s still names page %s, which no longer carries it",
-							v.what, k.noun, term, k.endpoint, key)
-					}
-				}
-			}
+			v.judgeDropped(check, &u, k, term, k.singles(v)[i], v.keys(), func(view, key string) string {
+				return fmt.Sprintf("%s, %s still names page %s, which no longer carries it", v.what, view, key)
+			})
 		}
 	}
+	u.orNotChecked(check)
 	check.Expect(fmt.Sprintf("a %s's views stop naming a page once a write took the %s off it or deleted it", k.noun, k.noun))
 }
 
+// judgeDropped adds to check whether the single view single of term, and
+// its item in the term list (when read), name any of keys; problem words
+// a view that still names one.
+func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, term string, single *client.Exchange,
+	keys []string, problem func(view, key string) string) {
+	cell := coverage.CellID(k.section, "list", coverage.Views)
+	switch shown := v.termShown(single); {
+	case u.unread(single):
+	case !shown.ok && !shown.gone:
+		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, framework.Outcome(single))
+	default:
+		u.exercised(check, cell)
+		for _, key := range keys {
+			if shown.names(key) {
+				check.Problem(single, "%s", problem(fmt.Sprintf("%s %q", k.noun, term), key))
+			}
+		}
+	}
+	switch list := k.list(v); {
+	case list == nil || u.unread(list):
+	case !v.isList(list):
+		u.skip("GET /api/%s gave no list (%s)", k.endpoint, framework.Outcome(list))
+	default:
+		u.exercised(check, cell)
+		for _, key := range keys {
+			if names, _ := v.listed(list, term, key); names {
+				check.Problem(list, "%s", problem(fmt.Sprintf("the item of %s %q in GET /api/%s", k.noun, term, k.endpoint), key))
+			}
+		}
+	}
+}
+
 // judgeGoneEverywhere: PAGE-DELETE-GONE's case on the views: after the
-// delete, no listing and no tag or category view names the page.
+// delete, no listing and no tag or category view names the page. It is
+// not checked unless the delete took: its answer a success, or the page
+// read beside the views gone (404).
 func (s *suite) judgeGoneEverywhere(v *seen) {
 	if v == nil {
 		framework.NotChecked("the page this check needs was not deleted (see PAGE-DELETE-OK)")
 	}
 	s.t.Judged(v.exchanges()...)
+	deleted := v.answer.Err == nil && v.answer.Status >= 200 && v.answer.Status < 300
+	gone := v.page != nil && v.page.Err == nil && v.page.Status == http.StatusNotFound
+	if !deleted && !gone {
+		framework.NotChecked("the delete did not take (%s), and the page read beside the views is not gone (%s): "+
+			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", framework.Outcome(v.answer), framework.Outcome(v.page))
+	}
 	check := s.t.NewCheck()
+	var u unjudged
 	for i, ex := range v.listings {
-		check.Exercised(cellsOfTypes(v.listTypes[i])...)
-		if slices.Contains(v.keysOf(ex), v.old) {
-			check.Problem(ex, "the listing of every type still lists the deleted page %s", v.old)
+		switch {
+		case u.unread(ex):
+		case !v.isList(ex):
+			u.skip("the listing with %v gave no page list (%s)", v.listTypes[i], framework.Outcome(ex))
+		default:
+			u.exercised(check, cellsOfTypes(v.listTypes[i])...)
+			if slices.Contains(keysOf(ex), v.old) {
+				check.Problem(ex, "the listing of every type still lists the deleted page %s", v.old)
+			}
 		}
 	}
 	for _, k := range []termKind{tagKind, catKind} {
 		for i, ex := range k.singles(v) {
-			if names, _ := v.singleNames(ex, v.old); names {
-				check.Problem(ex, "%s %q still names the deleted page %s", k.noun, k.keys(v)[i], v.old)
-			}
-			if list := k.list(v); list != nil {
-				if names, _ := v.listed(list, k.keys(v)[i], v.old); names {
-					check.Problem(list, "the item of %s %q in GET /api/%s still names the deleted page %s", k.noun, k.keys(v)[i], k.endpoint, v.old)
-				}
-			}
+			v.judgeDropped(check, &u, k, k.keys(v)[i], ex, []string{v.old}, func(view, key string) string {
+				return view + " still names the deleted page " + key
+			})
 		}
 	}
+	u.orNotChecked(check)
 	check.Expect("a deleted page is gone from every view: the page list and its tags' and category's views (3.3)")
 }
 
@@ -217,14 +342,14 @@ func (v *seen) pageViews() []framework.View {
 		return nil
 	}
 	for i, ex := range v.listings {
-		for _, p := range v.get(ex, "data").Array() {
+		for _, p := range framework.PageItems(ex) {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
 			}
 		}
 	}
 	for _, ex := range append(append([]*client.Exchange(nil), v.tags...), v.cats...) {
-		for _, p := range v.get(ex, "data.pages").Array() {
+		for _, p := range framework.PageItems(ex) {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
 			}
@@ -259,23 +384,20 @@ func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
 	check := s.t.NewCheck()
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
-		page, reads := v.now()
+		if names {
+			// The tag names the page's tags object gives, against the
+			// tags' views (as the read specs judge the site's pages).
+			if page, reads := v.now(); reads {
+				byKey := map[string][]framework.View{}
+				for i, term := range k.keys(v) {
+					byKey[term] = append(byKey[term], v.termViews(k, i, term)...)
+				}
+				taxonomy.CheckTagNames(check, v.page, page, byKey)
+			}
+			continue
+		}
 		for i, term := range k.keys(v) {
 			shown := v.termViews(k, i, term)
-			if names {
-				name := page.Get("tags").Get(gjsonKey(term))
-				if !reads || !name.Exists() {
-					continue
-				}
-				for _, view := range shown {
-					check.Exercised(coverage.CellID("tag", "name", coverage.Views))
-					if !framework.SameJSON(view.Obj.Get("name"), name) {
-						check.Problem(view.Ex, "%s, page %s gives tag %q the name %s; %s names it %s", v.what, v.key, term, name.Raw,
-							view.Name, framework.JSONText(view.Obj.Get("name")))
-					}
-				}
-				continue
-			}
 			check.Same(k.noun+" "+term+" "+v.what, func(f string) coverage.ID { return coverage.CellID(k.section, f, coverage.Views) },
 				nil, shown, "key", "name", "description", "template")
 			if len(shown) == 2 {
@@ -310,16 +432,4 @@ func (v *seen) termViews(k termKind, i int, term string) []framework.View {
 		out = append(out, framework.View{Name: single.RequestLine(), Ex: single, Obj: v.get(single, "data")})
 	}
 	return out
-}
-
-// gjsonKey escapes a key for a gjson path.
-func gjsonKey(k string) string {
-	out := make([]rune, 0, len(k))
-	for _, r := range k {
-		if r == '.' || r == '*' || r == '?' || r == '\\' {
-			out = append(out, '\\')
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }

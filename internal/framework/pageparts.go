@@ -1,0 +1,76 @@
+package framework
+
+// Requests of the page list and of term views read as streams, for a suite
+// that sends them in a batch of its own (Fixture.All) beside other reads:
+// the same requests ReadPageLists and ReadStreamedPages send, and how to
+// tell an answer that was not read whole.
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/client"
+)
+
+// PageListRequest is GET /api/pages with query q read as a stream, as
+// ReadPageLists reads it: each page object kept brief (key, type, tags),
+// unchecked; except the pages whose key is one of whole, kept whole (a
+// suite that compares its own pages' every field in the listing with their
+// other views). PageItems gives the pages; the body is the envelope with
+// data empty.
+func PageListRequest(q url.Values, whole ...string) client.Request {
+	v := newPageView("brief pages", nil, briefMembers)
+	st := streamPagesAt("data", v)
+	if len(whole) > 0 {
+		keys := slices.Clone(whole)
+		st.Name = v.name + "; whole: " + strings.Join(keys, ", ")
+		st.New = func() client.Fold { return &keyedFold{pageFold: newPageFold(v), whole: keys} }
+	}
+	return client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: st}
+}
+
+// keyedFold is a page fold that keeps the pages of some keys whole.
+type keyedFold struct {
+	*pageFold
+	whole []string
+}
+
+func (f *keyedFold) Item(raw []byte) {
+	if key := gjson.GetBytes(raw, "key"); key.Type == gjson.String && slices.Contains(f.whole, key.Str) && len(f.pages) < maxListed {
+		page := gjson.Parse(string(raw)) // a copy: raw is valid during the call only
+		f.size += int64(len(page.Raw)) + 64
+		f.pages = append(f.pages, page)
+		return
+	}
+	f.pageFold.Item(raw)
+}
+
+// StreamedPagesRequest is GET path read as ReadStreamedPages reads it: the
+// array of page objects at arrayPath goes through the run's page checks
+// and is kept slim (PageItems gives those pages); the body is the rest of
+// the answer with that array empty.
+func (t *Fixture) StreamedPagesRequest(path, arrayPath string) client.Request {
+	return client.Request{Method: http.MethodGet, Path: path,
+		Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers))}
+}
+
+// Unread says why the body of ex was not read whole, so that nothing in
+// it can be judged: the run's read limit (--max-body) cut it, a stream
+// kept no more pages, or the connection closed before all of it arrived.
+// It is "" when the body came whole (or no answer came: Err says why).
+func Unread(ex *client.Exchange) string {
+	switch {
+	case ex == nil:
+		return ""
+	case ex.Streamed != nil && ex.Streamed.Full:
+		return fmt.Sprintf("%s lists more than %d pages, more than this run keeps to compare with", ex.RequestLine(), maxListed)
+	case ex.Truncated || ex.BodyCut:
+		return lostBody(ex)
+	}
+	return ""
+}

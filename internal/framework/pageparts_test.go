@@ -1,0 +1,36 @@
+package framework
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// A listing read with PageListRequest keeps the pages brief but those it
+// names whole, and reads whole however large it is (beyond MaxBody in
+// all); one page object over MaxBody cuts it, and Unread says so.
+func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {
+	srv := pageList(t, 40, 0, 300)
+	f := fixtureFor(t, srv.URL, 4096)
+	q := QueryWith(EveryTypeQuery(), "numberOfItems", "-1")
+	ex := f.All(context.Background(), PageListRequest(q, "p3"))[0]
+	if why := Unread(ex); why != "" || ex.Err != nil {
+		t.Fatalf("a listing of small pages, 14 KB in all, was not read whole: %s %v", why, ex.Err)
+	}
+	items := PageItems(ex)
+	if len(items) != 40 {
+		t.Fatalf("PageItems gave %d pages, want 40", len(items))
+	}
+	for i, p := range items {
+		if whole := p.Get("description").Exists(); whole != (i == 3) {
+			t.Errorf("page %s kept whole: %v, want %v", p.Get("key").Str, whole, i == 3)
+		}
+	}
+
+	big := pageList(t, 3, 0, 100_000)
+	f = fixtureFor(t, big.URL, 4096)
+	ex = f.All(context.Background(), PageListRequest(q))[0]
+	if why := Unread(ex); !ex.Truncated || !strings.Contains(why, "--max-body") {
+		t.Errorf("a page object over MaxBody: Truncated %v, Unread %q; want it cut, said so", ex.Truncated, why)
+	}
+}
