@@ -250,8 +250,7 @@ func streamPagesAt(path string, v pageView) *client.Stream {
 func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: p,
-			Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
+		reqs[i] = t.StreamedPagesRequest(p, arrayPath)
 	}
 	return t.All(ctx, reqs...)
 }

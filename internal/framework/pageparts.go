@@ -24,7 +24,7 @@ import (
 // other views). PageItems gives the pages; the body is the envelope with
 // data empty.
 func PageListRequest(q url.Values, whole ...string) client.Request {
-	v := newPageView("brief pages", nil, briefMembers)
+	v := newPageView("brief pages", nil, briefMembers, nil)
 	st := streamPagesAt("data", v)
 	if len(whole) > 0 {
 		keys := slices.Clone(whole)
@@ -56,7 +56,7 @@ func (f *keyedFold) Item(raw []byte) {
 // the answer with that array empty.
 func (t *Fixture) StreamedPagesRequest(path, arrayPath string) client.Request {
 	return client.Request{Method: http.MethodGet, Path: path,
-		Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers))}
+		Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
 }
 
 // Unread says why the body of ex was not read whole, so that nothing in

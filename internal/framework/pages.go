@@ -84,7 +84,7 @@ func PageItems(ex *client.Exchange) []gjson.Result {
 func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
 	reqs := make([]client.Request, len(qs))
 	for i, q := range qs {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", newPageView("brief pages", nil, briefMembers, nil))}
+		reqs[i] = PageListRequest(q)
 	}
 	return t.All(ctx, reqs...)
 }
