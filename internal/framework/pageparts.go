@@ -19,35 +19,41 @@ import (
 
 // PageListRequest is GET /api/pages with query q read as a stream, as
 // ReadPageLists reads it: each page object kept brief (key, type, tags),
-// unchecked; except the pages whose key is one of whole, kept whole (a
-// suite that compares its own pages' every field in the listing with their
-// other views). PageItems gives the pages; the body is the envelope with
-// data empty.
-func PageListRequest(q url.Values, whole ...string) client.Request {
+// unchecked. With only, the listing keeps the pages of those keys alone,
+// whole, and no other (a suite that looks for its own pages in a listing,
+// and compares their every field with their other views: a big site's
+// other pages cost it nothing). PageItems gives the pages kept; the body
+// is the envelope with data empty.
+func PageListRequest(q url.Values, only ...string) client.Request {
 	v := newPageView("brief pages", nil, briefMembers, nil)
 	st := streamPagesAt("data", v)
-	if len(whole) > 0 {
-		keys := slices.Clone(whole)
-		st.Name = v.name + "; whole: " + strings.Join(keys, ", ")
-		st.New = func() client.Fold { return &keyedFold{pageFold: newPageFold(v), whole: keys} }
+	if len(only) > 0 {
+		keys := slices.Clone(only)
+		st.Name = v.name + "; only, whole: " + strings.Join(keys, ", ")
+		st.New = func() client.Fold { return &keyedFold{pageFold: newPageFold(v), only: keys} }
 	}
 	return client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: st}
 }
 
-// keyedFold is a page fold that keeps the pages of some keys whole.
+// keyedFold is a page fold that keeps the pages of some keys, whole, and
+// no other. It reads no more than maxListed pages, as a fold that keeps
+// them all: a listing longer than that is not judged either way.
 type keyedFold struct {
 	*pageFold
-	whole []string
+	only []string
+	seen int
 }
 
 func (f *keyedFold) Item(raw []byte) {
-	if key := gjson.GetBytes(raw, "key"); key.Type == gjson.String && slices.Contains(f.whole, key.Str) && len(f.pages) < maxListed {
+	if f.seen++; f.seen > maxListed {
+		f.over = true
+		return
+	}
+	if key := gjson.GetBytes(raw, "key"); key.Type == gjson.String && slices.Contains(f.only, key.Str) {
 		page := gjson.Parse(string(raw)) // a copy: raw is valid during the call only
 		f.size += int64(len(page.Raw)) + 64
 		f.pages = append(f.pages, page)
-		return
 	}
-	f.pageFold.Item(raw)
 }
 
 // StreamedPagesRequest is GET path read as ReadStreamedPages reads it: the
