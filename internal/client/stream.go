@@ -177,6 +177,9 @@ func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int)
 	var skel bytes.Buffer
 	path := strings.Split(st.Path, ".")
 	err := streamObject(dec, sr, path, fold, out.info, &skel, true)
+	if errors.Is(err, errNotStreamable) {
+		return readWhole(sr, fold, out, maxItem)
+	}
 	if err == nil {
 		if _, extra := dec.Token(); extra != io.EOF {
 			err = errors.New("more than one JSON value")
@@ -200,6 +203,31 @@ func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int)
 	return out
 }
 
+// errNotStreamable: the answer has not the shape the stream asked for (no
+// object, or the member on the path of another kind).
+var errNotStreamable = errors.New("not the shape streamed")
+
+// readWhole finishes a streamed read whose answer has not the shape
+// streamed as a body read whole: up to maxItem bytes (kept from the start,
+// raw), its JSON judged whole; a larger one is cut. The fold saw nothing.
+func readWhole(sr *streamReader, fold Fold, out *streamed, maxItem int64) *streamed {
+	sr.mark = -1
+	if left := maxItem + 1 - sr.n; left > 0 {
+		_, _ = io.Copy(io.Discard, io.LimitReader(sr, left))
+	}
+	out.size, out.raw, out.err = int(sr.n), sr.raw, sr.err
+	if sr.n > maxItem || sr.bounded {
+		out.bound = true
+		return out
+	}
+	out.valid = sr.err == nil && !sr.badUTF8 && len(sr.utf8Tail) == 0 && json.Valid(sr.raw)
+	if out.valid {
+		out.skeleton = sr.raw
+		out.value, out.weight = fold.Value()
+	}
+	return out
+}
+
 // streamObject reads a JSON object whose members are copied to skel, but
 // for the one named path[0], which is streamed (the last of path) or read
 // the same way (an object on the way to it). top: the whole answer, whose
@@ -211,8 +239,7 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 			return err
 		}
 		if tok != json.Delim('{') {
-			// Not an object: nothing to stream; kept as the skeleton.
-			return copyValue(dec, sr, tok, skel)
+			return errNotStreamable // not an object: nothing to stream
 		}
 	}
 	skel.WriteByte('{')
@@ -262,6 +289,11 @@ func streamObject(dec *json.Decoder, sr *streamReader, path []string, fold Fold,
 			if err := streamObject(dec, sr, path[1:], fold, info, skel, false); err != nil {
 				return err
 			}
+		case name == path[0]:
+			// The member streamed is of another kind: the answer is read
+			// as a body read whole is (a token at a time would cost a
+			// garbage value per token of it).
+			return errNotStreamable
 		default:
 			if err := copyValue(dec, sr, val, skel); err != nil {
 				return err

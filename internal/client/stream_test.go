@@ -260,3 +260,49 @@ func TestStreamBoundsTheEnvelope(t *testing.T) {
 		t.Errorf("reading two answers with a 50 MB value outside the array allocated %d MB", grown>>20)
 	}
 }
+
+// TestStreamOfAnotherShapeIsReadWhole: an answer that has not the shape
+// streamed (data a string, or an array where data.pages is streamed) is
+// read as a body read whole: its JSON judged whole, the body kept, nothing
+// folded; one larger than --max-body is cut, with little garbage made.
+func TestStreamOfAnotherShapeIsReadWhole(t *testing.T) {
+	const big = 20 << 20
+	rec := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/string":
+			_, _ = io.WriteString(w, `{"status":"0","message":"x","data":"no list"}`)
+		case "/array":
+			_, _ = io.WriteString(w, `{"status":"0","message":"x","data":[{"key":"a"},{"key":"b"}]}`)
+		default: // an array of small objects where data.pages is streamed
+			_, _ = io.WriteString(w, `{"status":"0","data":[`)
+			item := strings.Repeat(`{"key":"filler","title":"Filler page"},`, 1000)
+			for range big / len(item) {
+				if _, err := io.WriteString(w, item); err != nil {
+					return
+				}
+			}
+			_, _ = io.WriteString(w, `{}]}`)
+		}
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.MaxBody = 1 << 20 })
+	pages := func() *Stream { return &Stream{Path: "data.pages", New: func() Fold { return &countFold{} }} }
+	for path, want := range map[string]string{"/string": "no list", "/array": "a"} {
+		ex := c.Do(context.Background(), Request{Path: path, Stream: pages()})
+		if ex.Truncated || !ex.IsJSON() || ex.Get("data").String() == "" || (path == "/string" && ex.Get("data").String() != want) ||
+			(path == "/array" && ex.Get("data.0.key").String() != want) {
+			t.Errorf("%s: truncated %v json %v body %s; want the whole answer as its body", path, ex.Truncated, ex.IsJSON(), ex.Body())
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ex := c.Do(context.Background(), Request{Path: "/big", Stream: pages()})
+	runtime.ReadMemStats(&after)
+	if !ex.Truncated || ex.IsJSON() {
+		t.Errorf("/big: truncated %v json %v; want cut at --max-body", ex.Truncated, ex.IsJSON())
+	}
+	if grown := int64(after.TotalAlloc) - int64(before.TotalAlloc); grown > 16<<20 {
+		t.Errorf("reading 1 MB of a 20 MB answer of another shape allocated %d MB", grown>>20)
+	}
+}
