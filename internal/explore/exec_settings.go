@@ -119,9 +119,6 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 // verifies it (current: the settings as last read, nil when unknown). A
 // restore that fails stops every further settings update.
 func (s *session) restoreSettings(ctx context.Context, current map[string]any) {
-	if current != nil && len(framework.ChangedSettings(s.settings, current, s.volatile...)) == 0 {
-		return
-	}
 	cctx, cancel := framework.CleanupContext(ctx)
 	defer cancel()
 	if problem := s.fx.RestoreSettings(cctx, s.settings, current, s.volatile...); problem != "" {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
 	"github.com/conformance-suite/conformance/internal/report"
 )
@@ -18,12 +17,7 @@ import (
 func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Time, exit int, sentence string) Result {
 	s.sweep(ctx)
 	if s.settings != nil {
-		cctx, cancel := framework.CleanupContext(ctx)
-		_, now, problem := s.fx.ReadSettings(cctx)
-		if problem == "" {
-			s.restoreSettings(cctx, now)
-		}
-		cancel()
+		s.restoreSettings(ctx, nil) // a settings read that fails is reported
 	}
 	if tw := s.fx.Tripwire; tw != nil {
 		tw.Final(ctx, s.c)
