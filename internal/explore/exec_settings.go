@@ -55,7 +55,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 	}
 	after = now
 	if ex.Status/100 != 2 {
-		changed := s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...))
+		changed := s.changedSettings(ctx, before, now)
 		if badCF && cf.Invalid {
 			for _, name := range changed {
 				j.Check("SETTINGS-CUSTOMFIELDS-400", false, back, "unchanged "+name, "a refused update changes nothing: "+name+" as before", fmt.Sprintf("%s changed", name))
@@ -82,7 +82,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 		}
 		j.Check(rule, oracle.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
 	}
-	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, append(sent, s.volatile...)...)) {
+	for _, name := range s.changedSettings(ctx, before, now, sent...) {
 		j.Check("SETTINGS-EDIT-PARTIAL", false, back, "unchanged "+name, name+" as before (not sent)", name+" changed")
 	}
 }
@@ -110,7 +110,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 		return
 	}
 	after = now
-	for _, name := range s.settleVolatile(ctx, framework.ChangedSettings(before, now, s.volatile...)) {
+	for _, name := range s.changedSettings(ctx, before, now) {
 		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", false, back, "settings "+name, "a refused update changes nothing: "+name+" as before", name+" changed")
 	}
 }
@@ -119,9 +119,6 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 // verifies it (current: the settings as last read, nil when unknown). A
 // restore that fails stops every further settings update.
 func (s *session) restoreSettings(ctx context.Context, current map[string]any) {
-	if current != nil && len(framework.ChangedSettings(s.settings, current, s.volatile...)) == 0 {
-		return
-	}
 	cctx, cancel := framework.CleanupContext(ctx)
 	defer cancel()
 	if problem := s.fx.RestoreSettings(cctx, s.settings, current, s.volatile...); problem != "" {

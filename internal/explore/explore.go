@@ -71,10 +71,7 @@ type Config struct {
 }
 
 // Reports are the report files to write ("" none, "-" standard output).
-type Reports struct {
-	JSON, JUnit, HTML, Markdown, HAR string
-	Stdout                           io.Writer
-}
+type Reports = report.Files
 
 // Result is what an exploration did.
 type Result struct {

@@ -4,13 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
-	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
 )
 
@@ -21,12 +17,7 @@ import (
 func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Time, exit int, sentence string) Result {
 	s.sweep(ctx)
 	if s.settings != nil {
-		cctx, cancel := framework.CleanupContext(ctx)
-		_, now, problem := s.fx.ReadSettings(cctx)
-		if problem == "" {
-			s.restoreSettings(cctx, now)
-		}
-		cancel()
+		s.restoreSettings(ctx, nil) // a settings read that fails is reported
 	}
 	if tw := s.fx.Tripwire; tw != nil {
 		tw.Final(ctx, s.c)
@@ -61,46 +52,14 @@ func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Ti
 	return Result{Exit: exit, Seed: s.cfg.Seed, Records: s.records, Cases: s.cases, Requests: s.c.Seq(), Report: run}
 }
 
-// writeReports writes each report asked for, every one through the
-// redactor (the run's strings are redacted in place first).
+// writeReports writes each report asked for through the redactor
+// (report.Files.Write).
 func (s *session) writeReports(run *report.Run, rec *har.Recorder) error {
-	red := s.c.Redactor()
-	red.Fields(run)
-	var first error
-	write := func(path string, render func(io.Writer) error) {
-		if path == "" {
-			return
-		}
-		var err error
-		if path == "-" {
-			dst := s.cfg.Reports.Stdout
-			if dst == nil {
-				dst = os.Stdout
-			}
-			err = rendered(dst, red, render)
-		} else {
-			_ = os.MkdirAll(filepath.Dir(path), 0o755)
-			var f *os.File
-			if f, err = os.Create(path); err == nil {
-				err = rendered(f, red, render)
-				if cerr := f.Close(); err == nil {
-					err = cerr
-				}
-			}
-		}
-		if err != nil && first == nil {
-			first = fmt.Errorf("could not write the report %s: %v", path, err)
-		}
-	}
-	r := s.cfg.Reports
-	write(r.JSON, run.WriteJSON)
-	write(r.JUnit, run.WriteJUnit)
-	write(r.HTML, run.WriteHTML)
-	write(r.Markdown, run.WriteMarkdown)
+	var harWrite func(io.Writer) error
 	if rec != nil {
-		write(r.HAR, func(w io.Writer) error { return s.writeHAR(w, rec, run) })
+		harWrite = func(w io.Writer) error { return s.writeHAR(w, rec, run) }
 	}
-	return first
+	return s.cfg.Reports.Write(run, s.c.Redactor(), harWrite)
 }
 
 // writeHAR writes the exploration's exchanges as a HAR log; the entries
@@ -120,13 +79,4 @@ func (s *session) writeHAR(w io.Writer, rec *har.Recorder, run *report.Run) erro
 		}
 	}
 	return h.Encode(w)
-}
-
-func rendered(dst io.Writer, red *redact.Redactor, render func(io.Writer) error) error {
-	w := red.Writer(dst)
-	err := render(w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
@@ -44,7 +43,7 @@ type session struct {
 	flaky   []Record         // findings that did not show again
 	out     io.Writer        // the console, through the redactor
 	mode    string           // read-only, writes or writes+settings
-	settled bool             // settleVolatile has read the settings twice
+	settled bool             // changedSettings has read the settings twice
 }
 
 // marker is the run marker every page of the run starts with.
@@ -146,12 +145,8 @@ func (s *session) load(ctx context.Context) error {
 	return nil
 }
 
-// volatilePause separates two reads of the settings: longer than the
-// one-second resolution of a time a server may keep in a setting.
-const volatilePause = 1100 * time.Millisecond
-
 // loadSettings reads the settings twice side by side: fields that differ
-// are volatile (more are found, if need be, by settleVolatile). Only text
+// are volatile (more are found, if need be, by changedSettings). Only text
 // settings 2.6 names are changed.
 func (s *session) loadSettings(ctx context.Context) error {
 	_, first, problem := s.fx.ReadSettings(ctx)
@@ -175,24 +170,20 @@ func (s *session) loadSettings(ctx context.Context) error {
 	return nil
 }
 
-// settleVolatile is asked about fields a settings case saw change that it
-// did not send: it reads the settings twice, volatilePause apart (once a
-// run), and adds the fields that change by themselves to the volatile
-// ones. It returns the fields of changed that are not volatile.
-func (s *session) settleVolatile(ctx context.Context, changed []string) []string {
-	if len(changed) > 0 && !s.settled {
-		s.settled = true
-		_, first, p1 := s.fx.ReadSettings(ctx, framework.Fresh())
-		select {
-		case <-ctx.Done():
-		case <-time.After(volatilePause):
-		}
-		_, second, p2 := s.fx.ReadSettings(ctx, framework.Fresh())
-		if p1 == "" && p2 == "" {
-			s.volatile = append(s.volatile, framework.ChangedSettings(first, second, s.volatile...)...)
-		}
+// changedSettings lists the fields of now (the settings read after a
+// case) that differ from before, except the named ones and the volatile
+// ones, as framework.SettingsGuard.Changed judges them: the first time
+// fields differ (once a run: an exploration sends hundreds of cases) they
+// are read twice more, apart, and those that change by themselves are
+// volatile from then on.
+func (s *session) changedSettings(ctx context.Context, before, now map[string]any, except ...string) []string {
+	if s.settled {
+		return framework.ChangedSettings(before, now, slices.Concat(except, s.volatile)...)
 	}
-	return slices.DeleteFunc(slices.Clone(changed), func(f string) bool { return slices.Contains(s.volatile, f) })
+	changed, late := s.fx.SettledChanges(ctx, before, now, s.volatile, except...)
+	s.settled = len(changed)+len(late) > 0
+	s.volatile = append(s.volatile, late...)
+	return changed
 }
 
 // adopt records a page the run made, under the key an answer gave.

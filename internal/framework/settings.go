@@ -212,12 +212,10 @@ func (g *SettingsGuard) sending(what string, change bool) {
 // updates by itself with one-second resolution may not change between two
 // quick reads.
 func (g *SettingsGuard) Changed(ctx context.Context, before, now map[string]any, except ...string) []string {
-	ignore := slices.Concat(except, g.volatile)
-	if late := g.t.settleVolatile(ctx, changedFields(before, now, ignore...)); len(late) > 0 {
+	if _, late := g.t.settledChanges(ctx, before, now, g.volatile, except...); len(late) > 0 {
 		g.volatile = slices.Sorted(slices.Values(slices.Concat(g.volatile, late)))
-		ignore = append(ignore, late...)
 	}
-	return SettingsDiff(before, now, ignore...)
+	return SettingsDiff(before, now, slices.Concat(except, g.volatile)...)
 }
 
 // cleanup is the restore DeferCleanup runs: with a context no interrupt

@@ -21,3 +21,13 @@ func (t *Fixture) RestoreSettings(ctx context.Context, original, current map[str
 func ChangedSettings(before, after map[string]any, except ...string) []string {
 	return changedFields(before, after, except...)
 }
+
+// SettledChanges lists the names of the fields of now (a settings map read
+// after a request) that differ from before, except the named fields and
+// the volatile ones, sorted, as SettingsGuard.Changed judges them: a field
+// that differs is read twice more, volatilePause apart, and when it
+// changes between those reads it is left out and returned in late (the
+// caller counts it volatile from now on).
+func (t *Fixture) SettledChanges(ctx context.Context, before, now map[string]any, volatile []string, except ...string) (changed, late []string) {
+	return t.settledChanges(ctx, before, now, volatile, except...)
+}

@@ -92,6 +92,19 @@ func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string 
 	return slices.DeleteFunc(slices.Clone(fields), func(f string) bool { return !slices.Contains(changed, f) })
 }
 
+// settledChanges lists the names of the fields of now that differ from
+// before, except the named fields and the volatile ones, sorted. Fields
+// that differ are put to the test of settleVolatile: those that change by
+// themselves are left out of changed and returned as late (volatile from
+// now on).
+func (t *Fixture) settledChanges(ctx context.Context, before, now map[string]any, volatile []string, except ...string) (changed, late []string) {
+	ignore := slices.Concat(except, volatile)
+	changed = changedFields(before, now, ignore...)
+	late = t.settleVolatile(ctx, changed)
+	changed = slices.DeleteFunc(changed, func(f string) bool { return slices.Contains(late, f) })
+	return changed, late
+}
+
 // secondTry is how a value that did not read back as sent is sent again:
 // a string HTML-unescaped, for servers that return stored text encoded but
 // encode what they are sent (spec 1: input is sanitised once); an object or

@@ -8,7 +8,6 @@ import (
 	"io"
 	"log"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -336,68 +335,16 @@ func reportPaths(cfg Config) []string {
 	return out
 }
 
-// writeReports writes each requested file. Tokens never reach a report,
-// whatever field carried them: the run's strings are redacted first (in
-// place), before any format escapes them, and every file is written
-// through the redactor as well. harLog, when not nil, writes the HAR log.
+// writeReports writes each requested file through the redactor
+// (report.Files.Write). harLog, when not nil, writes the HAR log.
 func writeReports(run *report.Run, cfg Config, red *redact.Redactor, harLog *har.Recorder) error {
-	red.Fields(run)
-	var firstErr error
-	write := func(path string, render func(io.Writer) error) {
-		if path == "" {
-			return
-		}
-		var err error
-		if path == "-" {
-			dst := cfg.ReportStdout
-			if dst == nil {
-				dst = os.Stdout
-			}
-			err = renderRedacted(dst, red, render)
-		} else {
-			err = writeFile(path, red, render)
-		}
-		if err != nil && firstErr == nil {
-			if path == "-" {
-				path = "to standard output"
-			}
-			firstErr = fmt.Errorf("could not write the report %s: %v", path, err)
-		}
-	}
-	write(cfg.JSONReport, run.WriteJSON)
-	write(cfg.JUnitReport, run.WriteJUnit)
-	write(cfg.HTMLReport, run.WriteHTML)
-	write(cfg.MarkdownReport, run.WriteMarkdown)
+	var harWrite func(io.Writer) error
 	if harLog != nil {
-		write(cfg.HARReport, func(w io.Writer) error { return harLog.Write(w, harOptions(run)) })
+		harWrite = func(w io.Writer) error { return harLog.Write(w, harOptions(run)) }
 	}
-	return firstErr
-}
-
-// writeFile creates path (and its directory) and renders a report into it
-// through the redactor.
-func writeFile(path string, red *redact.Redactor, render func(io.Writer) error) error {
-	if dir := filepath.Dir(path); dir != "" {
-		_ = os.MkdirAll(dir, 0o755) // os.Create says what went wrong
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	err = renderRedacted(f, red, render)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-func renderRedacted(dst io.Writer, red *redact.Redactor, render func(io.Writer) error) error {
-	w := red.Writer(dst)
-	err := render(w)
-	if ferr := w.Flush(); err == nil {
-		err = ferr
-	}
-	return err
+	files := report.Files{JSON: cfg.JSONReport, JUnit: cfg.JUnitReport, HTML: cfg.HTMLReport, Markdown: cfg.MarkdownReport,
+		HAR: cfg.HARReport, Stdout: cfg.ReportStdout}
+	return files.Write(run, red, harWrite)
 }
 
 // applyRerun narrows the run to the rules that failed in the report

@@ -2,13 +2,9 @@ package protocol
 
 import (
 	"fmt"
-	"net/url"
-	"strings"
 
 	"github.com/onsi/ginkgo/v2"
-	"github.com/tidwall/gjson"
 
-	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 )
 
@@ -22,7 +18,7 @@ const crossCuttingPriority = -1000
 // responses each judged reaches the report from t.CrossCutting, not from
 // these specs.
 func registerEveryResponse(t *framework.Fixture) {
-	checks := everyResponseChecks()
+	checks := framework.EveryResponseChecks()
 	t.CrossCutting.Add(checks...)
 	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(framework.LabelCrossCutting), func() {
 		for _, c := range checks {
@@ -45,123 +41,4 @@ func cannotJudge() framework.Judgement { return framework.Judgement{Skip: true} 
 
 func violation(format string, args ...any) framework.Judgement {
 	return framework.Judgement{Problem: fmt.Sprintf(format, args...)}
-}
-
-// everyResponseChecks are the rules that hold for every response (spec
-// sections 1, 5.9 and 7), in report order.
-func everyResponseChecks() []framework.ExchangeCheck {
-	return []framework.ExchangeCheck{
-		{Rule: "GEN-CONTENT-TYPE-JSON", Check: contentTypeJSON},
-		{Rule: "GEN-BODY-JSON", Check: bodyJSON},
-		{Rule: "GEN-CORS-ANY-ORIGIN", Check: corsAnyOrigin},
-		{Rule: "GEN-NO-CACHE", Check: noCache},
-		{Rule: "ENV-STATUS-AGREES", Check: statusAgrees},
-		{Rule: "ENV-MESSAGE-STRING", Check: messageString},
-	}
-}
-
-// contentTypeJSON: GEN-CONTENT-TYPE-JSON.
-func contentTypeJSON(ex *client.Exchange) framework.Judgement {
-	if ex.MediaType() != "application/json" {
-		if ct := ex.Header.Values("Content-Type"); len(ct) > 0 {
-			return violation("Content-Type is %q, want application/json", strings.Join(ct, ", "))
-		}
-		return violation("no Content-Type header, want application/json")
-	}
-	return conforms()
-}
-
-// bodyJSON: GEN-BODY-JSON.
-func bodyJSON(ex *client.Exchange) framework.Judgement {
-	switch {
-	case ex.Truncated || ex.BodyCut:
-		// Longer than the read bound, or cut by the connection closing:
-		// the suite cannot tell.
-		return cannotJudge()
-	case ex.IsJSON():
-		return conforms()
-	case ex.BodySize() == 0:
-		return violation("the body is empty, want a JSON document")
-	}
-	return violation("the body is not a JSON document")
-}
-
-// corsAnyOrigin: GEN-CORS-ANY-ORIGIN. Echoing the request's Origin is the
-// rule's Reading.
-func corsAnyOrigin(ex *client.Exchange) framework.Judgement {
-	got := ex.Header.Get("Access-Control-Allow-Origin")
-	origin := ex.RequestHeader.Get("Origin")
-	switch {
-	case got == "*" || (origin != "" && got == origin):
-		return conforms()
-	case got == "":
-		return violation("no Access-Control-Allow-Origin header")
-	}
-	return violation("Access-Control-Allow-Origin is %q, want *", got)
-}
-
-// noCache: GEN-NO-CACHE.
-func noCache(ex *client.Exchange) framework.Judgement {
-	cc := strings.ToLower(strings.Join(ex.Header.Values("Cache-Control"), ","))
-	pragma := strings.ToLower(strings.Join(ex.Header.Values("Pragma"), ","))
-	if strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") || strings.Contains(pragma, "no-cache") {
-		return conforms()
-	}
-	return violation("no no-cache header (Cache-Control: no-store/no-cache or Pragma: no-cache)")
-}
-
-// statusAgrees: ENV-STATUS-AGREES.
-func statusAgrees(ex *client.Exchange) framework.Judgement {
-	if !jsonObject(ex) {
-		return cannotJudge() // judged by GEN-BODY-JSON
-	}
-	st := ex.Get("status")
-	if !st.Exists() {
-		// Early errors carry no status (judged by ENV-EARLY-ERROR-SHAPE);
-		// a success without one is judged by ENV-SUCCESS-SHAPE.
-		return cannotJudge()
-	}
-	if st.Type != gjson.String {
-		return violation("status is %s, want the string \"0\" or \"1\"", st.Raw)
-	}
-	switch {
-	case ex.Status >= 200 && ex.Status < 300 && st.Str != "0":
-		return violation("HTTP %d with status %q, want \"0\"", ex.Status, st.Str)
-	case ex.Status >= 400 && st.Str != "1":
-		return violation("HTTP %d with status %q, want \"1\"", ex.Status, st.Str)
-	}
-	return conforms()
-}
-
-// messageString: ENV-MESSAGE-STRING.
-func messageString(ex *client.Exchange) framework.Judgement {
-	if !jsonObject(ex) {
-		return cannotJudge() // judged by GEN-BODY-JSON and the shape rules
-	}
-	if isUploadSuccess(ex) {
-		return cannotJudge() // the response shape of uploads is "not shown" (4.12, 4.13)
-	}
-	m := ex.Get("message")
-	if !m.Exists() {
-		return violation("no message field")
-	}
-	if m.Type != gjson.String {
-		return violation("message is %s, want a string", m.Raw)
-	}
-	return conforms()
-}
-
-func jsonObject(ex *client.Exchange) bool { return ex.IsJSON() && ex.JSON().IsObject() }
-
-// isUploadSuccess reports a 2xx answer to POST /api/images or POST
-// /api/files/{key}, whose body the spec does not show.
-func isUploadSuccess(ex *client.Exchange) bool {
-	if ex.Method != "POST" || ex.Status < 200 || ex.Status > 299 {
-		return false
-	}
-	u, err := url.Parse(ex.URL)
-	if err != nil {
-		return false
-	}
-	return strings.HasSuffix(u.Path, "/api/images") || strings.Contains(u.Path, "/api/files/")
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // TestCrossCuttingChecks feeds the checks of every response
-// (crosscutting.go, judged by framework.CrossCutting) responses that break them in known ways and checks what
+// (framework.EveryResponseChecks, judged by framework.CrossCutting) responses that break them in known ways and checks what
 // each rule counted and how it groups the violations.
 func TestCrossCuttingChecks(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -55,7 +55,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		"ENV-STATUS-AGREES":     {3, 2}, // only JSON objects with a status field
 		"ENV-MESSAGE-STRING":    {5, 2}, // only JSON objects
 	}
-	for _, c := range everyResponseChecks() {
+	for _, c := range framework.EveryResponseChecks() {
 		got := p.Tally(c.Rule)
 		if w := want[c.Rule]; got.Checked != w.checked || got.Violations != w.violations {
 			t.Errorf("%s: checked %d, violations %d; want %d, %d\n%s", c.Rule, got.Checked, got.Violations, w.checked, w.violations, got.Summary())
@@ -199,7 +199,7 @@ func judgedClient(t *testing.T, url string) (*client.Client, *framework.CrossCut
 		t.Fatal(err)
 	}
 	p := framework.NewCrossCutting(url)
-	p.Add(everyResponseChecks()...)
+	p.Add(framework.EveryResponseChecks()...)
 	c.OnExchange(p.Observe)
 	return c, p
 }

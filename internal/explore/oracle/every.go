@@ -42,44 +42,12 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 	}
 	crashed := ex.Status >= 500 && !(ex.Method == http.MethodDelete && ex.Status == http.StatusInternalServerError)
 	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", status(ex))
-	ct := ex.MediaType()
-	j.Check("GEN-CONTENT-TYPE-JSON", ct == "application/json", ex, "Content-Type", "Content-Type application/json",
-		fmt.Sprintf("%q", ex.Header.Get("Content-Type")))
-	if !ex.Truncated && !ex.BodyCut {
-		got := "not JSON: " + quote(ex.BodyExcerpt())
-		if ex.BodySize() == 0 {
-			got = "an empty body"
+	for _, c := range framework.EveryResponseChecks() {
+		if v := c.Check(ex); !v.Skip {
+			j.Check(c.Rule, v.Problem == "", ex, "every answer", "what every answer keeps (1, 5.9, 7)", v.Problem)
 		}
-		j.Check("GEN-BODY-JSON", ex.IsJSON(), ex, "body", "a JSON document", got)
 	}
-	acao := ex.Header.Get("Access-Control-Allow-Origin")
-	j.Check("GEN-CORS-ANY-ORIGIN", acao == "*" || (acao != "" && acao == ex.RequestHeader.Get("Origin")), ex,
-		"Access-Control-Allow-Origin", "* (or the request's Origin)", fmt.Sprintf("%q", acao))
-	cc := strings.ToLower(strings.Join(ex.Header.Values("Cache-Control"), ","))
-	pragma := strings.ToLower(strings.Join(ex.Header.Values("Pragma"), ","))
-	j.Check("GEN-NO-CACHE", strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") || strings.Contains(pragma, "no-cache"),
-		ex, "no-cache headers", "Cache-Control no-store/no-cache or Pragma no-cache", fmt.Sprintf("Cache-Control %q, Pragma %q", cc, pragma))
 	j.tokens(ex, tokens)
-	if !ex.IsJSON() || !ex.JSON().IsObject() {
-		return true
-	}
-	if st := ex.Get("status"); st.Exists() {
-		want := ""
-		switch {
-		case ex.Status >= 200 && ex.Status < 300:
-			want = "0"
-		case ex.Status >= 400:
-			want = "1"
-		}
-		if want != "" {
-			j.Check("ENV-STATUS-AGREES", st.Type == gjson.String && st.Str == want, ex, "status field",
-				fmt.Sprintf("status %q with HTTP %d", want, ex.Status), "status "+st.Raw)
-		}
-	}
-	if !uploadSuccess(ex) {
-		m := ex.Get("message")
-		j.Check("ENV-MESSAGE-STRING", m.Type == gjson.String, ex, "message", "message, a string", describe(m))
-	}
 	return true
 }
 
@@ -103,11 +71,6 @@ func (j *Judge) tokens(ex *client.Exchange, tokens []string) {
 		found := strings.Contains(body, tok) || strings.Contains(h, tok) || redacted
 		j.Check(RuleNoTokenEcho, !found, ex, "token in answer", "no token of the request in the answer (2.4, 5)", "the answer carries one of the run's tokens")
 	}
-}
-
-// uploadSuccess: a 2xx answer to an upload, whose shape is not shown.
-func uploadSuccess(ex *client.Exchange) bool {
-	return ex.Method == http.MethodPost && ex.Status < 300 && (strings.Contains(ex.URL, "/api/images") || strings.Contains(ex.URL, "/api/files/"))
 }
 
 // describe renders a JSON value for a finding.

@@ -67,6 +67,7 @@ func TestEvery(t *testing.T) {
 		{name: "status 1 with a 200", r: reply{status: 200, body: `{"status":"1","message":"Page not found."}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
 		{name: "status 0 with a 404", r: reply{status: 404, body: `{"status":"0","message":"no"}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
 		{name: "status a number", r: reply{status: 200, body: `{"status":0,"message":"ok"}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
+		{name: "status a number with a 302 (the protocol suite's reading)", r: reply{status: 302, body: `{"status":0,"message":"moved"}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
 		{name: "no message", r: reply{status: 200, body: `{"status":"0","data":[]}`}, want: []string{"ENV-MESSAGE-STRING"}, judgeable: true},
 		{name: "a message that is not a string", r: reply{status: 400, body: `{"status":"1","message":["no"]}`}, want: []string{"ENV-MESSAGE-STRING"}, judgeable: true},
 
