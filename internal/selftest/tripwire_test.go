@@ -96,7 +96,6 @@ func TestTripwireStopsWrites(t *testing.T) {
 	fw := &writesAfterLoss{victim: reference.ForeignWriterPage}
 	ref := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{reference.ForeignWriter}},
 		func(h http.Handler) http.Handler { return fw.wrap(h) })
-	fw.ref = ref.Server
 	dir := t.TempDir()
 	path := filepath.Join(dir, "run.json")
 	// A report that can no longer be written when the run ends (its
@@ -106,11 +105,14 @@ func TestTripwireStopsWrites(t *testing.T) {
 	if err := os.Mkdir(blocker, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	fw.mu.Lock() // the server's handlers read them under fw.mu
+	fw.ref = ref.Server
 	fw.onLoss = func() {
 		if err := os.Remove(blocker); err == nil {
 			_ = os.WriteFile(blocker, nil, 0o600)
 		}
 	}
+	fw.mu.Unlock()
 	res := selftest.Run(t.Context(), selftest.Cmd{Dir: dir, Timeout: runTimeout,
 		Args: []string{"--base-url", ref.URL, "--no-color", "--allow-settings-write", "--json-report", path,
 			"--junit-report", filepath.Join(blocker, "junit.xml")},
