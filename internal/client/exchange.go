@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -221,8 +222,11 @@ func (e *Exchange) JSON() gjson.Result {
 	defer e.mu.Unlock()
 	if e.parsed == nil {
 		var r gjson.Result
-		if e.isJSONLocked() && !e.released {
-			r = gjson.ParseBytes(e.body)
+		if e.isJSONLocked() && !e.released && len(e.body) > 0 {
+			// The body as a string without a copy: it is never written
+			// once read (Body), and a copy would double what a big
+			// answer holds in memory.
+			r = gjson.Parse(unsafe.String(unsafe.SliceData(e.body), len(e.body)))
 		}
 		e.parsed = &r
 	}

@@ -112,8 +112,8 @@ func (s *session) load(ctx context.Context) error {
 		return fmt.Errorf("the pages of every type could not be listed: %s", all.Problem)
 	}
 	s.model.Counts = map[string]int{}
-	for _, p := range all.Pages {
-		s.site.Pages = append(s.site.Pages, p.Get("key").String())
+	for _, p := range all.Pages.All() {
+		s.site.Pages = append(s.site.Pages, strings.Clone(p.Get("key").String())) // not a part of the page's text
 		s.model.Counts[p.Get("type").String()]++
 	}
 	def := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages"})

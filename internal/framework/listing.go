@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/spool"
 )
 
 // A whole-site listing (numberOfItems=-1) is read as a stream
@@ -22,8 +23,9 @@ import (
 // every type), and only a slim copy of it is kept: the members the
 // whole-site rules compare (slimMembers: keys, types, tags, categories,
 // uuids, slugs and links), or, for the other listings, whose rules compare
-// keys and types, fewer (briefMembers). Memory then grows with the number
-// of pages by a few hundred bytes each, not with what they hold, and an
+// keys and types, fewer (briefMembers). The slim copies of a listing
+// past a few hundred pages are kept on disk (PageList, internal/spool),
+// so that memory does not grow with the site (four bytes a page), and an
 // answer of any size is checked in full. The read cache keeps the slim
 // listing, so every rule of the run that asks for the same listing shares
 // one read.
@@ -38,7 +40,7 @@ const maxListed = 100_000
 type Listing struct {
 	// Pages are the slim page objects (slimMembers only; briefMembers
 	// for a listing of some types only), in the order listed.
-	Pages []gjson.Result
+	Pages PageList
 	// Ex is the exchange that gave them (the last page of a walk).
 	Ex *client.Exchange
 	// Problem says why no consistent listing could be had ("" when
@@ -49,14 +51,20 @@ type Listing struct {
 }
 
 // pageFold keeps a slim copy of every page object of a listing and runs
-// the page checks on the whole object.
+// the page checks on the whole object. Past spillAt bytes of copies it
+// keeps them on disk (PageList).
 type pageFold struct {
 	view   pageView
 	checks []PageCheck
 	pages  []gjson.Result
 	found  map[string]*checkFindings
-	size   int64
-	over   bool // more than maxListed pages
+	size   int64 // what the pages kept in memory weigh
+	n      int   // the pages kept
+	over   bool  // more than maxListed pages
+	// spool holds the pages once spilled; noSpool is set when no
+	// temporary file could be made (the pages then stay in memory).
+	spool   *spool.Spool
+	noSpool bool
 }
 
 func newPageFold(v pageView) *pageFold {
@@ -68,7 +76,7 @@ func newPageFold(v pageView) *pageFold {
 }
 
 func (f *pageFold) Item(raw []byte) {
-	if len(f.pages) >= maxListed {
+	if f.n >= maxListed {
 		f.over = true
 		return
 	}
@@ -76,15 +84,36 @@ func (f *pageFold) Item(raw []byte) {
 		page := gjson.ParseBytes(raw)
 		for _, c := range f.checks {
 			if found := f.found[c.Name]; !found.done() {
-				found.add(len(f.pages), page, c.Check(page))
+				found.add(f.n, page, c.Check(page))
 			} else {
 				found.stopped = true
 			}
 		}
 	}
-	s := f.view.slim(raw)
-	f.size += int64(len(s.Raw)) + 64
-	f.pages = append(f.pages, s)
+	f.keep(f.view.slim(raw))
+}
+
+// keep keeps one page's copy: in memory, or on disk once the copies kept
+// in memory pass spillAt.
+func (f *pageFold) keep(page string) {
+	f.n++
+	if f.spool != nil {
+		f.spool.Append(page)
+		return
+	}
+	f.pages = append(f.pages, gjson.Parse(page))
+	f.size += int64(len(page)) + 64
+	if f.size > spillAt && !f.noSpool {
+		sp, err := spool.New("")
+		if err != nil {
+			f.noSpool = true
+			return
+		}
+		for _, p := range f.pages {
+			sp.Append(p.Raw)
+		}
+		f.spool, f.pages, f.size = sp, nil, 0
+	}
 }
 
 // Full reports that the fold keeps no more pages (maxListed): the stream
@@ -92,14 +121,23 @@ func (f *pageFold) Item(raw []byte) {
 func (f *pageFold) Full() bool { return f.over }
 
 func (f *pageFold) Value() (any, int64) {
-	return &foldedListing{pages: f.pages, found: f.found, over: f.over}, f.size
+	v := &foldedListing{pages: PageListOf(f.pages), found: f.found, over: f.over}
+	if f.spool == nil {
+		return v, f.size
+	}
+	if err := f.spool.Seal(); err != nil {
+		v.problem = "the pages it listed could not be kept on disk to compare with: " + err.Error()
+	}
+	v.pages = PageList{spool: f.spool}
+	return v, f.spool.InMemory()
 }
 
 // foldedListing is a pageFold's value (client.Exchange.Folded).
 type foldedListing struct {
-	pages []gjson.Result
-	found map[string]*checkFindings
-	over  bool
+	pages   PageList
+	found   map[string]*checkFindings
+	over    bool
+	problem string // the pages could not be kept
 }
 
 // slimMembers are the members of a page object a listing keeps: those the
@@ -174,9 +212,9 @@ func newPageView(name string, checks []PageCheck, members, digests []string) pag
 // parsing (or copying) the whole object: the members and digested members
 // are looked up in raw in one pass, and only those found are copied.
 // Anything but an object is kept as it is.
-func (pv pageView) slim(raw []byte) gjson.Result {
+func (pv pageView) slim(raw []byte) string {
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
-		return gjson.Parse(string(raw))
+		return string(raw)
 	}
 	all := gjson.GetManyBytes(raw, pv.paths...)
 	found, digested := all[:len(pv.members)], all[len(pv.members):]
@@ -216,7 +254,7 @@ func (pv pageView) slim(raw []byte) gjson.Result {
 		b.WriteString(d)
 	}
 	b.WriteByte('}')
-	return gjson.Parse(b.String())
+	return b.String()
 }
 
 // viewFor is how a listing with query q is read: the listing of every type
@@ -266,8 +304,11 @@ func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange
 		return ex, nil
 	}
 	l := &Listing{Pages: v.pages, Ex: ex, found: v.found}
-	if v.over {
+	switch {
+	case v.over:
 		l.Problem = fmt.Sprintf("%s lists more than %d pages, more than this run keeps to compare with", ex.RequestLine(), maxListed)
+	case v.problem != "":
+		l.Problem = ex.RequestLine() + ": " + v.problem
 	}
 	return ex, l
 }
@@ -294,7 +335,7 @@ func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
 		return Listing{Ex: ex, Problem: fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))}
 	}
 	total := ex.Get("meta.total")
-	if l.Problem != "" || total.Type != gjson.Number || int(total.Num) == len(l.Pages) {
+	if l.Problem != "" || total.Type != gjson.Number || int(total.Num) == l.Pages.Len() {
 		// Without a usable meta.total (PAGE-LIST-SHAPE's concern) the -1
 		// answer is the best listing there is.
 		return *l
@@ -302,10 +343,10 @@ func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
 	n := int(total.Num)
 	if n > 0 {
 		ex2, l2 := t.ReadPages(ctx, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
-		if ex2.Err == nil && ex2.Status == http.StatusOK && l2 != nil && len(l2.Pages) == n {
+		if ex2.Err == nil && ex2.Status == http.StatusOK && l2 != nil && l2.Pages.Len() == n {
 			return *l2
 		}
 	}
 	return Listing{Ex: ex, Problem: fmt.Sprintf("the pages to compare with could not be listed: numberOfItems=-1 gave %d pages "+
-		"while meta.total is %d, and numberOfItems=%d did not give them either", len(l.Pages), n, n)}
+		"while meta.total is %d, and numberOfItems=%d did not give them either", l.Pages.Len(), n, n)}
 }

@@ -18,11 +18,11 @@ func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {
 		t.Fatalf("a listing of small pages, 14 KB in all, was not read whole: %s %v", why, ex.Err)
 	}
 	items := PageItems(ex)
-	if len(items) != 1 || items[0].Get("key").Str != "p3" || !items[0].Get("description").Exists() {
-		t.Fatalf("PageItems gave %d pages (%v), want p3 alone, whole", len(items), PageKeys(items))
+	if items.Len() != 1 || items.At(0).Get("key").Str != "p3" || !items.At(0).Get("description").Exists() {
+		t.Fatalf("PageItems gave %d pages (%v), want p3 alone, whole", items.Len(), items.Keys())
 	}
-	if brief := PageItems(f.All(context.Background(), PageListRequest(q))[0]); len(brief) != 40 || brief[3].Get("description").Exists() {
-		t.Errorf("naming no key: %d pages, want the 40, brief", len(brief))
+	if brief := PageItems(f.All(context.Background(), PageListRequest(q))[0]); brief.Len() != 40 || brief.At(3).Get("description").Exists() {
+		t.Errorf("naming no key: %d pages, want the 40, brief", brief.Len())
 	}
 
 	big := pageList(t, 3, 0, 100_000)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -64,15 +63,15 @@ func QueryWith(q url.Values, kv ...string) url.Values {
 
 // PageItems returns the page objects of a page list answer: its data
 // array, or, of an answer read as a stream (ReadPages, ReadPageLists),
-// the slim pages its fold kept (nil when it was not one JSON document).
-func PageItems(ex *client.Exchange) []gjson.Result {
+// the slim pages its fold kept (none when it was not one JSON document).
+func PageItems(ex *client.Exchange) PageList {
 	if ex.Streamed != nil {
 		if v, ok := ex.Folded().(*foldedListing); ok {
 			return v.pages
 		}
-		return nil
+		return PageList{}
 	}
-	return ex.Get("data").Array()
+	return PageListOf(ex.Get("data").Array())
 }
 
 // ReadPageLists sends GET /api/pages with each of qs side by side (All),
@@ -87,37 +86,6 @@ func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client
 		reqs[i] = PageListRequest(q)
 	}
 	return t.All(ctx, reqs...)
-}
-
-// PageKeys returns the keys of page objects, in order.
-func PageKeys(items []gjson.Result) []string {
-	keys := make([]string, 0, len(items))
-	for _, it := range items {
-		keys = append(keys, it.Get("key").String())
-	}
-	return keys
-}
-
-// PagesOfType keeps the page objects of one type.
-func PagesOfType(items []gjson.Result, ty string) []gjson.Result {
-	var out []gjson.Result
-	for _, it := range items {
-		if it.Get("type").String() == ty {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// FirstChildPage returns the first page object whose key is hierarchical
-// (parent/child).
-func FirstChildPage(items []gjson.Result) (gjson.Result, bool) {
-	for _, it := range items {
-		if strings.Contains(it.Get("key").String(), "/") {
-			return it, true
-		}
-	}
-	return gjson.Result{}, false
 }
 
 // JSONText renders a value of an answer for a message: its JSON as sent, or
@@ -168,7 +136,11 @@ func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Ex
 		}
 		v, _ := w.fold.Value()
 		f := v.(*foldedListing)
-		return Listing{Pages: f.pages, Ex: last, found: f.found}
+		l := Listing{Pages: f.pages, Ex: last, found: f.found}
+		if f.problem != "" {
+			l.Problem = big.RequestLine() + " (walked a page at a time): " + f.problem
+		}
+		return l
 	}
 	return Listing{Ex: last, Problem: fmt.Sprintf("the answer to %s is larger than the read limit (--max-body), even a few pages at a time", big.RequestLine())}
 }
@@ -211,10 +183,10 @@ func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w siz
 				return w
 			}
 			page := PageItems(ex)
-			for _, it := range page {
+			for _, it := range page.All() {
 				w.fold.Item([]byte(it.Raw))
 			}
-			if len(page) < size || !ex.Get("meta.hasMore").Bool() {
+			if page.Len() < size || !ex.Get("meta.hasMore").Bool() {
 				w.done = true
 				return w
 			}

@@ -102,7 +102,7 @@ func TestListAllPagesGathersEveryPage(t *testing.T) {
 			if all.Problem != "" {
 				t.Fatal(all.Problem)
 			}
-			if got := PageKeys(all.Pages); !slices.Equal(got, want) {
+			if got := all.Pages.Keys(); !slices.Equal(got, want) {
 				t.Errorf("keys %v, want %v", got, want)
 			}
 			if n := len(f.Client.Exchanges()); n != c.wantRequests {
@@ -120,15 +120,15 @@ func TestListAllPagesSaysWhyItHasNoListing(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	all := fixtureFor(t, srv.URL, 0).ListAllPages(context.Background(), url.Values{})
-	if all.Pages != nil || all.Problem == "" {
-		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", len(all.Pages), all.Problem)
+	if all.Pages.Len() != 0 || all.Problem == "" {
+		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", all.Pages.Len(), all.Problem)
 	}
 }
 
-func TestFirstChildPage(t *testing.T) {
+func TestFirstChildPageOfAList(t *testing.T) {
 	f := fixtureFor(t, pageList(t, 0, 0, 0).URL, 0)
 	ex := f.Read(context.Background(), PagesPath, nil)
-	if _, ok := FirstChildPage(PageItems(ex)); ok {
+	if _, ok := PageItems(ex).First(IsChildPage); ok {
 		t.Error("an empty list has no child page")
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -137,8 +137,8 @@ func TestFirstChildPage(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	ex = fixtureFor(t, srv.URL, 0).Read(context.Background(), PagesPath, nil)
-	if child, ok := FirstChildPage(PageItems(ex)); !ok || child.Get("key").String() != "a/b" {
-		t.Errorf("FirstChildPage = %s, %v; want a/b", child.Raw, ok)
+	if child, ok := PageItems(ex).First(IsChildPage); !ok || child.Get("key").String() != "a/b" {
+		t.Errorf("First(IsChildPage) = %s, %v; want a/b", child.Raw, ok)
 	}
 }
 
@@ -194,7 +194,7 @@ func TestWalkFetchesLaterPagesSideBySide(t *testing.T) {
 			if all.Problem != "" {
 				t.Fatal(all.Problem)
 			}
-			if got := PageKeys(all.Pages); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
+			if got := all.Pages.Keys(); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
 				t.Errorf("keys %v, want p0 to p29 once each", got)
 			}
 			if n := len(f.Client.Exchanges()); n != c.wantRequests {

@@ -117,7 +117,7 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 		if n := list.Get("numberOfItems"); n.Type == gjson.String {
 			traits = append(traits, "the page list's numberOfItems is a string ("+n.Raw+")")
 		}
-		for _, p := range PageItems(list) {
+		for _, p := range PageItems(list).All() {
 			if p.Get("tags").Type == gjson.String {
 				traits = append(traits, "a page's tags are a string")
 				break

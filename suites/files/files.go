@@ -90,7 +90,7 @@ type listings struct {
 func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listing) listings {
 	keys := pageKeys(every)
 	if len(keys) == 0 {
-		if every.Problem != "" && len(every.Pages) == 0 {
+		if every.Problem != "" && every.Pages.Len() == 0 {
 			// Not "no page": the listing could not be read. Nothing to
 			// create a page for.
 			return listings{notChecked: "the listing of every page type could not be read: " + every.Problem}
@@ -139,13 +139,13 @@ func pageKeys(every framework.Listing) []string {
 	// Two passes over the listing, those with a cover first; no copy of
 	// it: a site may list many pages.
 	for _, cover := range []int{1, 0} {
-		for _, p := range every.Pages {
+		for _, p := range every.Pages.All() {
 			if len(keys) == maxListed {
 				return keys
 			}
 			key := p.Get("key").String()
 			if hasCover(p) == cover && key != "" && !strings.Contains(key, "/") && !strings.Contains(key, "..") {
-				keys = append(keys, key)
+				keys = append(keys, strings.Clone(key)) // not a part of the page's text
 			}
 		}
 	}

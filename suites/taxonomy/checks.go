@@ -114,7 +114,7 @@ func (s *shared) prepareGetPages(ctx context.Context) singles {
 func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	k := s.k
 	judged := 0
-	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += len(framework.PageItems(ex)) })
+	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += framework.PageItems(ex).Len() })
 	if judged == 0 {
 		framework.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
 	}
@@ -210,7 +210,7 @@ func itemsWithPages(ex *client.Exchange) []string {
 // single view, read as a stream ("" for a page without one).
 func pageKeysOf(ex *client.Exchange) []string {
 	var keys []string
-	for _, p := range framework.PageItems(ex) {
+	for _, p := range framework.PageItems(ex).All() {
 		keys = append(keys, p.Get("key").String())
 	}
 	return keys

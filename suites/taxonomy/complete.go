@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -39,11 +40,19 @@ func (s *shared) prepareListComplete(ctx context.Context) completeness {
 	if listed.Problem != "" {
 		return completeness{reason: listed.Problem}
 	}
-	published := framework.PagesOfType(listed.Pages, "published")
-	v := completeness{all: len(published), pagesEx: listed.Ex, carriers: map[string][]string{}}
-	for _, p := range published {
+	v := completeness{pagesEx: listed.Ex, carriers: map[string][]string{}}
+	for _, p := range listed.Pages.All() {
+		if p.Get("type").String() != "published" {
+			continue
+		}
+		v.all++
+		// Strings of their own: a part of the page's text keeps all of it.
+		key := strings.Clone(p.Get("key").String())
 		for _, term := range k.carried(p) {
-			v.carriers[term] = append(v.carriers[term], p.Get("key").String())
+			if _, seen := v.carriers[term]; !seen {
+				term = strings.Clone(term)
+			}
+			v.carriers[term] = append(v.carriers[term], key)
 		}
 	}
 	if len(v.carriers) == 0 {

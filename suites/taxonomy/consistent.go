@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -21,10 +22,10 @@ import (
 type consistency struct {
 	terms
 	named [][]string // per term of the sample, the page keys judged
-	// pages is every page the listing of every type holds, by key; read
-	// the pages named but not listed, read one by one.
-	pages   map[string]gjson.Result
-	index   map[string]int // where each of pages stands in the listing
+	// index is where each page named stands in the listing of every type
+	// (read from it when judged: the listing of a big site is on disk);
+	// read, the pages named but not listed, read one by one.
+	index   map[string]int
 	read    map[string]*client.Exchange
 	views   []*client.Exchange // the sample's single views
 	listing framework.Listing
@@ -40,7 +41,7 @@ type consistency struct {
 // the listing the run reads anyway answers for nearly all of them.
 func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	ts := s.ensure(ctx, true)
-	v := consistency{terms: ts, pages: map[string]gjson.Result{}, index: map[string]int{}, read: map[string]*client.Exchange{}}
+	v := consistency{terms: ts, index: map[string]int{}, read: map[string]*client.Exchange{}}
 	if ts.reason != "" {
 		return v
 	}
@@ -60,17 +61,18 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 			wanted[key] = true
 		}
 	}
-	// Only the pages named are kept of the listing.
-	for i, p := range v.listing.Pages {
+	// Only where the pages named stand is kept of the listing (the key a
+	// string of its own: a part of the page's text would keep all of it).
+	for i, p := range v.listing.Pages.All() {
 		if key := p.Get("key").String(); wanted[key] {
-			v.pages[key], v.index[key] = p, i
+			v.index[strings.Clone(key)] = i
 		}
 	}
 	var unlisted []string
 	for _, named := range all {
 		var missing []string
 		for _, key := range named {
-			if _, ok := v.pages[key]; !ok {
+			if _, ok := v.index[key]; !ok {
 				missing = append(missing, key)
 			}
 		}
@@ -120,9 +122,14 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	for i, tm := range v.sample {
 		for _, key := range v.named[i] {
 			checked++
-			ex, page, field := v.listing.Ex, v.pages[key], fmt.Sprintf("data[%d].%s", v.index[key], k.field)
+			at, listed := v.index[key]
+			ex, field := v.listing.Ex, fmt.Sprintf("data[%d].%s", at, k.field)
+			var page gjson.Result
+			if listed {
+				page = v.listing.Pages.At(at)
+			}
 			problem := ""
-			if _, listed := v.pages[key]; !listed {
+			if !listed {
 				ex, field = v.read[key], "data."+k.field
 				page = ex.Get("data")
 				if ex.Err != nil || ex.Status != http.StatusOK || !page.IsObject() {

@@ -3,9 +3,10 @@ package taxonomy
 import (
 	"context"
 	"fmt"
-	"maps"
+	"hash/maphash"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/tidwall/gjson"
@@ -44,7 +45,7 @@ func RegisterViews(t *framework.Fixture) {
 // every type, and per kind (tags, then categories) the list, the single
 // views of a sample, and each page the sample's lists name, read on its own.
 type siteViews struct {
-	listing   []gjson.Result
+	listing   framework.PageList
 	listingEx *client.Exchange
 	problem   string // the listing could not be read
 	terms     [2]termViews
@@ -157,10 +158,10 @@ func ok(ex *client.Exchange, data map[*client.Exchange]gjson.Result) bool {
 // pages of the tags and categories read.
 func (v siteViews) judgePages(t *framework.Fixture) {
 	t.Judged(v.exchanges()...)
-	var others []framework.View // the views besides the listing's
+	var others []pageRef // the views besides the listing's
 	for _, key := range sortedKeys(v.pages) {
 		if ex := v.pages[key]; ok(ex, v.data) {
-			others = append(others, framework.View{Name: "GET /api/pages/" + key, Ex: ex, Obj: v.data[ex]})
+			others = append(others, pageRef{name: "GET /api/pages/" + key, ex: ex, obj: v.data[ex]}.identified())
 		}
 	}
 	inTerm := map[string][]coverage.ID{} // the pages cells of the terms showing a page
@@ -169,23 +170,26 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 			if !ok(ex, v.data) {
 				continue
 			}
-			for _, p := range framework.PageItems(ex) {
-				key := p.Get("key").String()
-				others = append(others, framework.View{Name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), Ex: ex, Obj: p})
-				inTerm[key] = append(inTerm[key], tv.cell("pages"))
+			pages := framework.PageItems(ex)
+			for at, p := range pages.All() {
+				ref := pageRef{name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), ex: ex, list: pages, at: at, obj: p}
+				ref = ref.identified()
+				ref.obj = gjson.Result{} // read again when compared: a term of a big site has many pages
+				others = append(others, ref)
+				inTerm[ref.key] = append(inTerm[ref.key], tv.cell("pages"))
 			}
 		}
 	}
 	check := t.NewCheck()
-	keys, byKey := v.groupViews(others, func(p gjson.Result) (string, bool) { return p.Get("key").String(), true })
+	keys, byKey := v.groupViews(others, func(r pageRef) (string, bool) { return r.key, true })
 	for _, key := range keys {
 		// A term's pages compared with the page's other views.
 		check.Exercised(inTerm[key]...)
-		check.Same("page "+key, pageCell, nil, byKey[key], coverage.PageFields()...)
+		check.Same("page "+key, pageCell, nil, views(byKey[key]), coverage.PageFields()...)
 	}
 	// The content, rendered and raw: the listing of every type keeps a
 	// digest of each (framework.DigestMember), a single view the text.
-	for _, p := range v.listing {
+	for _, p := range v.listing.All() {
 		key := p.Get("key").String()
 		single := v.pages[key]
 		if !ok(single, v.data) {
@@ -203,44 +207,84 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 		}
 	}
 	// The key itself: views of one page (one uuid) give it one key.
-	_, byUUID := v.groupViews(others, func(p gjson.Result) (string, bool) {
-		u := p.Get("uuid")
-		return u.Str, u.Type == gjson.String && u.Str != ""
-	})
-	for _, uuid := range slices.Sorted(maps.Keys(byUUID)) {
-		check.Same("the page of uuid "+uuid, pageCell, nil, byUUID[uuid], "key")
+	uuids, byUUID := v.groupViews(others, func(r pageRef) (string, bool) { return r.uuid, r.uuid != "" })
+	for _, uuid := range uuids {
+		check.Same("the page of uuid "+uuid, pageCell, nil, views(byUUID[uuid]), "key")
 	}
 	check.Expect("a page reads the same in every answer that shows it (2.1)")
+}
+
+// pageRef is one view of a page: an object held (obj), or page at of a
+// list the run kept (on disk when long), read when compared; key and
+// uuid identify it (strings of their own: a part of a page's text would
+// keep the whole page in memory).
+type pageRef struct {
+	name      string
+	ex        *client.Exchange
+	obj       gjson.Result
+	list      framework.PageList
+	at        int
+	key, uuid string
+}
+
+// identified is r with its key and uuid (a uuid only when it is a
+// non-empty string), read from its object.
+func (r pageRef) identified() pageRef {
+	r.key = strings.Clone(r.obj.Get("key").String())
+	if u := r.obj.Get("uuid"); u.Type == gjson.String {
+		r.uuid = strings.Clone(u.Str)
+	}
+	return r
+}
+
+// views reads the objects of refs, to compare.
+func views(refs []pageRef) []framework.View {
+	out := make([]framework.View, len(refs))
+	for i, r := range refs {
+		obj := r.obj
+		if !obj.Exists() {
+			obj = r.list.At(r.at)
+		}
+		out[i] = framework.View{Name: r.name, Ex: r.ex, Obj: obj}
+	}
+	return out
 }
 
 // groupViews groups the views of the site's pages (the listing's, then
 // others) by what of returns (their key, or their uuid) and keeps the
 // groups of two views or more, in the order first seen: what the listing
-// of a site of many pages costs here is a count a page, not a view.
-func (v siteViews) groupViews(others []framework.View, of func(gjson.Result) (string, bool)) ([]string, map[string][]framework.View) {
-	count := map[string]int32{}
-	for _, p := range v.listing {
-		if s, ok := of(p); ok {
-			count[s]++
+// of a site of many pages costs here is a count a page (of a hash), and a
+// reference to each page in a group, not a view.
+func (v siteViews) groupViews(others []pageRef, of func(pageRef) (string, bool)) ([]string, map[string][]pageRef) {
+	seed := maphash.MakeSeed()
+	count := map[uint64]int32{} // a false match only groups a page alone: nothing to compare
+	listed := func(at int, p gjson.Result) pageRef {
+		return pageRef{name: "GET /api/pages (every type)", ex: v.listingEx, list: v.listing, at: at, obj: p}.identified()
+	}
+	for at, p := range v.listing.All() {
+		if s, ok := of(listed(at, p)); ok {
+			count[maphash.String(seed, s)]++
 		}
 	}
 	for _, o := range others {
-		if s, ok := of(o.Obj); ok {
-			count[s]++
+		if s, ok := of(o); ok {
+			count[maphash.String(seed, s)]++
 		}
 	}
 	var order []string
-	groups := map[string][]framework.View{}
-	add := func(view framework.View) {
-		if s, ok := of(view.Obj); ok && count[s] > 1 {
+	groups := map[string][]pageRef{}
+	add := func(ref pageRef) {
+		if s, ok := of(ref); ok && count[maphash.String(seed, s)] > 1 {
 			if _, seen := groups[s]; !seen {
 				order = append(order, s)
 			}
-			groups[s] = append(groups[s], view)
+			groups[s] = append(groups[s], ref)
 		}
 	}
-	for _, p := range v.listing {
-		add(framework.View{Name: "GET /api/pages (every type)", Ex: v.listingEx, Obj: p})
+	for at, p := range v.listing.All() {
+		ref := listed(at, p)
+		ref.obj = gjson.Result{} // read again when compared
+		add(ref)
 	}
 	for _, o := range others {
 		add(o)
@@ -307,12 +351,12 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 		}
 	}
 	check := t.NewCheck()
-	for _, p := range v.listing {
+	for _, p := range v.listing.All() {
 		CheckTagNames(check, v.listingEx, p, names)
 	}
 	for _, ex := range tags.singles {
 		if ok(ex, v.data) {
-			for _, p := range framework.PageItems(ex) {
+			for _, p := range framework.PageItems(ex).All() {
 				CheckTagNames(check, ex, p, names)
 			}
 		}

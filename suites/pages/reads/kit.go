@@ -85,7 +85,7 @@ func (k kit) lacking(what string) string {
 // every page matching a query and the exchange that gave them, or why no
 // consistent listing could be had.
 type listing struct {
-	items   []gjson.Result // slim page objects (framework.Listing)
+	items   framework.PageList // slim page objects (framework.Listing)
 	ex      *client.Exchange
 	problem string
 	all     framework.Listing
@@ -100,7 +100,7 @@ func (k kit) listAll(ctx context.Context, q url.Values) listing {
 // pages returns a listing's pages to a judge, and names its exchange as
 // evidence (the group's shared listing is another spec's request); the
 // rule is not checked when the listing could not be had.
-func (k kit) pages(l listing) ([]gjson.Result, *client.Exchange) {
+func (k kit) pages(l listing) (framework.PageList, *client.Exchange) {
 	k.t.Judged(l.ex)
 	if l.problem != "" {
 		framework.NotChecked("%s", l.problem)
@@ -110,9 +110,9 @@ func (k kit) pages(l listing) ([]gjson.Result, *client.Exchange) {
 
 // everyPage is pages for the listing of every type; a target with no page
 // at all leaves the rule not checked.
-func (k kit) everyPage(l listing) ([]gjson.Result, *client.Exchange) {
+func (k kit) everyPage(l listing) (framework.PageList, *client.Exchange) {
 	items, ex := k.pages(l)
-	if len(items) == 0 {
+	if items.Len() == 0 {
 		framework.NotChecked("the target has no page at all")
 	}
 	return items, ex
@@ -122,7 +122,7 @@ func (k kit) everyPage(l listing) ([]gjson.Result, *client.Exchange) {
 // every type holds; without one the rule is not checked.
 func (k kit) childPage(l listing) gjson.Result {
 	items, _ := k.pages(l)
-	child, ok := framework.FirstChildPage(items)
+	child, ok := items.First(framework.IsChildPage)
 	if !ok {
 		framework.NotChecked("%s", k.lacking("no child page (key parent/child)"))
 	}
@@ -158,7 +158,7 @@ func (c counted) value() (n int, ok bool) {
 	case c.all.problem != "":
 		return 0, false
 	}
-	return len(c.all.items), true
+	return c.all.items.Len(), true
 }
 
 // total is the number of pages of every type, for a judge: the first
@@ -170,7 +170,7 @@ func (k kit) total(c counted) int {
 		return int(c.first.Get("meta.total").Num)
 	}
 	items, _ := k.pages(*c.all)
-	return len(items)
+	return items.Len()
 }
 
 // lists sends GET /api/pages with each of qs side by side, each read as
@@ -237,10 +237,10 @@ func isInteger(r gjson.Result) bool {
 // eachPage expects problem to find nothing wrong with any of items (page
 // objects that ex, or a walk ending with ex, listed); each problem is shown
 // with the page's key. expect says what holds of every page.
-func eachPage(expect string, items []gjson.Result, problem func(it gjson.Result) string) types.GomegaMatcher {
+func eachPage(expect string, items framework.PageList, problem func(it gjson.Result) string) types.GomegaMatcher {
 	return framework.Hold(expect, func(*client.Exchange) []string {
 		var out []string
-		for _, it := range items {
+		for _, it := range items.All() {
 			if p := problem(it); p != "" {
 				out = append(out, "page "+framework.Show(it.Get("key"))+": "+p)
 			}

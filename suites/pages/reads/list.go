@@ -69,7 +69,7 @@ type defaultFiltered struct {
 func (k kit) defaultFilterSpec() {
 	framework.Prepare(k.g, "PAGE-LIST-DEFAULT-FILTER", func(ctx context.Context) (d defaultFiltered) {
 		d.inv = k.every(ctx)
-		if d.inv.problem != "" || len(framework.PagesOfType(d.inv.items, "published")) == len(d.inv.items) {
+		if d.inv.problem != "" || d.inv.items.CountOfType("published") == d.inv.items.Len() {
 			return d
 		}
 		// The first page as a client sees it without any parameter, then
@@ -80,15 +80,15 @@ func (k kit) defaultFilterSpec() {
 		return d
 	}, func(_ SpecContext, d defaultFiltered) {
 		inv, invEx := k.pages(d.inv)
-		published := framework.PagesOfType(inv, "published")
-		if len(published) == len(inv) {
+		published := inv.KeysWhere(framework.OfType("published"))
+		if len(published) == inv.Len() {
 			framework.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
 		}
 		expectList(1, d.first)
 		Expect(d.first).To(eachPage("without type filters every page listed is published", framework.PageItems(d.first), notOfType("published")))
 		all, allEx := k.pages(d.all)
 		Expect(allEx).To(eachPage("without type filters every page of the whole listing is published", all, notOfType("published")))
-		missing, _ := keyDiff(framework.PageKeys(published), framework.PageKeys(all))
+		missing, _ := keyDiff(published, all.Keys())
 		Expect(missing).To(BeEmpty(), framework.Evidence(allEx,
 			"without type filters the list holds every published page of the every-type list (%s); these are missing", invEx.RequestLine()))
 	})
@@ -107,7 +107,7 @@ func (k kit) typeFilterSpecs() {
 			return typeFiltered{inv: k.every(ctx), got: k.typeWalks[ty](ctx)}
 		}, func(_ SpecContext, f typeFiltered) {
 			inv, invEx := k.pages(f.inv)
-			want := framework.PageKeys(framework.PagesOfType(inv, ty))
+			want := inv.KeysWhere(framework.OfType(ty))
 			// Where the list of every type showed none, the setup created
 			// one, whose type the create answer and a read confirm, so that
 			// a filter that drops the type from every listing still shows.
@@ -124,7 +124,7 @@ func (k kit) typeFilterSpecs() {
 			}
 			got, ex := f.got.items()
 			Expect(ex).To(eachPage("with only "+ty+"=true every page listed is "+ty, got, notOfType(ty)))
-			missing, extra := keyDiff(want, framework.PageKeys(got))
+			missing, extra := keyDiff(want, got.Keys())
 			Expect(missing).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds every %s page "+
 				"of the every-type list (%s) and any created for the check; these are missing", ty, f.got.size, ty, invEx.RequestLine()))
 			Expect(extra).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds no page the "+
@@ -150,7 +150,7 @@ func (k kit) sizeSpecs() {
 			n, size, total := integer(ex, "numberOfItems"), integer(ex, "meta.pageSize"), integer(ex, "meta.total")
 			Expect(n).To(Equal(size), framework.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
 			Expect(size).To(BeNumerically(">", 0), framework.Evidence(ex, "the default page size is positive"))
-			Expect(framework.PageItems(ex)).To(HaveLen(min(size, total)),
+			Expect(framework.PageItems(ex).Len()).To(Equal(min(size, total)),
 				framework.Evidence(ex, "the first page holds min(page size %d, meta.total %d) pages", size, total))
 			if size != 15 {
 				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
@@ -183,8 +183,8 @@ func (k kit) sizeSpecs() {
 			}
 			// Counted and compared from the stream, whatever its size.
 			items := e.all.Pages
-			Expect(items).To(HaveLen(total), framework.Evidence(ex, "numberOfItems=-1 returns all %d matching pages", total))
-			Expect(repeatedKeys(framework.PageKeys(items))).To(BeEmpty(), framework.Evidence(ex, "numberOfItems=-1 lists each page once"))
+			Expect(items.Len()).To(Equal(total), framework.Evidence(ex, "numberOfItems=-1 returns all %d matching pages", total))
+			Expect(repeatedKeys(items.Keys())).To(BeEmpty(), framework.Evidence(ex, "numberOfItems=-1 lists each page once"))
 			Expect(ex).To(framework.HaveJSON("meta.hasMore", Equal(false)), "meta.hasMore is false when every page is returned")
 			for _, path := range []string{"numberOfItems", "meta.pageSize"} {
 				Expect(integer(ex, path)).To(Or(Equal(-1), Equal(total)),
@@ -224,7 +224,7 @@ func (k kit) sizeSpecs() {
 // not checked, for the reason unseen.
 func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen string) {
 	expectList(2, refEx)
-	if len(framework.PageItems(refEx)) == 0 {
+	if framework.PageItems(refEx).Len() == 0 {
 		framework.NotChecked("%s", k.lacking("no page at all"))
 	}
 	expectList(2, ex)
@@ -238,14 +238,14 @@ func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen strin
 }
 
 // keysOf returns the keys of the pages a list answer holds, in its order.
-func keysOf(ex *client.Exchange) []string { return framework.PageKeys(framework.PageItems(ex)) }
+func keysOf(ex *client.Exchange) []string { return framework.PageItems(ex).Keys() }
 
 // onePage reports whether a first list page holds every matching page
 // (meta.total, when it is an integer, is no larger than len(data)): then
 // every page number reading that lands on a page gives the same answer.
 func onePage(ex *client.Exchange) bool {
 	total := ex.Get("meta.total")
-	return isInteger(total) && int(total.Num) <= len(framework.PageItems(ex))
+	return isInteger(total) && int(total.Num) <= framework.PageItems(ex).Len()
 }
 
 // notOfType is the problem of a page object whose type is not ty (for

@@ -45,13 +45,13 @@ func (k kit) objectSpecs() {
 
 	framework.Prepare(k.g, "PAGE-PERMALINK-ABSOLUTE", func(ctx context.Context) (r firstRead) {
 		r.first = t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
-		if items := framework.PageItems(r.first); isList(r.first) && len(items) > 0 {
-			r.ex = t.Read(ctx, framework.PagePath(items[0].Get("key").String()), nil)
+		if items := framework.PageItems(r.first); isList(r.first) && items.Len() > 0 {
+			r.ex = t.Read(ctx, framework.PagePath(items.At(0).Get("key").String()), nil)
 		}
 		return r
 	}, func(_ SpecContext, r firstRead) {
 		expectList(1, r.first)
-		if len(framework.PageItems(r.first)) == 0 {
+		if framework.PageItems(r.first).Len() == 0 {
 			framework.NotChecked("the target has no page at all")
 		}
 		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
@@ -67,11 +67,12 @@ func (k kit) objectSpecs() {
 		items, ex := k.everyPage(l)
 		byUUID := map[string][]string{}
 		var uuids []string
-		for _, it := range items {
+		for _, it := range items.All() {
 			// A uuid that is not a string is PAGE-OBJECT-SHAPE's concern.
 			if u := it.Get("uuid"); u.Type == gjson.String {
-				byUUID[u.Str] = append(byUUID[u.Str], framework.Show(it.Get("key")))
-				uuids = append(uuids, u.Str)
+				uuid := strings.Clone(u.Str) // not a part of the page's text, which it would keep
+				byUUID[uuid] = append(byUUID[uuid], framework.Show(it.Get("key")))
+				uuids = append(uuids, uuid)
 			}
 		}
 		if len(uuids) < 2 {
@@ -90,18 +91,16 @@ func (k kit) objectSpecs() {
 
 	framework.Prepare(k.g, "PAGE-COVER-IMAGE-ABSOLUTE", k.every, func(_ SpecContext, l listing) {
 		items, ex := k.everyPage(l)
-		var covered []gjson.Result
-		for _, it := range items {
-			// false means no cover image; any other kind is PAGE-OBJECT-SHAPE's concern.
-			if it.Get("coverImage").Type == gjson.String {
-				covered = append(covered, it)
-			}
-		}
-		if len(covered) == 0 {
+		// false means no cover image; any other kind is PAGE-OBJECT-SHAPE's concern.
+		covered := func(it gjson.Result) bool { return it.Get("coverImage").Type == gjson.String }
+		if !items.Any(covered) {
 			framework.NotChecked("no page of the every-type listing has a cover image (the pages writes check one it " +
 				"creates when the run may write)")
 		}
-		Expect(ex).To(eachPage("every cover image is an absolute http(s) URL", covered, func(it gjson.Result) string {
+		Expect(ex).To(eachPage("every cover image is an absolute http(s) URL", items, func(it gjson.Result) string {
+			if !covered(it) {
+				return ""
+			}
 			return absoluteURLProblem(it.Get("coverImage"))
 		}))
 	}, framework.Case("list items with a cover image, every type"))
@@ -121,7 +120,7 @@ type childRead struct {
 // readChild reads the first child page of the listing of every type.
 func (k kit) readChild(ctx context.Context) (r childRead) {
 	r.inv = k.every(ctx)
-	if child, ok := framework.FirstChildPage(r.inv.items); ok && r.inv.problem == "" {
+	if child, ok := r.inv.items.First(framework.IsChildPage); ok && r.inv.problem == "" {
 		r.ex = k.t.Read(ctx, framework.PagePath(child.Get("key").String()), nil)
 	}
 	return r
@@ -178,8 +177,8 @@ func (k kit) getSpecs() {
 
 // topLevelKey is the key of the first page of items that is not a child
 // page ("" when there is none).
-func topLevelKey(items []gjson.Result) string {
-	for _, it := range items {
+func topLevelKey(items framework.PageList) string {
+	for _, it := range items.All() {
 		if key := it.Get("key").String(); key != "" && !strings.Contains(key, "/") {
 			return key
 		}
@@ -234,7 +233,7 @@ func (k kit) eachSampled(s sampled, check func(key string, ex *client.Exchange))
 
 // sample picks pages to read singly: the first page of each type,
 // the first child page and the first page whose key is not plain ASCII.
-func sample(items []gjson.Result) []gjson.Result {
+func sample(items framework.PageList) []gjson.Result {
 	var out []gjson.Result
 	seen := map[string]bool{}
 	add := func(it gjson.Result) {
@@ -245,14 +244,14 @@ func sample(items []gjson.Result) []gjson.Result {
 		}
 	}
 	for _, ty := range framework.PageTypes() {
-		if of := framework.PagesOfType(items, ty); len(of) > 0 {
-			add(of[0])
+		if first, ok := items.First(framework.OfType(ty)); ok {
+			add(first)
 		}
 	}
-	if child, ok := framework.FirstChildPage(items); ok {
+	if child, ok := items.First(framework.IsChildPage); ok {
 		add(child)
 	}
-	for _, it := range items {
+	for _, it := range items.All() {
 		if key := it.Get("key").String(); strconv.QuoteToASCII(key) != `"`+key+`"` {
 			add(it)
 			break

@@ -122,7 +122,7 @@ func (k kit) setUp(ctx context.Context) {
 	}
 	// drafts counts the drafts of every type's listing and those made
 	// (create makes drafts).
-	drafts := len(framework.PagesOfType(items, "draft"))
+	drafts := items.CountOfType("draft")
 	create := func(what string, fields map[string]any) string {
 		ex, key := k.createPage(ctx, dated(fields))
 		if key == "" {
@@ -134,7 +134,7 @@ func (k kit) setUp(ctx context.Context) {
 		return key
 	}
 	for _, ty := range framework.PageTypes() {
-		if len(framework.PagesOfType(items, ty)) == 0 {
+		if !items.Any(framework.OfType(ty)) {
 			made := k.createOfType(ctx, ty, dated)
 			if made.key != "" {
 				created++
@@ -145,7 +145,7 @@ func (k kit) setUp(ctx context.Context) {
 			k.made.typed[ty] = made
 		}
 	}
-	if _, ok := framework.FirstChildPage(items); !ok {
+	if !items.Any(framework.IsChildPage) {
 		if parent := create("a parent page", map[string]any{"slug": k.t.Marker("parent")}); parent != "" {
 			create("a child page", map[string]any{"slug": k.t.Marker("child"), "parent": parent})
 		}
@@ -158,7 +158,7 @@ func (k kit) setUp(ctx context.Context) {
 			"tags": k.t.Marker("tag")})
 		create("an untagged page", map[string]any{"slug": k.t.Marker("untagged-new"), "date": "2001-01-03 10:00:00"})
 	}
-	nonPublished := len(items) - len(framework.PagesOfType(items, "published"))
+	nonPublished := items.Len() - items.CountOfType("published")
 	if nonPublished == 0 && created == 0 {
 		create("a draft page", nil)
 	}
@@ -169,7 +169,7 @@ func (k kit) setUp(ctx context.Context) {
 	if size := first.Get("meta.pageSize"); size.Type == gjson.Number && size.Num > 0 && size.Num <= maxPad {
 		want = max(want, int(size.Num)+1)
 	}
-	for i := len(items) + created; i < want; i++ {
+	for i := items.Len() + created; i < want; i++ {
 		if create("a draft page", nil) == "" {
 			break
 		}
@@ -178,7 +178,7 @@ func (k kit) setUp(ctx context.Context) {
 	// walks each type alone): drafts, when no type has enough.
 	most := drafts
 	for _, ty := range framework.PageTypes() {
-		most = max(most, len(framework.PagesOfType(items, ty)))
+		most = max(most, items.CountOfType(ty))
 	}
 	for ; most <= smallPageSize; most++ {
 		if create("a draft page", nil) == "" {

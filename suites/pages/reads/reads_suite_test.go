@@ -170,7 +170,7 @@ func keepOnly(t *testing.T, cfg client.Config, keep ...string) {
 	if all.Problem != "" {
 		t.Fatal(all.Problem)
 	}
-	keys := framework.PageKeys(all.Pages)
+	keys := all.Pages.Keys()
 	slices.SortFunc(keys, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
 	for _, key := range keys {
 		if slices.Contains(keep, key) {

@@ -5,7 +5,6 @@ package reads
 import (
 	"context"
 	"net/url"
-	"slices"
 	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -114,7 +113,7 @@ func (k kit) walkSpecs() {
 				total = n // else the every-type listing's count (PAGE-LIST-SHAPE judges meta)
 			}
 			items, last := w.items()
-			keys := framework.PageKeys(items)
+			keys := items.Keys()
 			pages := pageCount(total, w.size)
 			Expect(repeatedKeys(keys)).To(BeEmpty(), framework.Evidence(last,
 				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields each page once (these keys came more than once)", pages, ty, w.size))
@@ -149,7 +148,7 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 	if inv.problem != "" {
 		return typeWalk{problem: inv.problem}
 	}
-	n := len(framework.PagesOfType(inv.items, ty))
+	n := inv.items.CountOfType(ty)
 	w := typeWalk{size: walkSize(n), count: n}
 	q := framework.QueryWith(framework.PageTypeQuery(ty), "numberOfItems", strconv.Itoa(w.size))
 	read := func(from, to int) {
@@ -169,7 +168,7 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 			need = max(need, pageCount(total, w.size))
 		}
 		if need == len(w.pages) {
-			if len(framework.PageItems(last)) < w.size || !last.Get("meta.hasMore").Bool() {
+			if framework.PageItems(last).Len() < w.size || !last.Get("meta.hasMore").Bool() {
 				break
 			}
 			need++
@@ -181,16 +180,16 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 
 // items judges each page of the walk a list answer and returns their
 // pages in order, and the last page read.
-func (w typeWalk) items() ([]gjson.Result, *client.Exchange) {
+func (w typeWalk) items() (framework.PageList, *client.Exchange) {
 	if w.problem != "" {
 		framework.NotChecked("%s", w.problem)
 	}
 	var items []gjson.Result
 	for _, ex := range w.pages {
 		expectList(2, ex)
-		items = append(items, framework.PageItems(ex)...)
+		items = append(items, framework.PageItems(ex).Slice()...)
 	}
-	return items, w.pages[len(w.pages)-1]
+	return framework.PageListOf(items), w.pages[len(w.pages)-1]
 }
 
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
@@ -201,7 +200,7 @@ func checkMeta(ex *client.Exchange, pn, size, total, pages int) {
 	Expect(integer(ex, "meta.total")).To(Equal(total), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
 	Expect(boolean(ex, "meta.hasMore")).To(Equal(pn < pages),
 		framework.Evidence(ex, "meta.hasMore is true exactly when later pages hold pages (page %d of %d)", pn, pages))
-	Expect(framework.PageItems(ex)).To(HaveLen(expectedLen(total, size, pn)),
+	Expect(framework.PageItems(ex).Len()).To(Equal(expectedLen(total, size, pn)),
 		framework.Evidence(ex, "page %d of size %d holds %d of the %d pages", pn, size, expectedLen(total, size, pn), total))
 }
 
@@ -215,7 +214,7 @@ type untaggedWalk struct {
 
 func (k kit) untaggedSpecs() {
 	// Counted from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
-	sized := func([]gjson.Result) (int, url.Values) {
+	sized := func(framework.PageList) (int, url.Values) {
 		return smallPageSize, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(smallPageSize))
 	}
 	framework.Prepare(k.g, "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx context.Context) (w untaggedWalk) {
@@ -226,7 +225,7 @@ func (k kit) untaggedSpecs() {
 		// Every list page visited, without and with untagged=true, side by
 		// side.
 		var qs []url.Values
-		for pn := 1; pn <= min(pageCount(len(w.inv.items), size), maxWalk); pn++ {
+		for pn := 1; pn <= min(pageCount(w.inv.items.Len(), size), maxWalk); pn++ {
 			plain := framework.QueryWith(q, "pageNumber", strconv.Itoa(pn))
 			qs = append(qs, plain, framework.QueryWith(plain, "untagged", "true"))
 		}
@@ -241,7 +240,7 @@ func (k kit) untaggedSpecs() {
 		// Each pair judged in turn as a one-by-one walk would.
 		expectList(1, w.pairs[0])
 		var untaggedPerPage []int
-		for pn := 1; pn <= min(pageCount(len(inv), size), maxWalk); pn++ {
+		for pn := 1; pn <= min(pageCount(inv.Len(), size), maxWalk); pn++ {
 			plain, ex := w.pairs[2*pn-2], w.pairs[2*pn-1]
 			if pn > 1 {
 				expectList(1, plain)
@@ -259,7 +258,7 @@ func (k kit) untaggedSpecs() {
 	}, framework.Case("every page of a walk, every type"))
 
 	framework.Prepare(k.g, "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx context.Context) (w untaggedWalk) {
-		if w.inv = k.every(ctx); w.inv.problem != "" || !slices.ContainsFunc(w.inv.items, isTagged) {
+		if w.inv = k.every(ctx); w.inv.problem != "" || !w.inv.items.Any(isTagged) {
 			return w
 		}
 		_, q := sized(w.inv.items)
@@ -271,7 +270,7 @@ func (k kit) untaggedSpecs() {
 		return w
 	}, func(_ SpecContext, w untaggedWalk) {
 		inv, _ := k.pages(w.inv)
-		if !slices.ContainsFunc(inv, isTagged) {
+		if !inv.Any(isTagged) {
 			framework.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
 		}
 		for i := 0; i < len(w.pairs); i += 2 {
@@ -335,9 +334,9 @@ func isTagged(item gjson.Result) bool {
 }
 
 // untaggedKeys keeps the keys of the pages without tags, in order.
-func untaggedKeys(items []gjson.Result) []string {
+func untaggedKeys(items framework.PageList) []string {
 	var keys []string
-	for _, it := range items {
+	for _, it := range items.All() {
 		if !isTagged(it) {
 			keys = append(keys, it.Get("key").String())
 		}
@@ -372,9 +371,9 @@ func filterOrderShows(untaggedPerPage []int, size int) bool {
 // tagBeforeUntagged reports whether some tagged page comes before an
 // untagged one: only then does filtering before pagination give other
 // slices than filtering after it.
-func tagBeforeUntagged(items []gjson.Result) bool {
+func tagBeforeUntagged(items framework.PageList) bool {
 	seenTagged := false
-	for _, it := range items {
+	for _, it := range items.All() {
 		if isTagged(it) {
 			seenTagged = true
 		} else if seenTagged {

@@ -117,7 +117,7 @@ func (v *seen) exchanges() []*client.Exchange {
 
 // keysOf are the page keys a listing read as a stream holds.
 func keysOf(ex *client.Exchange) []string {
-	return framework.PageKeys(framework.PageItems(ex))
+	return framework.PageItems(ex).Keys()
 }
 
 // termKeys are the keys of the tags a page object carries (its tags

@@ -174,7 +174,7 @@ func (v *seen) termShown(ex *client.Exchange) termShown {
 	if ex.Err != nil || ex.Status != http.StatusOK || !v.get(ex, "data.list").IsArray() {
 		return termShown{}
 	}
-	list, pages := strs(v.get(ex, "data.list")), framework.PageKeys(framework.PageItems(ex))
+	list, pages := strs(v.get(ex, "data.list")), framework.PageItems(ex).Keys()
 	return termShown{ok: true, names: func(key string) bool { return slices.Contains(list, key) || slices.Contains(pages, key) }}
 }
 
@@ -342,14 +342,14 @@ func (v *seen) pageViews() []framework.View {
 		return nil
 	}
 	for i, ex := range v.listings {
-		for _, p := range framework.PageItems(ex) {
+		for _, p := range framework.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
 			}
 		}
 	}
 	for _, ex := range append(append([]*client.Exchange(nil), v.tags...), v.cats...) {
-		for _, p := range framework.PageItems(ex) {
+		for _, p := range framework.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
 			}

@@ -1,0 +1,142 @@
+package framework
+
+import (
+	"iter"
+	"strings"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/conformance-suite/conformance/internal/spool"
+)
+
+// PageList is the page objects an answer of the page list (or a term's
+// view) showed, in order, as a listing kept them: in memory when they are
+// few, else on disk (spool), so that what a run holds in memory does not
+// grow with the site: a listing of 10,000 pages keeps about 40 KB of them
+// in memory, not 7 MB. Read it with All (in order, one page at a time),
+// At, Len, and the helpers below. Each page read from disk is a fresh
+// value: keep what you need of it, cloned (strings.Clone), never the
+// page, or a part of its text (which keeps all of it).
+type PageList struct {
+	mem   []gjson.Result
+	spool *spool.Spool
+}
+
+// PageListOf is a list of pages held in memory (an answer read whole).
+func PageListOf(pages []gjson.Result) PageList { return PageList{mem: pages} }
+
+// spillAt is the size of its kept pages past which a listing keeps them on
+// disk: a few hundred pages stay in memory, a whole site does not.
+const spillAt = 256 << 10
+
+// Len is the number of pages.
+func (l PageList) Len() int {
+	if l.spool != nil {
+		return l.spool.Len()
+	}
+	return len(l.mem)
+}
+
+// At is page i.
+func (l PageList) At(i int) gjson.Result {
+	if l.spool != nil {
+		return parseOwned(l.spool.At(i))
+	}
+	return l.mem[i]
+}
+
+// All yields the pages in order, with their index.
+func (l PageList) All() iter.Seq2[int, gjson.Result] {
+	if l.spool == nil {
+		return func(yield func(int, gjson.Result) bool) {
+			for i, p := range l.mem {
+				if !yield(i, p) {
+					return
+				}
+			}
+		}
+	}
+	return func(yield func(int, gjson.Result) bool) {
+		for i, b := range l.spool.All() {
+			if !yield(i, parseOwned(b)) {
+				return
+			}
+		}
+	}
+}
+
+// Keys are the pages' keys, in order.
+func (l PageList) Keys() []string {
+	return l.KeysWhere(func(gjson.Result) bool { return true })
+}
+
+// KeysWhere are the keys of the pages for which ok holds, in order. Each
+// is a string of its own: a part of a page's text would keep the whole
+// page in memory.
+func (l PageList) KeysWhere(ok func(gjson.Result) bool) []string {
+	var keys []string
+	for _, p := range l.All() {
+		if ok(p) {
+			keys = append(keys, strings.Clone(p.Get("key").String()))
+		}
+	}
+	return keys
+}
+
+// CountOfType is the number of pages of type ty.
+func (l PageList) CountOfType(ty string) int {
+	n := 0
+	for _, p := range l.All() {
+		if p.Get("type").String() == ty {
+			n++
+		}
+	}
+	return n
+}
+
+// First is the first page for which ok holds.
+func (l PageList) First(ok func(gjson.Result) bool) (gjson.Result, bool) {
+	for _, p := range l.All() {
+		if ok(p) {
+			return p, true
+		}
+	}
+	return gjson.Result{}, false
+}
+
+// Any reports whether ok holds for a page.
+func (l PageList) Any(ok func(gjson.Result) bool) bool {
+	_, found := l.First(ok)
+	return found
+}
+
+// OfType is whether page p is of type ty.
+func OfType(ty string) func(gjson.Result) bool {
+	return func(p gjson.Result) bool { return p.Get("type").String() == ty }
+}
+
+// IsChildPage is whether page p's key is hierarchical (parent/child).
+func IsChildPage(p gjson.Result) bool { return strings.Contains(p.Get("key").String(), "/") }
+
+// Slice is every page in memory: for a list known to be small (a page of
+// a walk), or a test.
+func (l PageList) Slice() []gjson.Result {
+	if l.spool == nil {
+		return l.mem
+	}
+	out := make([]gjson.Result, 0, l.Len())
+	for _, p := range l.All() {
+		out = append(out, p)
+	}
+	return out
+}
+
+// parseOwned parses a page read back from disk without copying it: b is
+// a fresh buffer nobody writes.
+func parseOwned(b []byte) gjson.Result {
+	if len(b) == 0 {
+		return gjson.Result{}
+	}
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+}

@@ -1,0 +1,101 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// A listing whose slim copies pass spillAt is kept on disk: what it holds
+// in memory is a few bytes a page, and every page reads back whole and in
+// order, through All, At and the helpers, as many times as asked.
+func TestLongListingIsKeptOnDisk(t *testing.T) {
+	const n, pad = 3000, 900 // about 2.8 MB of slim copies: 11 times spillAt
+	srv := pageList(t, n, 0, pad)
+	f := fixtureFor(t, srv.URL, 64<<20)
+	want := make([]string, n)
+	for i := range want {
+		want[i] = fmt.Sprintf("p%d", i)
+	}
+
+	before := liveHeap()
+	l := f.ListAllPages(context.Background(), EveryTypeQuery())
+	f.Client = nil // the read cache's copy of the listing goes too
+	srv.Close()    // and the server's, once its handler has returned
+	after := liveHeap()
+	if l.Problem != "" {
+		t.Fatal(l.Problem)
+	}
+	if l.Pages.spool == nil {
+		t.Fatalf("%d pages of %d bytes each were kept in memory, not on disk", n, pad)
+	}
+	if held := after - before; held > 512<<10 {
+		t.Errorf("the listing of %d pages holds %d bytes of memory; want under 512 KiB (its copies weigh %d)", n, held, n*pad)
+	}
+	for pass := range 2 {
+		if got := l.Pages.Keys(); !slices.Equal(got, want) {
+			t.Fatalf("pass %d: %d keys read back, first %v", pass, len(got), got[:min(3, len(got))])
+		}
+	}
+	if p := l.Pages.At(2999); p.Get("key").Str != "p2999" || len(p.Get("description").Str) != pad {
+		t.Errorf("At(2999) = %.80s", p.Raw)
+	}
+	if first, ok := l.Pages.First(func(p gjson.Result) bool { return p.Get("key").Str == "p1500" }); !ok || first.Get("key").Str != "p1500" {
+		t.Errorf("First(p1500) = %.40s, %v", first.Raw, ok)
+	}
+	if l.Pages.Len() != n || l.Pages.Any(IsChildPage) {
+		t.Errorf("Len %d, a child page: %v", l.Pages.Len(), l.Pages.Any(IsChildPage))
+	}
+	runtime.KeepAlive(l)
+}
+
+// A short listing stays in memory (no file for a few pages).
+func TestShortListingStaysInMemory(t *testing.T) {
+	f := fixtureFor(t, pageList(t, 20, 0, 10).URL, 64<<20)
+	l := f.ListAllPages(context.Background(), EveryTypeQuery())
+	if l.Problem != "" || l.Pages.spool != nil || l.Pages.Len() != 20 {
+		t.Fatalf("problem %q, on disk %v, %d pages", l.Problem, l.Pages.spool != nil, l.Pages.Len())
+	}
+	if got := l.Pages.Slice(); len(got) != 20 || got[19].Get("key").Str != "p19" {
+		t.Errorf("Slice: %d pages", len(got))
+	}
+}
+
+// The keys a list gives are strings of their own: holding them does not
+// hold the pages they came from.
+func TestKeysDoNotHoldThePages(t *testing.T) {
+	const n, pad = 2000, 2000
+	pages := make([]gjson.Result, n)
+	for i := range pages {
+		pages[i] = gjson.Parse(fmt.Sprintf(`{"key":"p%d","type":"draft","description":%q}`, i, fmt.Sprint(make([]byte, pad))))
+	}
+	keys := PageListOf(pages).KeysWhere(OfType("draft"))
+	before := liveHeap()
+	runtime.KeepAlive(pages) // live until here
+	if freed := before - liveHeap(); freed < n*pad/2 {
+		t.Errorf("dropping the pages freed %d bytes while their keys are held; want about %d", freed, n*pad)
+	}
+	runtime.KeepAlive(keys)
+}
+
+// liveHeap is the heap in use once garbage is collected: the least of a
+// few collections, as a connection's goroutine may still let go of what
+// it read a moment after the answer.
+func liveHeap() int64 {
+	least := int64(-1)
+	for range 5 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if least < 0 || int64(m.HeapAlloc) < least {
+			least = int64(m.HeapAlloc)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return least
+}
