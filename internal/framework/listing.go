@@ -23,10 +23,10 @@ import (
 // every type), and only a slim copy of it is kept: the members the
 // whole-site rules compare (slimMembers: keys, types, tags, categories,
 // uuids, slugs and links), or, for the other listings, whose rules compare
-// keys and types, fewer (briefMembers). The slim copies of a listing
-// past a few hundred pages are kept on disk (PageList, internal/spool),
-// so that memory does not grow with the site (four bytes a page), and an
-// answer of any size is checked in full. The read cache keeps the slim
+// keys and types, fewer (briefMembers). The copies of a listing past a
+// few dozen pages are kept on disk (PageList, internal/spool), so that
+// memory does not grow with the site (16 bytes a page), and an answer of
+// any size is checked in full. The read cache keeps the slim
 // listing, so every rule of the run that asks for the same listing shares
 // one read.
 
@@ -61,10 +61,11 @@ type pageFold struct {
 	size   int64 // what the pages kept in memory weigh
 	n      int   // the pages kept
 	over   bool  // more than maxListed pages
-	// spool holds the pages once spilled; noSpool is set when no
-	// temporary file could be made (the pages then stay in memory).
-	spool   *spool.Spool
-	noSpool bool
+	// refs are the pages once spilled to store (the view's pageStore's
+	// file); failed is why a page could not be kept there.
+	store  *spool.Spool
+	refs   []spool.Ref
+	failed error
 }
 
 func newPageFold(v pageView) *pageFold {
@@ -97,39 +98,44 @@ func (f *pageFold) Item(raw []byte) {
 // in memory pass spillAt.
 func (f *pageFold) keep(page string) {
 	f.n++
-	if f.spool != nil {
-		f.spool.Append(page)
+	if f.store != nil {
+		f.spill(page)
 		return
 	}
 	f.pages = append(f.pages, gjson.Parse(page))
 	f.size += int64(len(page)) + 64
-	if f.size > spillAt && !f.noSpool {
-		sp, err := spool.New("")
-		if err != nil {
-			f.noSpool = true
-			return
+	if f.size > spillAt {
+		if f.store = f.view.store.get(); f.store != nil {
+			for _, p := range f.pages {
+				f.spill(p.Raw)
+			}
+			f.pages, f.size = nil, 0
 		}
-		for _, p := range f.pages {
-			sp.Append(p.Raw)
-		}
-		f.spool, f.pages, f.size = sp, nil, 0
 	}
 }
 
-// Full reports that the fold keeps no more pages (maxListed): the stream
-// stops there.
-func (f *pageFold) Full() bool { return f.over }
+func (f *pageFold) spill(page string) {
+	r, err := f.store.Append(page)
+	if err != nil {
+		f.failed = err
+	}
+	f.refs = append(f.refs, r)
+}
+
+// Full reports that the fold keeps no more pages (maxListed, or the disk
+// failed): the stream stops there.
+func (f *pageFold) Full() bool { return f.over || f.failed != nil }
 
 func (f *pageFold) Value() (any, int64) {
 	v := &foldedListing{pages: PageListOf(f.pages), found: f.found, over: f.over}
-	if f.spool == nil {
+	if f.store == nil {
 		return v, f.size
 	}
-	if err := f.spool.Seal(); err != nil {
-		v.problem = "the pages it listed could not be kept on disk to compare with: " + err.Error()
+	if f.failed != nil {
+		v.problem = "the pages it listed could not be kept on disk to compare with: " + f.failed.Error()
 	}
-	v.pages = PageList{spool: f.spool}
-	return v, f.spool.InMemory()
+	v.pages = PageList{store: f.store, refs: f.refs}
+	return v, int64(cap(f.refs))*16 + 64
 }
 
 // foldedListing is a pageFold's value (client.Exchange.Folded).
@@ -178,6 +184,7 @@ type pageView struct {
 	name    string
 	checks  []PageCheck
 	members []string
+	store   *pageStore // where a long listing keeps its pages
 	// Made once for every page of a listing: the members' names quoted,
 	// and the gjson paths of the members and then of the digests.
 	quoted  []string
@@ -265,10 +272,18 @@ func (pv pageView) slim(raw []byte) string {
 func (t *Fixture) viewFor(q url.Values) pageView {
 	for _, ty := range PageTypes() {
 		if q.Get(ty) != "true" {
-			return newPageView("brief pages", nil, briefMembers, nil)
+			return t.pageView("brief pages", nil, briefMembers, nil)
 		}
 	}
-	return newPageView("slim pages", t.pageChecks.get(), slimMembers, digestMembers)
+	return t.pageView("slim pages", t.pageChecks.get(), slimMembers, digestMembers)
+}
+
+// pageView is newPageView keeping a long listing's pages in the run's
+// pageStore.
+func (t *Fixture) pageView(name string, checks []PageCheck, members, digests []string) pageView {
+	v := newPageView(name, checks, members, digests)
+	v.store = &t.pageStore
+	return v
 }
 
 // streamPagesAt is the stream of the array of page objects at path

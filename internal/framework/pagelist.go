@@ -3,6 +3,7 @@ package framework
 import (
 	"iter"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -12,43 +13,61 @@ import (
 
 // PageList is the page objects an answer of the page list (or a term's
 // view) showed, in order, as a listing kept them: in memory when they are
-// few, else on disk (spool), so that what a run holds in memory does not
-// grow with the site: a listing of 10,000 pages keeps about 40 KB of them
-// in memory, not 7 MB. Read it with All (in order, one page at a time),
-// At, Len, and the helpers below. Each page read from disk is a fresh
-// value: keep what you need of it, cloned (strings.Clone), never the
+// few, else on disk (the run's pageStore), so that what a run holds in
+// memory does not grow with the site: a listing of 10,000 pages keeps 160
+// KB of them in memory, not 7 MB. Read it with All (in order, one page at
+// a time), At, Len, and the helpers below. Each page read from disk is a
+// fresh value: keep what you need of it, cloned (strings.Clone), never the
 // page, or a part of its text (which keeps all of it).
 type PageList struct {
 	mem   []gjson.Result
-	spool *spool.Spool
+	store *spool.Spool
+	refs  []spool.Ref // where each page is in store
 }
 
 // PageListOf is a list of pages held in memory (an answer read whole).
 func PageListOf(pages []gjson.Result) PageList { return PageList{mem: pages} }
 
 // spillAt is the size of its kept pages past which a listing keeps them on
-// disk: a few hundred pages stay in memory, a whole site does not.
-const spillAt = 256 << 10
+// disk: a list page of a few pages stays in memory, a page of a walk
+// (tens of pages) or a whole site does not.
+const spillAt = 4 << 10
+
+// pageStore is where a fixture's listings keep their pages once they are
+// long: one temporary file for the run, made when first needed (none when
+// it cannot be made: the pages then stay in memory).
+type pageStore struct {
+	once sync.Once
+	sp   *spool.Spool
+}
+
+func (s *pageStore) get() *spool.Spool {
+	if s == nil {
+		return nil
+	}
+	s.once.Do(func() { s.sp, _ = spool.New("") })
+	return s.sp
+}
 
 // Len is the number of pages.
 func (l PageList) Len() int {
-	if l.spool != nil {
-		return l.spool.Len()
+	if l.store != nil {
+		return len(l.refs)
 	}
 	return len(l.mem)
 }
 
 // At is page i.
 func (l PageList) At(i int) gjson.Result {
-	if l.spool != nil {
-		return parseOwned(l.spool.At(i))
+	if l.store != nil {
+		return parseOwned(l.store.Read(l.refs[i]))
 	}
 	return l.mem[i]
 }
 
 // All yields the pages in order, with their index.
 func (l PageList) All() iter.Seq2[int, gjson.Result] {
-	if l.spool == nil {
+	if l.store == nil {
 		return func(yield func(int, gjson.Result) bool) {
 			for i, p := range l.mem {
 				if !yield(i, p) {
@@ -58,8 +77,8 @@ func (l PageList) All() iter.Seq2[int, gjson.Result] {
 		}
 	}
 	return func(yield func(int, gjson.Result) bool) {
-		for i, b := range l.spool.All() {
-			if !yield(i, parseOwned(b)) {
+		for i, r := range l.refs {
+			if !yield(i, parseOwned(l.store.Read(r))) {
 				return
 			}
 		}
@@ -122,7 +141,7 @@ func IsChildPage(p gjson.Result) bool { return strings.Contains(p.Get("key").Str
 // Slice is every page in memory: for a list known to be small (a page of
 // a walk), or a test.
 func (l PageList) Slice() []gjson.Result {
-	if l.spool == nil {
+	if l.store == nil {
 		return l.mem
 	}
 	out := make([]gjson.Result, 0, l.Len())

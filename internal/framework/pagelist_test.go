@@ -31,7 +31,7 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 	if l.Problem != "" {
 		t.Fatal(l.Problem)
 	}
-	if l.Pages.spool == nil {
+	if l.Pages.store == nil {
 		t.Fatalf("%d pages of %d bytes each were kept in memory, not on disk", n, pad)
 	}
 	if held := after - before; held > 512<<10 {
@@ -58,8 +58,8 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 func TestShortListingStaysInMemory(t *testing.T) {
 	f := fixtureFor(t, pageList(t, 20, 0, 10).URL, 64<<20)
 	l := f.ListAllPages(context.Background(), EveryTypeQuery())
-	if l.Problem != "" || l.Pages.spool != nil || l.Pages.Len() != 20 {
-		t.Fatalf("problem %q, on disk %v, %d pages", l.Problem, l.Pages.spool != nil, l.Pages.Len())
+	if l.Problem != "" || l.Pages.store != nil || l.Pages.Len() != 20 {
+		t.Fatalf("problem %q, on disk %v, %d pages", l.Problem, l.Pages.store != nil, l.Pages.Len())
 	}
 	if got := l.Pages.Slice(); len(got) != 20 || got[19].Get("key").Str != "p19" {
 		t.Errorf("Slice: %d pages", len(got))

@@ -24,8 +24,8 @@ import (
 // and compares their every field with their other views: a big site's
 // other pages cost it nothing). PageItems gives the pages kept; the body
 // is the envelope with data empty.
-func PageListRequest(q url.Values, only ...string) client.Request {
-	v := newPageView("brief pages", nil, briefMembers, nil)
+func (t *Fixture) PageListRequest(q url.Values, only ...string) client.Request {
+	v := t.pageView("brief pages", nil, briefMembers, nil)
 	st := streamPagesAt("data", v)
 	if len(only) > 0 {
 		keys := slices.Clone(only)
@@ -62,7 +62,7 @@ func (f *keyedFold) Item(raw []byte) {
 // the answer with that array empty.
 func (t *Fixture) StreamedPagesRequest(path, arrayPath string) client.Request {
 	return client.Request{Method: http.MethodGet, Path: path,
-		Stream: streamPagesAt(arrayPath, newPageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
+		Stream: streamPagesAt(arrayPath, t.pageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
 }
 
 // Unread says why the body of ex was not read whole, so that nothing in

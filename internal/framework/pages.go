@@ -83,7 +83,7 @@ func PageItems(ex *client.Exchange) PageList {
 func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
 	reqs := make([]client.Request, len(qs))
 	for i, q := range qs {
-		reqs[i] = PageListRequest(q)
+		reqs[i] = t.PageListRequest(q)
 	}
 	return t.All(ctx, reqs...)
 }

@@ -81,6 +81,7 @@ type Fixture struct {
 	background backgroundWork // tasks running beside the specs (background.go)
 	prep       preparations   // groups of specs prepared together (prepared.go)
 	pageChecks pageCheckList  // checks of every listed page object (listing.go)
+	pageStore  pageStore      // where long listings keep their pages (pagelist.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)
 
 	mu           sync.Mutex

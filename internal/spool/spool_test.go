@@ -1,7 +1,6 @@
 package spool
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,85 +11,78 @@ import (
 	"time"
 )
 
-func records(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = bytes.Repeat([]byte(fmt.Sprintf("record %d;", i)), i%7)
-	}
-	return out
-}
+func record(i int) string { return strings.Repeat(fmt.Sprintf("record %d;", i), i%7) }
 
-func TestRecordsReadBackInOrderAndAtRandom(t *testing.T) {
+// Records appended from several goroutines read back whole, while others
+// are still being appended, and again later, side by side.
+func TestRecordsReadBack(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	want := records(5000)
-	for _, r := range want {
-		s.Append(string(r))
-	}
-	if err := s.Seal(); err != nil {
-		t.Fatal(err)
-	}
-	if s.Len() != len(want) {
-		t.Fatalf("Len %d, want %d", s.Len(), len(want))
-	}
-	seen := 0
-	for i, b := range s.All() {
-		if i != seen || !bytes.Equal(b, want[i]) {
-			t.Fatalf("record %d (the %dth yielded): %q, want %q", i, seen, b, want[i])
-		}
-		seen++
-	}
-	if seen != len(want) {
-		t.Fatalf("All yielded %d records, want %d", seen, len(want))
-	}
+	const writers, each = 4, 2000
+	refs := make([][]Ref, writers)
 	var wg sync.WaitGroup
-	for g := range 4 {
+	for w := range writers {
 		wg.Go(func() {
-			for i := g; i < len(want); i += 97 {
-				if got := s.At(i); !bytes.Equal(got, want[i]) {
-					t.Errorf("At(%d) = %q, want %q", i, got, want[i])
+			for i := range each {
+				n := w*each + i
+				r, err := s.Append(record(n))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				refs[w] = append(refs[w], r)
+				if got := string(s.Read(r)); got != record(n) { // read at once: still in the writer's buffer
+					t.Errorf("record %d read back at once as %q", n, got)
+					return
 				}
 			}
 		})
 	}
 	wg.Wait()
-	for i := range s.All() {
-		if i == 3 {
-			break // stopping early is allowed
-		}
+	for w := range writers {
+		wg.Go(func() {
+			for i, r := range refs[w] {
+				if got := string(s.Read(r)); got != record(w*each+i) {
+					t.Errorf("record %d: %q", w*each+i, got)
+					return
+				}
+			}
+		})
 	}
+	wg.Wait()
 }
 
-// The records are on disk, not in memory: a spool of 20 MB of records
-// holds a few bytes a record.
-func TestMemoryIsFourBytesARecord(t *testing.T) {
+// The records are on disk, not in memory: 20 MB of records hold the
+// 16-byte refs and a buffer.
+func TestRecordsAreNotInMemory(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	record := strings.Repeat("x", 2000)
+	rec := strings.Repeat("x", 2000)
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	refs := make([]Ref, 0, 10_000)
 	for range 10_000 {
-		s.Append(record)
-	}
-	if err := s.Seal(); err != nil {
-		t.Fatal(err)
+		r, err := s.Append(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs = append(refs, r)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 1<<20 {
 		t.Fatalf("20 MB of records took %d bytes of heap; want under 1 MiB", grew)
 	}
-	if s.InMemory() > 100_000 {
-		t.Fatalf("InMemory %d for 10,000 records", s.InMemory())
+	if s.Size() != 20_000_000 || string(s.Read(refs[9999])) != rec {
+		t.Fatalf("size %d", s.Size())
 	}
-	runtime.KeepAlive(s)
 }
 
 // Nothing is left in the directory: the file is removed at once where the
@@ -101,16 +93,14 @@ func TestNoFileLeftBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Append("a")
-	_ = s.Seal()
+	_, _ = s.Append("a")
 	s.Close()
 	func() {
 		s2, err := New(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2.Append("b")
-		_ = s2.Seal()
+		_, _ = s2.Append("b")
 	}()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -132,33 +122,27 @@ func TestNoDirectoryIsAnError(t *testing.T) {
 	}
 }
 
-// A write that fails leaves the spool empty and says why; reading a
-// closed spool panics with ErrRead.
+// A write that fails makes every later Append fail; reading a closed
+// spool panics with ErrRead.
 func TestFailuresAreSaid(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Append("kept")
+	kept, _ := s.Append("kept")
 	_ = s.file.f.Close() // the disk goes away under the run
-	s.Append(strings.Repeat("y", 128<<10))
-	if err := s.Seal(); err == nil || s.Len() != 0 {
-		t.Fatalf("Seal after a failed write: %v, Len %d", err, s.Len())
+	if _, err := s.Append(strings.Repeat("y", 128<<10)); err == nil {
+		t.Fatal("Append on a closed file: no error")
 	}
-
-	s2, err := New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	if _, err := s.Append("z"); err == nil {
+		t.Fatal("Append after a failed write: no error")
 	}
-	s2.Append("kept")
-	_ = s2.Seal()
-	s2.Close()
 	defer func() {
 		err, _ := recover().(error)
 		if !errors.Is(err, ErrRead) {
-			t.Fatalf("At on a closed spool: recovered %v, want ErrRead", err)
+			t.Fatalf("Read on a closed file: recovered %v, want ErrRead", err)
 		}
 	}()
-	s2.At(0)
-	t.Fatal("At on a closed spool did not panic")
+	s.Read(kept)
+	t.Fatal("Read on a closed file did not panic")
 }

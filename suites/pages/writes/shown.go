@@ -72,7 +72,7 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	// them.
 	for _, types := range l.listTypes {
 		q := framework.QueryWith(framework.PageTypeQuery(types...), "numberOfItems", "-1")
-		reqs = append(reqs, framework.PageListRequest(q, v.keys()...))
+		reqs = append(reqs, s.t.PageListRequest(q, v.keys()...))
 	}
 	for _, k := range l.tags {
 		reqs = append(reqs, s.t.StreamedPagesRequest(client.KeyPath("tags", k), "data.pages"))
