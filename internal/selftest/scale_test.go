@@ -33,6 +33,7 @@ type scaleRun struct {
 	listing  int64 // bytes of one every-type listing (numberOfItems=-1)
 	peak     int64 // the CLI's peak resident memory
 	heap     int64 // the CLI's peak heap (live objects and garbage not yet swept)
+	live     int64 // the CLI's peak live heap, as its collections found it
 	run      *report.Run
 }
 
@@ -91,7 +92,8 @@ func runScale(tb testing.TB, n int, extra ...string) scaleRun {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out.peak, out.heap = selftest.ReadPeak(peak)
+	p := selftest.ReadPeaks(peak)
+	out.peak, out.heap, out.live = p.RSS, p.Heap, p.Live
 	out.wall, out.requests, out.received, out.run = res.Elapsed, run.Meta.Requests, sent.Load(), run
 	return out
 }
@@ -152,6 +154,7 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportMetric(float64(last.received)/float64(last.listing), "listings")
 			b.ReportMetric(float64(last.peak)/(1<<20), "peak-rss-MiB")
 			b.ReportMetric(float64(last.heap)/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(last.live)/(1<<20), "peak-live-MiB")
 			b.ReportMetric(float64(len(got)), "rules-checked")
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime/metrics"
@@ -31,8 +32,8 @@ import (
 const EnvAsCLI = "CONFORMANCE_SELFTEST_AS_CLI"
 
 // EnvPeakFile names a file where a run as the CLI writes its peak resident
-// memory (Linux; 0 elsewhere) and its peak heap in bytes, separated by a
-// space, when it ends. The parent cannot read the first from the child's
+// memory (Linux; 0 elsewhere), its peak heap and its peak live heap in
+// bytes, separated by spaces, when it ends. The parent cannot read the first from the child's
 // rusage: on Linux that includes the parent's own size at fork time.
 const EnvPeakFile = "CONFORMANCE_SELFTEST_PEAK_FILE"
 
@@ -48,7 +49,8 @@ func Main(m *testing.M) {
 		}
 		code := cli.Main(os.Args[1:], os.Stdout, os.Stderr)
 		if f != "" {
-			_ = os.WriteFile(f, []byte(strconv.FormatInt(PeakRSS(), 10)+" "+strconv.FormatUint(heap.stop(), 10)), 0o600)
+			most, live := heap.stop()
+			_ = os.WriteFile(f, []byte(fmt.Sprintf("%d %d %d", PeakRSS(), most, live)), 0o600)
 		}
 		os.Exit(code)
 	}
@@ -155,36 +157,61 @@ func PeakRSS() int64 {
 // peak resident memory and its peak heap in bytes, 0 for what it did not
 // write.
 func ReadPeak(path string) (rss, heap int64) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0
-	}
-	r, h, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	rss, _ = strconv.ParseInt(r, 10, 64)
-	heap, _ = strconv.ParseInt(h, 10, 64)
-	return rss, heap
+	p := ReadPeaks(path)
+	return p.RSS, p.Heap
 }
 
-// peakHeap samples the heap in use (runtime/metrics) until stopped.
+// Peaks is what a run as the CLI measured of its memory (EnvPeakFile).
+type Peaks struct {
+	RSS int64 // peak resident memory
+	// Heap is the peak of the heap's objects, live and garbage not yet
+	// swept: what the collector let grow (about twice the live heap).
+	Heap int64
+	// Live is the peak of the live heap as each collection found it
+	// (runtime/metrics /gc/heap/live:bytes; what was allocated during a
+	// collection counts as live in it).
+	Live int64
+}
+
+// ReadPeaks reads the file a run as the CLI wrote under EnvPeakFile, 0 for
+// what it did not write.
+func ReadPeaks(path string) Peaks {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Peaks{}
+	}
+	var p Peaks
+	_, _ = fmt.Sscan(string(b), &p.RSS, &p.Heap, &p.Live)
+	return p
+}
+
+// peakHeap samples the heap in use and the live heap (runtime/metrics)
+// until stopped.
 type peakHeap struct {
-	max  atomic.Uint64
-	done chan struct{}
+	max, live atomic.Uint64
+	done      chan struct{}
 }
 
 // heapMetric is the bytes of heap memory occupied by live objects and
-// those not yet swept.
-const heapMetric = "/memory/classes/heap/objects:bytes"
+// those not yet swept; liveMetric those the last collection found live.
+const (
+	heapMetric = "/memory/classes/heap/objects:bytes"
+	liveMetric = "/gc/heap/live:bytes"
+)
 
 func samplePeakHeap() *peakHeap {
 	p := &peakHeap{done: make(chan struct{})}
 	go func() {
-		sample := []metrics.Sample{{Name: heapMetric}}
+		sample := []metrics.Sample{{Name: heapMetric}, {Name: liveMetric}}
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			metrics.Read(sample)
 			if v := sample[0].Value.Uint64(); v > p.max.Load() {
 				p.max.Store(v)
+			}
+			if v := sample[1].Value.Uint64(); v > p.live.Load() {
+				p.live.Store(v)
 			}
 			select {
 			case <-p.done:
@@ -196,8 +223,8 @@ func samplePeakHeap() *peakHeap {
 	return p
 }
 
-// stop ends the sampling and returns the peak seen.
-func (p *peakHeap) stop() uint64 {
+// stop ends the sampling and returns the peaks seen.
+func (p *peakHeap) stop() (heap, live uint64) {
 	close(p.done)
-	return p.max.Load()
+	return p.max.Load(), p.live.Load()
 }
