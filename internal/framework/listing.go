@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -134,8 +135,12 @@ func (f *pageFold) Value() (any, int64) {
 	if f.failed != nil {
 		v.problem = "the pages it listed could not be kept on disk to compare with: " + f.failed.Error()
 	}
-	v.pages = PageList{store: f.store, refs: f.refs}
-	return v, int64(cap(f.refs))*16 + 64
+	refs := slices.Clip(f.refs)
+	if cap(f.refs) > len(f.refs)+len(f.refs)/8 { // kept for the run: no room to grow
+		refs = slices.Clone(f.refs)
+	}
+	v.pages = PageList{store: f.store, refs: refs}
+	return v, int64(len(refs))*16 + 64
 }
 
 // foldedListing is a pageFold's value (client.Exchange.Folded).

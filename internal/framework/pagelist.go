@@ -1,6 +1,7 @@
 package framework
 
 import (
+	"hash/maphash"
 	"iter"
 	"strings"
 	"sync"
@@ -103,6 +104,57 @@ func (l PageList) KeysWhere(ok func(gjson.Result) bool) []string {
 	return keys
 }
 
+// PageKey is page p's key.
+func PageKey(p gjson.Result) string { return p.Get("key").String() }
+
+// KeySet is a set of page keys held as 64-bit hashes: what a rule
+// comparing the keys of whole listings keeps of them, 8 bytes a page
+// instead of the key. Two keys of one hash (about one chance in 10^11 for
+// two listings of 10,000 pages) would read as one: a listing that lacks
+// one of them would not show it.
+type KeySet struct {
+	seed maphash.Seed
+	m    map[uint64]int32
+}
+
+// NewKeySet is an empty set.
+func NewKeySet() *KeySet { return &KeySet{seed: maphash.MakeSeed(), m: map[uint64]int32{}} }
+
+// Add adds a key (counted: Count).
+func (s *KeySet) Add(key string) { s.m[maphash.String(s.seed, key)]++ }
+
+// Has reports whether key was added.
+func (s *KeySet) Has(key string) bool { return s.m[maphash.String(s.seed, key)] > 0 }
+
+// Count is how many times key was added.
+func (s *KeySet) Count(key string) int { return int(s.m[maphash.String(s.seed, key)]) }
+
+// KeySet is the set of the keys of the pages for which ok holds (every
+// page when ok is nil).
+func (l PageList) KeySet(ok func(gjson.Result) bool) *KeySet {
+	s := NewKeySet()
+	for _, p := range l.All() {
+		if ok == nil || ok(p) {
+			s.Add(PageKey(p))
+		}
+	}
+	return s
+}
+
+// RepeatedKeys are the keys listed more than once, each once, in order.
+func (l PageList) RepeatedKeys() []string {
+	seen := l.KeySet(nil)
+	shown := NewKeySet()
+	return l.KeysWhere(func(p gjson.Result) bool {
+		key := PageKey(p)
+		if seen.Count(key) < 2 || shown.Has(key) {
+			return false
+		}
+		shown.Add(key)
+		return true
+	})
+}
+
 // CountOfType is the number of pages of type ty.
 func (l PageList) CountOfType(ty string) int {
 	n := 0
@@ -137,6 +189,42 @@ func OfType(ty string) func(gjson.Result) bool {
 
 // IsChildPage is whether page p's key is hierarchical (parent/child).
 func IsChildPage(p gjson.Result) bool { return strings.Contains(p.Get("key").String(), "/") }
+
+// JoinPages is the pages of lists, one after the other (the pages of a
+// walk): on disk, without a copy of the pages already there, when any of
+// the lists is (the others' pages join them there).
+func JoinPages(lists ...PageList) PageList {
+	var store *spool.Spool
+	for _, l := range lists {
+		if l.store != nil {
+			store = l.store
+			break
+		}
+	}
+	out := PageList{store: store}
+	for _, l := range lists {
+		if store != nil && l.store == store {
+			out.refs = append(out.refs, l.refs...)
+			continue
+		}
+		for _, p := range l.All() {
+			if store == nil {
+				out.mem = append(out.mem, p)
+				continue
+			}
+			r, err := store.Append(p.Raw)
+			if err != nil { // the disk failed: all in memory
+				var all []gjson.Result
+				for _, l := range lists {
+					all = append(all, l.Slice()...)
+				}
+				return PageListOf(all)
+			}
+			out.refs = append(out.refs, r)
+		}
+	}
+	return out
+}
 
 // Slice is every page in memory: for a list known to be small (a page of
 // a walk), or a test.

@@ -99,3 +99,34 @@ func liveHeap() int64 {
 	}
 	return least
 }
+
+// Joined lists read as one, in order: in memory, or on disk without a
+// copy of the pages.
+func TestJoinPages(t *testing.T) {
+	mem := func(keys ...string) PageList {
+		var pages []gjson.Result
+		for _, k := range keys {
+			pages = append(pages, gjson.Parse(fmt.Sprintf(`{"key":%q}`, k)))
+		}
+		return PageListOf(pages)
+	}
+	if got := JoinPages(mem("a", "b"), PageList{}, mem("c")).Keys(); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("in memory: %v", got)
+	}
+	srv := pageList(t, 3000, 0, 100)
+	f := fixtureFor(t, srv.URL, 64<<20)
+	first := PageItems(f.All(context.Background(), f.PageListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "1")))[0])
+	second := PageItems(f.All(context.Background(), f.PageListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "2")))[0])
+	joined := JoinPages(first, second)
+	if first.store == nil || joined.store != first.store || joined.mem != nil || joined.Len() != 200 {
+		t.Fatalf("two walk pages on disk joined: on disk %v, %d pages", joined.store != nil, joined.Len())
+	}
+	if k := joined.Keys(); k[0] != "p0" || k[100] != "p100" || k[199] != "p199" {
+		t.Errorf("joined keys: %v … %v", k[:2], k[198:])
+	}
+	for _, j := range []PageList{JoinPages(first, mem("x")), JoinPages(mem("x"), first)} {
+		if got := j.Keys(); j.store != first.store || len(got) != 101 || !slices.Contains(got, "x") || !slices.Contains(got, "p99") {
+			t.Errorf("disk and memory joined: on disk %v, %d keys", j.store != nil, len(got))
+		}
+	}
+}

@@ -113,11 +113,10 @@ func (k kit) walkSpecs() {
 				total = n // else the every-type listing's count (PAGE-LIST-SHAPE judges meta)
 			}
 			items, last := w.items()
-			keys := items.Keys()
 			pages := pageCount(total, w.size)
-			Expect(repeatedKeys(keys)).To(BeEmpty(), framework.Evidence(last,
+			Expect(items.RepeatedKeys()).To(BeEmpty(), framework.Evidence(last,
 				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields each page once (these keys came more than once)", pages, ty, w.size))
-			Expect(keys).To(HaveLen(total), framework.Evidence(last,
+			Expect(items.Len()).To(Equal(total), framework.Evidence(last,
 				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields all %d matching pages (meta.total of %s)",
 				pages, ty, w.size, total, w.pages[0].RequestLine()))
 			if pages >= 2 {
@@ -184,12 +183,12 @@ func (w typeWalk) items() (framework.PageList, *client.Exchange) {
 	if w.problem != "" {
 		framework.NotChecked("%s", w.problem)
 	}
-	var items []gjson.Result
+	lists := make([]framework.PageList, 0, len(w.pages))
 	for _, ex := range w.pages {
 		expectList(2, ex)
-		items = append(items, framework.PageItems(ex).Slice()...)
+		lists = append(lists, framework.PageItems(ex))
 	}
-	return framework.PageListOf(items), w.pages[len(w.pages)-1]
+	return framework.JoinPages(lists...), w.pages[len(w.pages)-1]
 }
 
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
