@@ -346,4 +346,3 @@ func (k kit) badPagingSpecs() {
 		}
 	}
 }
-
