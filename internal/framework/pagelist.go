@@ -86,6 +86,29 @@ func (l PageList) All() iter.Seq2[int, gjson.Result] {
 	}
 }
 
+// scan hands each page, in order, to yield until it returns false. Unlike
+// All it makes no garbage: a page read from disk is read into one buffer
+// for all, so it is valid during the call only; yield keeps nothing of it
+// but copies (strings.Clone). The helpers below read with it, and so do
+// the predicates given to them.
+func (l PageList) scan(yield func(gjson.Result) bool) {
+	if l.store == nil {
+		for _, p := range l.mem {
+			if !yield(p) {
+				return
+			}
+		}
+		return
+	}
+	var buf []byte
+	for _, r := range l.refs {
+		buf = l.store.ReadInto(r, buf)
+		if !yield(parseOwned(buf)) {
+			return
+		}
+	}
+}
+
 // Keys are the pages' keys, in order.
 func (l PageList) Keys() []string {
 	return l.KeysWhere(func(gjson.Result) bool { return true })
@@ -93,14 +116,16 @@ func (l PageList) Keys() []string {
 
 // KeysWhere are the keys of the pages for which ok holds, in order. Each
 // is a string of its own: a part of a page's text would keep the whole
-// page in memory.
+// page in memory. Like every predicate given to a PageList helper, ok
+// keeps nothing of the page it is given (scan).
 func (l PageList) KeysWhere(ok func(gjson.Result) bool) []string {
 	var keys []string
-	for _, p := range l.All() {
+	l.scan(func(p gjson.Result) bool {
 		if ok(p) {
 			keys = append(keys, strings.Clone(p.Get("key").String()))
 		}
-	}
+		return true
+	})
 	return keys
 }
 
@@ -133,11 +158,12 @@ func (s *KeySet) Count(key string) int { return int(s.m[maphash.String(s.seed, k
 // page when ok is nil).
 func (l PageList) KeySet(ok func(gjson.Result) bool) *KeySet {
 	s := NewKeySet()
-	for _, p := range l.All() {
+	l.scan(func(p gjson.Result) bool {
 		if ok == nil || ok(p) {
 			s.Add(PageKey(p))
 		}
-	}
+		return true
+	})
 	return s
 }
 
@@ -158,22 +184,26 @@ func (l PageList) RepeatedKeys() []string {
 // CountOfType is the number of pages of type ty.
 func (l PageList) CountOfType(ty string) int {
 	n := 0
-	for _, p := range l.All() {
+	l.scan(func(p gjson.Result) bool {
 		if p.Get("type").String() == ty {
 			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 
-// First is the first page for which ok holds.
+// First is the first page for which ok holds (a copy of its own).
 func (l PageList) First(ok func(gjson.Result) bool) (gjson.Result, bool) {
-	for _, p := range l.All() {
+	var first gjson.Result
+	found := false
+	l.scan(func(p gjson.Result) bool {
 		if ok(p) {
-			return p, true
+			first, found = gjson.Parse(strings.Clone(p.Raw)), true
 		}
-	}
-	return gjson.Result{}, false
+		return !found
+	})
+	return first, found
 }
 
 // Any reports whether ok holds for a page.

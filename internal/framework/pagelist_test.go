@@ -48,6 +48,11 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 	if first, ok := l.Pages.First(func(p gjson.Result) bool { return p.Get("key").Str == "p1500" }); !ok || first.Get("key").Str != "p1500" {
 		t.Errorf("First(p1500) = %.40s, %v", first.Raw, ok)
 	}
+	// A pass of the helpers over the pages on disk makes no garbage (one
+	// buffer for all): a big site's rules pass over its listing often.
+	if allocs := testing.AllocsPerRun(3, func() { l.Pages.CountOfType("draft") }); allocs > 20 {
+		t.Errorf("counting %d pages on disk made %.0f allocations; want a few", n, allocs)
+	}
 	if l.Pages.Len() != n || l.Pages.Any(IsChildPage) {
 		t.Errorf("Len %d, a child page: %v", l.Pages.Len(), l.Pages.Any(IsChildPage))
 	}

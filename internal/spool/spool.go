@@ -98,8 +98,17 @@ var ErrRead = errors.New("spool: the records kept on disk could not be read back
 // Read returns the record at r (a fresh copy). It panics when the file
 // cannot be read: what it holds was written by this process, and a disk
 // that fails under a run is no verdict on the target.
-func (s *Spool) Read(r Ref) []byte {
-	b := make([]byte, r.n)
+func (s *Spool) Read(r Ref) []byte { return s.ReadInto(r, nil) }
+
+// ReadInto is Read into buf when it is large enough (else a fresh
+// buffer): what a scan of many records reads them with, one buffer for
+// all, so that a pass over a site's pages makes no garbage.
+func (s *Spool) ReadInto(r Ref, buf []byte) []byte {
+	b := buf[:0]
+	if cap(b) < int(r.n) {
+		b = make([]byte, r.n)
+	}
+	b = b[:r.n]
 	if r.n == 0 {
 		return b
 	}
