@@ -103,6 +103,21 @@ type message struct {
 	problem string
 }
 
+// within is m as a message about the item at index of the member
+// (data[index]) of a document, m being about that item alone.
+func (m message) within(member string, index int) message {
+	prefix := renderPath([]pathSeg{keySeg(member), {index: index}})
+	path := prefix
+	switch {
+	case m.path == "$":
+	case strings.HasPrefix(m.path, "["):
+		path += m.path
+	default:
+		path += "." + m.path
+	}
+	return message{key: fmt.Sprintf("\x01%s\x01%012d", member, index) + m.key, text: path + ": " + m.problem, path: path, problem: m.problem}
+}
+
 func newMessage(segs []pathSeg, text string) message {
 	var k strings.Builder
 	for _, s := range segs {
@@ -118,6 +133,11 @@ func newMessage(segs []pathSeg, text string) message {
 
 // describeErrors builds the sorted, de-duplicated violations.
 func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []Violation {
+	return sortedViolations(describeMessages(cat, name, doc, errs))
+}
+
+// describeMessages describes each error, unsorted.
+func describeMessages(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []message {
 	type located struct {
 		err   gojsonschema.ResultError
 		segs  []pathSeg
@@ -199,6 +219,11 @@ func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.Resu
 		}
 	}
 
+	return msgs
+}
+
+// sortedViolations sorts messages by place, then text, and drops repeats.
+func sortedViolations(msgs []message) []Violation {
 	sort.Slice(msgs, func(i, j int) bool { return msgs[i].key < msgs[j].key })
 	out := make([]Violation, 0, len(msgs))
 	for i, m := range msgs {

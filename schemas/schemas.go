@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
 	"github.com/xeipuuv/gojsonschema"
 )
 
@@ -97,6 +98,23 @@ type Violation struct {
 // whoever points at the offending values (the report marks them).
 func Violations(name string, document []byte) ([]Violation, error) {
 	name = canonicalName(name)
+	if len(document) > itemwiseAt {
+		if item := listItems(name); item != "" {
+			if msgs, ok, err := itemwise(name, item, document); ok {
+				return sortedViolations(msgs), err
+			}
+		}
+	}
+	msgs, err := messages(name, document)
+	if err != nil || msgs == nil {
+		return nil, err
+	}
+	return sortedViolations(msgs), nil
+}
+
+// messages validates document whole against the named schema: nil when
+// it conforms.
+func messages(name string, document []byte) ([]message, error) {
 	schema, err := compiled(name)
 	if err != nil {
 		return nil, err
@@ -122,7 +140,61 @@ func Violations(name string, document []byte) ([]Violation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return describeErrors(cat, name, doc, result.Errors()), nil
+	return describeMessages(cat, name, doc, result.Errors()), nil
+}
+
+// itemwiseAt is the size past which a list answer is validated an item at
+// a time: the validator holds a document as Go values, about ten times its
+// size, and the tag list of a site of 10,000 pages, which names every page
+// a tag carries, is hundreds of kilobytes.
+const itemwiseAt = 64 << 10
+
+// listItems is the schema of the items of a list schema's data array
+// ("page.json" for "page-list.json"), "" for any other schema.
+func listItems(name string) string {
+	raw, err := files.ReadFile(name)
+	if err != nil {
+		return ""
+	}
+	data := gjson.GetBytes(raw, "properties.data")
+	ref := data.Get("items.$ref").String()
+	if data.Get("type").String() != "array" || !isSchemaName(ref) {
+		return ""
+	}
+	return ref
+}
+
+// itemwise validates a list document as Violations would, an item at a
+// time: the document with data empty against the list schema, then each
+// item of data against the item schema, with each item's messages placed
+// at data[i]. ok is false when the document is not a JSON object with a
+// data array (the whole document is validated then).
+func itemwise(name, item string, document []byte) (msgs []message, ok bool, err error) {
+	if !json.Valid(document) {
+		return nil, false, nil
+	}
+	data := gjson.GetBytes(document, "data")
+	if !data.IsArray() || data.Index <= 0 || !strings.HasPrefix(strings.TrimSpace(string(document[:1])), "{") {
+		return nil, false, nil
+	}
+	envelope := make([]byte, 0, len(document)-len(data.Raw)+2)
+	envelope = append(append(append(envelope, document[:data.Index]...), "[]"...), document[data.Index+len(data.Raw):]...)
+	if msgs, err = messages(name, envelope); err != nil {
+		return nil, true, err
+	}
+	i := 0
+	data.ForEach(func(_, v gjson.Result) bool {
+		var ims []message
+		if ims, err = messages(item, []byte(v.Raw)); err != nil {
+			return false
+		}
+		for _, m := range ims {
+			msgs = append(msgs, m.within("data", i))
+		}
+		i++
+		return true
+	})
+	return msgs, true, err
 }
 
 func canonicalName(name string) string {
