@@ -112,9 +112,11 @@ func (s *session) load(ctx context.Context) error {
 		return fmt.Errorf("the pages of every type could not be listed: %s", all.Problem)
 	}
 	s.model.Counts = map[string]int{}
-	for _, p := range all.Pages.All() {
+	for _, p := range all.Pages.Scan {
 		s.site.Pages = append(s.site.Pages, strings.Clone(p.Get("key").String())) // not a part of the page's text
-		s.model.Counts[p.Get("type").String()]++
+		// A key of its own: the page is borrowed (Scan), and assigning to a
+		// map stores the key given, even over an equal one.
+		s.model.Counts[strings.Clone(p.Get("type").String())]++
 	}
 	def := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages"})
 	s.model.DefaultSize = int(def.Get("meta.pageSize").Int())

@@ -86,24 +86,26 @@ func (l PageList) All() iter.Seq2[int, gjson.Result] {
 	}
 }
 
-// scan hands each page, in order, to yield until it returns false. Unlike
-// All it makes no garbage: a page read from disk is read into one buffer
-// for all, so it is valid during the call only; yield keeps nothing of it
-// but copies (strings.Clone). The helpers below read with it, and so do
-// the predicates given to them.
-func (l PageList) scan(yield func(gjson.Result) bool) {
+// Scan hands each page and its index, in order, to yield until it returns
+// false. Unlike All it makes no garbage: a page read from disk is read into
+// one buffer for all, so it is valid during the call only, and yield keeps
+// nothing of it but copies (strings.Clone): not a member's text, nor a map
+// key made of it (assigning to a map stores the key given, even over an
+// equal one). The helpers below read with it, and so do the predicates
+// given to them.
+func (l PageList) Scan(yield func(i int, p gjson.Result) bool) {
 	if l.store == nil {
-		for _, p := range l.mem {
-			if !yield(p) {
+		for i, p := range l.mem {
+			if !yield(i, p) {
 				return
 			}
 		}
 		return
 	}
 	var buf []byte
-	for _, r := range l.refs {
+	for i, r := range l.refs {
 		buf = l.store.ReadInto(r, buf)
-		if !yield(parseOwned(buf)) {
+		if !yield(i, parseOwned(buf)) {
 			return
 		}
 	}
@@ -117,10 +119,10 @@ func (l PageList) Keys() []string {
 // KeysWhere are the keys of the pages for which ok holds, in order. Each
 // is a string of its own: a part of a page's text would keep the whole
 // page in memory. Like every predicate given to a PageList helper, ok
-// keeps nothing of the page it is given (scan).
+// keeps nothing of the page it is given (Scan).
 func (l PageList) KeysWhere(ok func(gjson.Result) bool) []string {
 	var keys []string
-	l.scan(func(p gjson.Result) bool {
+	l.Scan(func(_ int, p gjson.Result) bool {
 		if ok(p) {
 			keys = append(keys, strings.Clone(p.Get("key").String()))
 		}
@@ -158,7 +160,7 @@ func (s *KeySet) Count(key string) int { return int(s.m[maphash.String(s.seed, k
 // page when ok is nil).
 func (l PageList) KeySet(ok func(gjson.Result) bool) *KeySet {
 	s := NewKeySet()
-	l.scan(func(p gjson.Result) bool {
+	l.Scan(func(_ int, p gjson.Result) bool {
 		if ok == nil || ok(p) {
 			s.Add(PageKey(p))
 		}
@@ -184,7 +186,7 @@ func (l PageList) RepeatedKeys() []string {
 // CountOfType is the number of pages of type ty.
 func (l PageList) CountOfType(ty string) int {
 	n := 0
-	l.scan(func(p gjson.Result) bool {
+	l.Scan(func(_ int, p gjson.Result) bool {
 		if p.Get("type").String() == ty {
 			n++
 		}
@@ -197,7 +199,7 @@ func (l PageList) CountOfType(ty string) int {
 func (l PageList) First(ok func(gjson.Result) bool) (gjson.Result, bool) {
 	var first gjson.Result
 	found := false
-	l.scan(func(p gjson.Result) bool {
+	l.Scan(func(_ int, p gjson.Result) bool {
 		if ok(p) {
 			first, found = gjson.Parse(strings.Clone(p.Raw)), true
 		}

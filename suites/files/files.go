@@ -139,7 +139,7 @@ func pageKeys(every framework.Listing) []string {
 	// Two passes over the listing, those with a cover first; no copy of
 	// it: a site may list many pages.
 	for _, cover := range []int{1, 0} {
-		for _, p := range every.Pages.All() {
+		for _, p := range every.Pages.Scan {
 			if len(keys) == maxListed {
 				return keys
 			}

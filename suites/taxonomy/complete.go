@@ -41,17 +41,16 @@ func (s *shared) prepareListComplete(ctx context.Context) completeness {
 		return completeness{reason: listed.Problem}
 	}
 	v := completeness{pagesEx: listed.Ex, carriers: map[string][]string{}}
-	for _, p := range listed.Pages.All() {
+	for _, p := range listed.Pages.Scan {
 		if p.Get("type").String() != "published" {
 			continue
 		}
 		v.all++
-		// Strings of their own: a part of the page's text keeps all of it.
+		// Strings of their own: the page is borrowed (Scan), and assigning
+		// to a map stores the key given, even over an equal one.
 		key := strings.Clone(p.Get("key").String())
 		for _, term := range k.carried(p) {
-			if _, seen := v.carriers[term]; !seen {
-				term = strings.Clone(term)
-			}
+			term = strings.Clone(term)
 			v.carriers[term] = append(v.carriers[term], key)
 		}
 	}

@@ -63,7 +63,7 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 	}
 	// Only where the pages named stand is kept of the listing (the key a
 	// string of its own: a part of the page's text would keep all of it).
-	for i, p := range v.listing.Pages.All() {
+	for i, p := range v.listing.Pages.Scan {
 		if key := p.Get("key").String(); wanted[key] {
 			v.index[strings.Clone(key)] = i
 		}

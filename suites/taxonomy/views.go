@@ -171,7 +171,7 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 				continue
 			}
 			pages := framework.PageItems(ex)
-			for at, p := range pages.All() {
+			for at, p := range pages.Scan {
 				ref := pageRef{name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), ex: ex, list: pages, at: at, obj: p}
 				ref = ref.identified()
 				ref.obj = gjson.Result{} // read again when compared: a term of a big site has many pages
@@ -189,7 +189,7 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 	}
 	// The content, rendered and raw: the listing of every type keeps a
 	// digest of each (framework.DigestMember), a single view the text.
-	for _, p := range v.listing.All() {
+	for _, p := range v.listing.Scan {
 		key := p.Get("key").String()
 		single := v.pages[key]
 		if !ok(single, v.data) {
@@ -261,7 +261,7 @@ func (v siteViews) groupViews(others []pageRef, of func(pageRef) (string, bool))
 	listed := func(at int, p gjson.Result) pageRef {
 		return pageRef{name: "GET /api/pages (every type)", ex: v.listingEx, list: v.listing, at: at, obj: p}.identified()
 	}
-	for at, p := range v.listing.All() {
+	for at, p := range v.listing.Scan {
 		if s, ok := of(listed(at, p)); ok {
 			count[maphash.String(seed, s)]++
 		}
@@ -281,7 +281,7 @@ func (v siteViews) groupViews(others []pageRef, of func(pageRef) (string, bool))
 			groups[s] = append(groups[s], ref)
 		}
 	}
-	for at, p := range v.listing.All() {
+	for at, p := range v.listing.Scan {
 		ref := listed(at, p)
 		ref.obj = gjson.Result{} // read again when compared
 		add(ref)
@@ -351,7 +351,7 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 		}
 	}
 	check := t.NewCheck()
-	for _, p := range v.listing.All() {
+	for _, p := range v.listing.Scan {
 		CheckTagNames(check, v.listingEx, p, names)
 	}
 	for _, ex := range tags.singles {

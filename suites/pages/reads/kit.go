@@ -240,7 +240,7 @@ func isInteger(r gjson.Result) bool {
 func eachPage(expect string, items framework.PageList, problem func(it gjson.Result) string) types.GomegaMatcher {
 	return framework.Hold(expect, func(*client.Exchange) []string {
 		var out []string
-		for _, it := range items.All() {
+		for _, it := range items.Scan { // each problem is a string of its own (concatenated)
 			if p := problem(it); p != "" {
 				out = append(out, "page "+framework.Show(it.Get("key"))+": "+p)
 			}

@@ -68,7 +68,7 @@ func (k kit) objectSpecs() {
 		// Counted as hashes first (framework.KeySet: a big site has many
 		// pages); only the pages of a uuid seen twice are named.
 		counts, withUUID := framework.NewKeySet(), 0
-		for _, it := range items.All() {
+		for _, it := range items.Scan {
 			// A uuid that is not a string is PAGE-OBJECT-SHAPE's concern.
 			if u := it.Get("uuid"); u.Type == gjson.String {
 				counts.Add(u.Str)
@@ -77,10 +77,10 @@ func (k kit) objectSpecs() {
 		}
 		byUUID := map[string][]string{}
 		var uuids []string
-		for _, it := range items.All() {
+		for _, it := range items.Scan {
 			if u := it.Get("uuid"); u.Type == gjson.String && counts.Count(u.Str) > 1 {
 				uuid := strings.Clone(u.Str) // not a part of the page's text, which it would keep
-				byUUID[uuid] = append(byUUID[uuid], framework.Show(it.Get("key")))
+				byUUID[uuid] = append(byUUID[uuid], strings.Clone(framework.Show(it.Get("key"))))
 				uuids = append(uuids, uuid)
 			}
 		}

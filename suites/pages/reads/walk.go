@@ -372,7 +372,7 @@ func filterOrderShows(untaggedPerPage []int, size int) bool {
 // slices than filtering after it.
 func tagBeforeUntagged(items framework.PageList) bool {
 	seenTagged := false
-	for _, it := range items.All() {
+	for _, it := range items.Scan {
 		if isTagged(it) {
 			seenTagged = true
 		} else if seenTagged {
