@@ -202,7 +202,19 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 			t.Errorf("%s is fully checked at 100 pages, only partly at %d: %s", rr.ID, n, rr.Partial.Summary())
 		}
 	}
+	// Memory that grows with the site: the live heap of a run keeps 16
+	// bytes a listed page (the rest is on disk) and the hashes of the keys
+	// its comparisons hold; 100 times the pages add a few MiB (2 to 5.5
+	// measured), where a copy of each page kept in memory added 10 to 16.
+	if grew := big.live - small.live; !testkit.RaceEnabled && grew > maxLiveGrowth {
+		t.Errorf("the peak live heap grew by %.1f MiB from 100 pages (%.1f MiB) to %d (%.1f MiB); want at most %d MiB",
+			float64(grew)/(1<<20), float64(small.live)/(1<<20), n, float64(big.live)/(1<<20), maxLiveGrowth>>20)
+	}
 }
+
+// maxLiveGrowth bounds how much the peak live heap of a run may grow from
+// a site of 100 pages to one of 10,000.
+const maxLiveGrowth = 8 << 20
 
 // reportSpecs is the specs of a report (none when there is none).
 func reportSpecs(run *report.Run) []report.SpecResult {
