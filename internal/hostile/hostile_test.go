@@ -40,16 +40,17 @@ const (
 // --max-body (4 MiB) buffers, while a client that read it whole would take
 // 50 MB more at least, so 40 MB still tells the two apart. A full run
 // has up to --concurrency (8) requests in flight, each of which may hold
-// up to --max-body while it is read, and the collector lags behind on a
-// loaded machine: it peaks at 47 to 53 MB on a quiet 2-core machine and
-// was seen at 70 under a load of 20; a client that read a 50 MB body
-// whole, let alone eight, would pass 100. The race detector's shadow
+// up to --max-body while it is read, and the specs that judge an answer
+// hold it until they do: the target answering garbage (ten 1 MB nesting
+// bombs held at once, beside the 40 MB or so the binary itself takes)
+// peaks at 66 to 83 MB on a 2-core machine running other tests beside it;
+// its 100 MB answer read whole would pass 140. The race detector's shadow
 // memory multiplies everything (by 5 to 10, Go's documentation says; a
 // full run's garbage the more, the faster it is made): the plain pass
 // holds the bounds, the race pass only keeps a runaway out.
 const (
 	preflightPeak = 40 << 20
-	fullRunPeak   = 80 << 20
+	fullRunPeak   = 96 << 20
 	raceFactor    = 3.5
 )
 
@@ -463,7 +464,7 @@ func scenarios() []scenario {
 			name: "answers garbage on some endpoints",
 			target: func(t *testing.T, tok tokens) (string, []string, func(*testing.T, cliRun)) {
 				ref := referenceHandler(t, tok)
-				big := huge(50 << 20)
+				big := huge(100 << 20)
 				h := faultOn(ref, func(w http.ResponseWriter, r *http.Request) bool {
 					if r.Method != http.MethodGet {
 						return false
