@@ -14,7 +14,7 @@ import (
 )
 
 // This file reads the raw schema files ("catalog") to find the subschemas
-// that apply at a document path: what describeErrors consults where
+// that apply at a document path: what describeMessages consults where
 // gojsonschema's errors carry no detail about the schema (the alternatives of
 // anyOf/oneOf, the properties a "not" forbids).
 

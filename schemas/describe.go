@@ -131,12 +131,8 @@ func newMessage(segs []pathSeg, text string) message {
 	return message{key: k.String() + "\x00" + text, text: path + ": " + text, path: path, problem: text}
 }
 
-// describeErrors builds the sorted, de-duplicated violations.
-func describeErrors(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []Violation {
-	return sortedViolations(describeMessages(cat, name, doc, errs))
-}
-
-// describeMessages describes each error, unsorted.
+// describeMessages describes each error, unsorted (sortedViolations
+// makes them the violations).
 func describeMessages(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []message {
 	type located struct {
 		err   gojsonschema.ResultError
