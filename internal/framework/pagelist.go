@@ -36,17 +36,23 @@ const spillAt = 4 << 10
 
 // pageStore is where a fixture's listings keep their pages once they are
 // long: one temporary file for the run, made when first needed (none when
-// it cannot be made: the pages then stay in memory).
+// it cannot be made: the pages then stay in memory, and noted says so).
 type pageStore struct {
-	once sync.Once
-	sp   *spool.Spool
+	once  sync.Once
+	sp    *spool.Spool
+	noted func(error)
 }
 
 func (s *pageStore) get() *spool.Spool {
 	if s == nil {
 		return nil
 	}
-	s.once.Do(func() { s.sp, _ = spool.New("") })
+	s.once.Do(func() {
+		var err error
+		if s.sp, err = spool.New(""); err != nil && s.noted != nil {
+			s.noted(err)
+		}
+	})
 	return s.sp
 }
 

@@ -3,8 +3,10 @@ package framework
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,5 +135,19 @@ func TestJoinPages(t *testing.T) {
 		if got := j.Keys(); j.store != first.store || len(got) != 101 || !slices.Contains(got, "x") || !slices.Contains(got, "p99") {
 			t.Errorf("disk and memory joined: on disk %v, %d keys", j.store != nil, len(got))
 		}
+	}
+}
+
+// Where no temporary file can be made, long listings stay in memory and
+// the run's observations say so.
+func TestNoTemporaryDirectoryIsObserved(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	f := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
+	l := f.ListAllPages(context.Background(), EveryTypeQuery())
+	if l.Problem != "" || l.Pages.Len() != 300 || l.Pages.store != nil {
+		t.Fatalf("problem %q, %d pages, on disk %v", l.Problem, l.Pages.Len(), l.Pages.store != nil)
+	}
+	if obs := strings.Join(f.Observations(), "\n"); !strings.Contains(obs, "kept in memory, not in a temporary file") {
+		t.Errorf("observations: %q", obs)
 	}
 }

@@ -96,6 +96,10 @@ func New(c *client.Client, opts Options) *Fixture {
 		opts.RunID = marker.NewRunID(time.Now())
 	}
 	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}, Coverage: coverage.NewRecorder()}
+	t.pageStore.noted = func(err error) {
+		t.Observe("the pages of long listings are kept in memory, not in a temporary file (%v): a big site's run takes memory "+
+			"in proportion (set TMPDIR to a writable directory)", err)
+	}
 	t.CrossCutting = NewCrossCutting(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
 	if t.CanWrite() {
