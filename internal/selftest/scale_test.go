@@ -206,6 +206,7 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 	// bytes a listed page (the rest is on disk) and the hashes of the keys
 	// its comparisons hold; 100 times the pages add a few MiB (2 to 5.5
 	// measured), where a copy of each page kept in memory added 10 to 16.
+	t.Logf("peak live heap: %.1f MiB at 100 pages, %.1f MiB at %d", float64(small.live)/(1<<20), float64(big.live)/(1<<20), n)
 	if grew := big.live - small.live; !testkit.RaceEnabled && grew > maxLiveGrowth {
 		t.Errorf("the peak live heap grew by %.1f MiB from 100 pages (%.1f MiB) to %d (%.1f MiB); want at most %d MiB",
 			float64(grew)/(1<<20), float64(small.live)/(1<<20), n, float64(big.live)/(1<<20), maxLiveGrowth>>20)
