@@ -171,12 +171,14 @@ func TestOverlappingWritesLoseData(t *testing.T) {
 
 // tornSequence: a create ("Writer") is held in the middle of the rewrite
 // of file (truncated, partly written); during runs then, and another create
-// ("Reader Writer") reads the cut file and waits for the writers' lock;
-// then both finish.
+// ("Reader Writer") reads the cut file; the Writer then finishes, and only
+// then does the Reader Writer go on to write what it read. (The writers'
+// lock is per file: were the two let go together, which of them rewrote
+// the other index files last would be up to the scheduler.)
 func tornSequence(t *testing.T, file string, during func(f fileServer)) fileServer {
 	t.Helper()
 	tearing, release := make(chan struct{}), make(chan struct{})
-	readTorn := make(chan struct{})
+	readTorn, writerDone := make(chan struct{}), make(chan struct{})
 	var tear sync.Once
 	f := newFileServer(t, -1, -1, func(s *Server) {
 		s.disk.midRewrite = func(name string) {
@@ -187,22 +189,28 @@ func tornSequence(t *testing.T, file string, during func(f fileServer)) fileServ
 		s.afterRead = func(r *http.Request) {
 			if r.Header.Get(holdHeader) == "torn" {
 				close(readTorn)
+				<-writerDone
 			}
 		}
 	})
 	releaseHeld := sync.OnceFunc(func() { close(release) })
-	t.Cleanup(releaseHeld) // before the server closes: it waits for the held request
-	done := make(chan int, 2)
+	letReaderWrite := sync.OnceFunc(func() { close(writerDone) })
+	t.Cleanup(releaseHeld) // before the server closes: it waits for the held requests
+	t.Cleanup(letReaderWrite)
+	done := make(chan int, 1)
+	read := make(chan int, 1)
 	go func() { done <- f.create(t, "Writer", "") }()
 	await(t, tearing, "the rewrite of "+file)
 	during(f)
-	go func() { done <- f.create(t, "Reader Writer", "torn") }()
+	go func() { read <- f.create(t, "Reader Writer", "torn") }()
 	await(t, readTorn, "the second create's read")
 	releaseHeld()
-	for range 2 {
-		if code := <-done; code != http.StatusCreated {
-			t.Fatalf("create: %d", code)
-		}
+	if code := <-done; code != http.StatusCreated {
+		t.Fatalf("create of Writer: %d", code)
+	}
+	letReaderWrite()
+	if code := <-read; code != http.StatusCreated {
+		t.Fatalf("create of Reader Writer: %d", code)
 	}
 	return f
 }
