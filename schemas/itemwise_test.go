@@ -117,3 +117,27 @@ func firstDifference(got, want []Violation) string {
 	}
 	return ""
 }
+
+// A list answer with two data members, or one that starts with white
+// space, is judged as a decoder reads it: the last data member counts.
+func TestItemwiseEdges(t *testing.T) {
+	good := `{"key":"news","name":"News","description":"` + strings.Repeat("d", 300) + `","template":"","list":["a"]}`
+	bad := strings.Replace(good, `"key":"news"`, `"key":7`, 1)
+	items := func(item string) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(item+",", 300), ",") + "]"
+	}
+	for _, doc := range []string{
+		`{"status":"0","message":"ok","data":` + items(bad) + `,"data":` + items(good) + `}`,
+		`{"status":"0","message":"ok","data":` + items(good) + `,"data":"x"}`,
+		"\n\t " + `{"status":"0","message":"ok","data":` + items(bad) + `}`,
+	} {
+		whole, err := messages("tag-list-response.json", []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Violations("tag-list-response.json", []byte(doc))
+		if want := sortedViolations(whole); err != nil || len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60s…: %d violations (%v), whole %d\n%s", doc, len(got), err, len(want), firstDifference(got, want))
+		}
+	}
+}

@@ -173,8 +173,21 @@ func itemwise(name, item string, document []byte) (msgs []message, ok bool, err 
 	if !json.Valid(document) {
 		return nil, false, nil
 	}
+	if t := bytes.TrimLeft(document, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, false, nil
+	}
+	// One data member only: a decoder takes the last of two, gjson the
+	// first; with two, the document is validated whole, as a decoder
+	// reads it.
+	members := 0
+	gjson.ParseBytes(document).ForEach(func(key, _ gjson.Result) bool {
+		if key.String() == "data" {
+			members++
+		}
+		return members < 2
+	})
 	data := gjson.GetBytes(document, "data")
-	if !data.IsArray() || data.Index <= 0 || !strings.HasPrefix(strings.TrimSpace(string(document[:1])), "{") {
+	if members != 1 || !data.IsArray() || data.Index <= 0 {
 		return nil, false, nil
 	}
 	envelope := make([]byte, 0, len(document)-len(data.Raw)+2)
@@ -194,7 +207,10 @@ func itemwise(name, item string, document []byte) (msgs []message, ok bool, err 
 		i++
 		return true
 	})
-	return msgs, true, err
+	if err != nil {
+		return nil, true, err
+	}
+	return msgs, true, nil
 }
 
 func canonicalName(name string) string {

@@ -362,7 +362,7 @@ func (e *Exchange) release() bool {
 	}
 	e.excerpt = redactedExcerpt(e.red, src, responseExcerpt)
 	e.body, e.released = nil, true
-	e.parsed = nil // gjson keeps a copy of the whole body
+	e.parsed = nil // it shares the whole body
 	return true
 }
 

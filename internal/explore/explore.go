@@ -113,6 +113,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	out := c.Redactor().Writer(stdout)
 	defer out.Flush()
 	fx := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
+	defer fx.Close()
 	s := &session{cfg: cfg, c: c, fx: fx, cases: map[gen.Kind]int{}, out: out}
 	s.budget = budget{requests: cfg.Requests, time: cfg.Time, start: started, seq: c.Seq}
 	mode := "read-only"

@@ -56,6 +56,19 @@ func (s *pageStore) get() *spool.Spool {
 	return s.sp
 }
 
+// close removes the store's file; no listing may read its pages after.
+func (s *pageStore) close() {
+	s.once.Do(func() {}) // none is made from here on
+	if s.sp != nil {
+		s.sp.Close()
+	}
+}
+
+// Close lets go of what the run keeps outside memory (the file of long
+// listings' pages; on Unix it is gone already, elsewhere it goes now):
+// call it once the run and its reports are done.
+func (t *Fixture) Close() { t.pageStore.close() }
+
 // Len is the number of pages.
 func (l PageList) Len() int {
 	if l.store != nil {

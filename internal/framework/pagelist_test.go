@@ -151,3 +151,29 @@ func TestNoTemporaryDirectoryIsObserved(t *testing.T) {
 		t.Errorf("observations: %q", obs)
 	}
 }
+
+// Close removes the run's file of pages now (where the system kept it
+// until then), and makes none after.
+func TestFixtureCloseRemovesThePages(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir)
+	f := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
+	if l := f.ListAllPages(context.Background(), EveryTypeQuery()); l.Pages.store == nil {
+		t.Fatal("300 pages were not kept on disk")
+	}
+	f.Close()
+	f.Close() // twice is fine
+	if f.pageStore.get() != nil && f.pageStore.sp.Size() > 0 {
+		if _, err := f.pageStore.sp.Append("x"); err == nil {
+			t.Error("the closed store still takes pages")
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "conformance-spool-*")); len(left) > 0 {
+		t.Errorf("left behind after Close: %v", left)
+	}
+	g := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
+	g.Close() // before any listing: no file is made afterwards
+	if l := g.ListAllPages(context.Background(), EveryTypeQuery()); l.Pages.store != nil || l.Pages.Len() != 300 {
+		t.Errorf("after Close: on disk %v, %d pages", l.Pages.store != nil, l.Pages.Len())
+	}
+}

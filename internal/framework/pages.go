@@ -183,8 +183,8 @@ func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w siz
 				return w
 			}
 			page := PageItems(ex)
-			for _, it := range page.All() {
-				w.fold.Item([]byte(it.Raw))
+			for _, it := range page.Scan {
+				w.fold.Item([]byte(it.Raw)) // the fold keeps a copy of its own
 			}
 			if page.Len() < size || !ex.Get("meta.hasMore").Bool() {
 				w.done = true

@@ -203,6 +203,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	// registered before it (see checkSelection).
 	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID,
 		Concurrency: cfg.Concurrency})
+	defer target.Close()
 	suites.Register(target)
 	suiteConfig, reporterConfig := ginkgoConfig(cfg)
 	problems, preview := checkSelection(suiteConfig, catalogueLabels(target.Catalogue))

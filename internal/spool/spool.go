@@ -12,24 +12,29 @@
 package spool
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sync"
 )
 
 // Spool is an append-only store of records in a temporary file, safe for
-// use by any number of goroutines.
+// use by any number of goroutines. Records are gathered in memory and
+// written out a buffer at a time; those not written yet are read from
+// memory, so that a write that fails (a full disk) loses no record already
+// taken: the spool then takes no more.
 type Spool struct {
 	mu      sync.Mutex
 	file    *file
-	w       *bufio.Writer
-	written uint64 // bytes appended
-	flushed uint64 // bytes in the file (the rest is in w)
+	pending []byte // the records not written out yet, from offset flushed
+	flushed uint64 // bytes in the file
 	err     error  // the first write error: the spool takes nothing after it
 }
+
+// bufferSize is how much a spool gathers before it writes it out.
+const bufferSize = 64 << 10
 
 // Ref is where one record is: what a holder of records keeps in memory.
 type Ref struct {
@@ -62,19 +67,19 @@ func New(dir string) (*Spool, error) {
 		return nil, err
 	}
 	fl := &file{f: f, removed: os.Remove(f.Name()) == nil}
-	s := &Spool{file: fl, w: bufio.NewWriterSize(f, 64<<10)}
+	s := &Spool{file: fl, pending: make([]byte, 0, bufferSize)}
 	runtime.AddCleanup(s, func(fl *file) { fl.close() }, fl)
 	return s, nil
 }
 
 // maxRecord bounds one record: its length is 32 bits.
-const maxRecord = 1<<32 - 1
+const maxRecord = math.MaxUint32
 
 // Append adds one record (a copy of rec) and says where it is. After a
 // failed write the spool takes nothing more: every later Append fails
-// with the same error.
+// with the same error (the records taken before stay readable).
 func (s *Spool) Append(rec string) (Ref, error) {
-	if len(rec) > maxRecord {
+	if uint64(len(rec)) > maxRecord {
 		return Ref{}, fmt.Errorf("spool: a record of %d bytes", len(rec))
 	}
 	s.mu.Lock()
@@ -82,14 +87,30 @@ func (s *Spool) Append(rec string) (Ref, error) {
 	if s.err != nil {
 		return Ref{}, s.err
 	}
-	if _, err := s.w.WriteString(rec); err != nil {
-		s.err = err
-		return Ref{}, err
+	r := Ref{off: s.flushed + uint64(len(s.pending)), n: uint32(len(rec))}
+	s.pending = append(s.pending, rec...)
+	if len(s.pending) >= bufferSize {
+		s.flushLocked()
 	}
-	r := Ref{off: s.written, n: uint32(len(rec))}
-	s.written += uint64(len(rec))
-	s.flushed = s.written - uint64(s.w.Buffered()) // the writer may have written some out
 	return r, nil
+}
+
+// flushLocked writes the pending records out; on failure they stay in
+// memory and the spool takes no more.
+func (s *Spool) flushLocked() {
+	if len(s.pending) == 0 || s.err != nil {
+		return
+	}
+	if _, err := s.file.f.WriteAt(s.pending, int64(s.flushed)); err != nil {
+		s.err = err
+		return
+	}
+	s.flushed += uint64(len(s.pending))
+	if cap(s.pending) > 4*bufferSize { // a record larger than the buffer passed through
+		s.pending = make([]byte, 0, bufferSize)
+	} else {
+		s.pending = s.pending[:0]
+	}
 }
 
 // ErrRead wraps a failure to read records back.
@@ -112,15 +133,11 @@ func (s *Spool) ReadInto(r Ref, buf []byte) []byte {
 	if r.n == 0 {
 		return b
 	}
-	end := r.off + uint64(r.n)
 	s.mu.Lock()
-	if end > s.flushed {
-		if err := s.w.Flush(); err != nil {
-			s.err = err
-			s.mu.Unlock()
-			panic(fmt.Errorf("%w: %v", ErrRead, err))
-		}
-		s.flushed = s.written
+	if r.off >= s.flushed { // not written out yet: a record is pending whole or written whole
+		copy(b, s.pending[r.off-s.flushed:])
+		s.mu.Unlock()
+		return b
 	}
 	s.mu.Unlock()
 	if _, err := s.file.f.ReadAt(b, int64(r.off)); err != nil {
@@ -134,7 +151,7 @@ func (s *Spool) ReadInto(r Ref, buf []byte) []byte {
 func (s *Spool) Size() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.written
+	return s.flushed + uint64(len(s.pending))
 }
 
 // Close closes and removes the file now: reading the spool afterwards

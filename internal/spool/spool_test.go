@@ -122,8 +122,9 @@ func TestNoDirectoryIsAnError(t *testing.T) {
 	}
 }
 
-// A write that fails makes every later Append fail; reading a closed
-// spool panics with ErrRead.
+// A write that fails (a full disk) loses no record already taken, and
+// makes every later Append fail; reading a record whose file is gone
+// panics with ErrRead.
 func TestFailuresAreSaid(t *testing.T) {
 	s, err := New(t.TempDir())
 	if err != nil {
@@ -131,18 +132,29 @@ func TestFailuresAreSaid(t *testing.T) {
 	}
 	kept, _ := s.Append("kept")
 	_ = s.file.f.Close() // the disk goes away under the run
-	if _, err := s.Append(strings.Repeat("y", 128<<10)); err == nil {
-		t.Fatal("Append on a closed file: no error")
-	}
+	big, _ := s.Append(strings.Repeat("y", 2*bufferSize))
 	if _, err := s.Append("z"); err == nil {
 		t.Fatal("Append after a failed write: no error")
 	}
+	if got := string(s.Read(kept)); got != "kept" {
+		t.Errorf("a record taken before the failed write reads %q", got)
+	}
+	if got := s.Read(big); len(got) != 2*bufferSize {
+		t.Errorf("the record whose write failed reads %d bytes", len(got))
+	}
+
+	s2, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	written, _ := s2.Append(strings.Repeat("w", bufferSize)) // written out at once
+	s2.Close()
 	defer func() {
 		err, _ := recover().(error)
 		if !errors.Is(err, ErrRead) {
 			t.Fatalf("Read on a closed file: recovered %v, want ErrRead", err)
 		}
 	}()
-	s.Read(kept)
+	s2.Read(written)
 	t.Fatal("Read on a closed file did not panic")
 }
