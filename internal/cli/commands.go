@@ -91,19 +91,27 @@ func startReference(mutants []string, profile string, cfg *runner.Config) (*http
 	return srv, "http://" + ln.Addr().String(), nil
 }
 
+// maxGeneratedPages bounds --generated-pages: the reference server keeps
+// its pages in memory (a few KB each).
+const maxGeneratedPages = 200_000
+
 func newServeReferenceCmd(stdout, stderr io.Writer) *cobra.Command {
 	var addr, token, auth, profile, storageDir string
 	var mutants []string
 	var list bool
+	var generated int
 	cmd := &cobra.Command{
-		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]... [--profile NAME] [--storage-dir DIR]",
+		Use:   "serve-reference [--addr 127.0.0.1:8080] [--token T] [--auth-token A] [--mutant NAME]... [--profile NAME] [--storage-dir DIR] [--generated-pages N]",
 		Short: "Serve the in-memory reference implementation of the API",
 		Long: `serve-reference runs the suite's reference server, an in-memory implementation of the
 whole spec seeded with sample content, for people building clients or servers of the API.
 Tokens not given are generated (64 hex characters) and printed. State lives in memory only,
 unless --storage-dir DIR is given: then the pages, tags, categories and settings live in JSON
 index files in DIR (seeded at start), read and rewritten like the host's flat files, without
-transactions: requests side by side lose data there, as on the host.`,
+transactions: requests side by side lose data there, as on the host. --generated-pages N adds
+N generated pages of a realistic mix (every type, child pages, tags with a long tail,
+categories, 1-5 KB of content; the same site for the same N), to try a client or the suite
+against a big site, as the suite's scale benchmark does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
@@ -122,14 +130,21 @@ transactions: requests side by side lose data there, as on the host.`,
 				}
 				return nil
 			}
+			if generated < 0 || generated > maxGeneratedPages {
+				return usage(stderr, []string{fmt.Sprintf("--generated-pages %d: want 0 to %d", generated, maxGeneratedPages)})
+			}
 			if token == "" {
 				token = reference.NewToken()
 			}
 			if auth == "" {
 				auth = reference.NewToken()
 			}
-			h, err := reference.New(reference.Options{Token: token, AuthToken: auth,
-				Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile), StorageDir: storageDir})
+			opts := reference.Options{Token: token, AuthToken: auth,
+				Mutants: reference.AsMutants(mutants), Profile: reference.Profile(profile), StorageDir: storageDir}
+			if generated > 0 {
+				opts.Seed = reference.GeneratedSite(generated)
+			}
+			h, err := reference.New(opts)
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}
@@ -159,6 +174,7 @@ transactions: requests side by side lose data there, as on the host.`,
 	cmd.Flags().StringArrayVar(&mutants, "mutant", nil, "switch on a mutant (repeatable; see --list-mutants)")
 	cmd.Flags().StringVar(&profile, "profile", "", profileHelp)
 	cmd.Flags().BoolVar(&list, "list-mutants", false, "list the mutants and exit")
+	cmd.Flags().IntVar(&generated, "generated-pages", 0, fmt.Sprintf("add this many generated pages to the sample content (a big site; at most %d)", maxGeneratedPages))
 	cmd.Flags().StringVar(&storageDir, "storage-dir", "", "keep the pages, tags, categories and settings in JSON index files in this directory, "+
 		"as fragile as the host's flat files (requests side by side lose data); its index files are replaced by the seed at start")
 	return cmd
