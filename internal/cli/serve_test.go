@@ -1,40 +1,22 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
-
-// lockedBuffer is a buffer a command writes to while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedBuffer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedBuffer) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
 
 // serve-reference --generated-pages N serves the sample content and N
 // generated pages, until its context ends; a count out of range is a
 // usage error.
 func TestServeReferenceGeneratedPages(t *testing.T) {
-	var out, errs lockedBuffer
+	var out, errs testkit.SyncBuffer
 	cmd := newServeReferenceCmd(&out, &errs)
 	cmd.SetArgs([]string{"--addr", "127.0.0.1:0", "--generated-pages", "300", "--token", strings.Repeat("a", 64), "--auth-token", strings.Repeat("b", 64)})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -74,7 +56,7 @@ func TestServeReferenceGeneratedPages(t *testing.T) {
 		t.Errorf("%d pages of every type, want the sample's and 300 generated", every)
 	}
 
-	var bad lockedBuffer
+	var bad testkit.SyncBuffer
 	wrong := newServeReferenceCmd(&bad, &bad)
 	wrong.SetArgs([]string{"--addr", "127.0.0.1:0", "--generated-pages", "-1"})
 	if err := wrong.ExecuteContext(context.Background()); err == nil || !strings.Contains(bad.String(), "--generated-pages -1: want 0 to") {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // specReport is a spec report as Ginkgo gives it to the report nodes.
@@ -150,7 +150,7 @@ func TestMarkInterrupted(t *testing.T) {
 
 // The live line is redrawn as time passes, until the ticks stop.
 func TestProgressTicks(t *testing.T) {
-	var out syncBuffer
+	var out testkit.SyncBuffer
 	p := newProgress(&out, true, 100, time.Now(), func() int { return 0 }, testPlan(listA))
 	stop := p.tickEvery(5 * time.Millisecond)
 	time.Sleep(50 * time.Millisecond)
@@ -163,22 +163,4 @@ func TestProgressTicks(t *testing.T) {
 	if strings.Count(out.String(), "\r") != n {
 		t.Error("redrawn after the ticks stopped")
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
