@@ -284,7 +284,7 @@ func (c *Client) sendOnce(ctx context.Context, req *http.Request, body []byte, s
 	}
 	var rerr error
 	if st != nil {
-		c.readStream(t, &idleReader{r: resp.Body, idle: idle, d: c.cfg.RequestTimeout}, st, keys)
+		c.readStream(t, &idleReader{r: resp.Body, idle: idle, d: c.cfg.RequestTimeout}, resp.ContentLength, st, keys)
 		if t.streamed.err != nil {
 			t.err = c.transportError(ctx, attemptCtx, t.streamed.err, phaseStream)
 		}

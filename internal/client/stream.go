@@ -167,9 +167,14 @@ func (s *streamReader) streaming() {
 
 // readStreamed reads body as st asks, within maxItem per value and
 // maxTotal in all, keeping head bytes of its start (and up to maxItem of
-// an answer that is no JSON document).
-func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int) *streamed {
-	sr := &streamReader{r: body, max: maxTotal, itemMax: maxItem, mark: -1, keep: int(min(maxItem+1, maxTotal)), head: head}
+// an answer that is no JSON document, unless its announced length, -1
+// when unknown, is already more: read whole it would be cut to its start).
+func readStreamed(body io.Reader, st *Stream, maxItem, maxTotal int64, head int, announced int64) *streamed {
+	keep := int(min(maxItem+1, maxTotal))
+	if announced > maxItem {
+		keep = min(keep, head)
+	}
+	sr := &streamReader{r: body, max: maxTotal, itemMax: maxItem, mark: -1, keep: keep, head: head}
 	dec := json.NewDecoder(sr)
 	dec.UseNumber()
 	fold := st.New()
@@ -382,12 +387,12 @@ func writeJSON(b *bytes.Buffer, v any) {
 // readStream reads a streamed answer into t: its skeleton (or, when it is
 // no JSON document, its start) as the body, cut like any body when it
 // passed a bound.
-func (c *Client) readStream(t *try, body io.Reader, st *Stream, keys bool) {
+func (c *Client) readStream(t *try, body io.Reader, announced int64, st *Stream, keys bool) {
 	if keys {
 		inner := st
 		st = &Stream{Path: inner.Path, Name: inner.Name, New: func() Fold { return &keyFold{Fold: inner.New(), keys: &t.keys} }}
 	}
-	s := readStreamed(body, st, c.cfg.MaxBody, c.cfg.MaxStream, responseExcerpt+redactSlack)
+	s := readStreamed(body, st, c.cfg.MaxBody, c.cfg.MaxStream, responseExcerpt+redactSlack, announced)
 	t.streamed, t.size, t.truncated = s, s.size, s.bound
 	t.body = s.skeleton
 	if !s.valid && s.info.Items == 0 {

@@ -306,3 +306,31 @@ func TestStreamOfAnotherShapeIsReadWhole(t *testing.T) {
 		t.Errorf("reading 1 MB of a 20 MB answer of another shape allocated %d MB", grown>>20)
 	}
 }
+
+// A streamed read whose answer is not of the shape streamed, and is
+// announced longer than --max-body, keeps no more than its excerpt while
+// it reads (read whole, it would be cut to that anyway): an answer of
+// garbage to every streamed read costs each read a little, not --max-body.
+func TestStreamOfAnAnswerAnnouncedTooLongKeepsItsStart(t *testing.T) {
+	// data is an object: not the array streamed (a term's view where the
+	// page list is asked for, say), 8 MB of it.
+	body := `{"status":"0","message":"not a list","data":{"pages":[` +
+		strings.TrimSuffix(strings.Repeat(`{"key":"filler","title":"Filler page"},`, 8<<20/40), ",") + `]}}`
+	rec := newRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+		_, _ = io.WriteString(w, body)
+	})
+	c := newClient(t, rec.URL, func(cfg *Config) { cfg.MaxBody = 4 << 20 })
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ex := c.Do(context.Background(), Request{Path: "/api/pages", Stream: keysStream("keys")})
+	runtime.ReadMemStats(&after)
+	if !ex.Truncated || ex.IsJSON() || !strings.HasPrefix(ex.BodyExcerpt(), `{"status":"0","message":"not a list"`) {
+		t.Fatalf("truncated %v, json %v, excerpt %.60q", ex.Truncated, ex.IsJSON(), ex.BodyExcerpt())
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 2<<20 {
+		t.Errorf("reading it allocated %.1f MiB; want well under --max-body (4 MiB)", float64(allocated)/(1<<20))
+	}
+}
