@@ -60,7 +60,6 @@ type pageFold struct {
 	pages  []gjson.Result
 	found  map[string]*checkFindings
 	size   int64 // what the pages kept in memory weigh
-	n      int   // the pages kept
 	over   bool  // more than maxListed pages
 	// refs are the pages once spilled to store (the view's pageStore's
 	// file); failed is why a page could not be kept there.
@@ -78,7 +77,7 @@ func newPageFold(v pageView) *pageFold {
 }
 
 func (f *pageFold) Item(raw []byte) {
-	if f.n >= maxListed {
+	if f.kept() >= maxListed {
 		f.over = true
 		return
 	}
@@ -86,7 +85,7 @@ func (f *pageFold) Item(raw []byte) {
 		page := gjson.ParseBytes(raw)
 		for _, c := range f.checks {
 			if found := f.found[c.Name]; !found.done() {
-				found.add(f.n, page, c.Check(page))
+				found.add(f.kept(), page, c.Check(page))
 			} else {
 				found.stopped = true
 			}
@@ -98,7 +97,6 @@ func (f *pageFold) Item(raw []byte) {
 // keep keeps one page's copy: in memory, or on disk once the copies kept
 // in memory pass spillAt.
 func (f *pageFold) keep(page string) {
-	f.n++
 	if f.store != nil {
 		f.spill(page)
 		return
@@ -122,6 +120,9 @@ func (f *pageFold) spill(page string) {
 	}
 	f.refs = append(f.refs, r)
 }
+
+// kept is how many pages the fold has kept, in memory or on disk.
+func (f *pageFold) kept() int { return len(f.pages) + len(f.refs) }
 
 // Full reports that the fold keeps no more pages (maxListed, or the disk
 // failed): the stream stops there.

@@ -31,13 +31,7 @@ func TestLargeSiteWrites(t *testing.T) {
 	// when read whole.
 	rules := []string{"PAGE-LIST-TYPE-FILTERS", "PAGE-DELETE-GONE", "TAG-LIST-COMPLETE", "CAT-LIST-COMPLETE",
 		"TAG-LIST-CONSISTENT", "CAT-LIST-CONSISTENT"}
-	filter := ""
-	for i, id := range rules {
-		if i > 0 {
-			filter += " || "
-		}
-		filter += "rule:" + id
-	}
+	filter := "rule:" + strings.Join(rules, " || rule:")
 	res := selftest.Run(context.Background(), selftest.Cmd{
 		Args: []string{"--base-url", base, "--max-body", "9000", "--label-filter", filter, "--no-color", "--json-report", reportPath},
 		Env:  []string{"CONFORMANCE_TOKEN=" + tok, "CONFORMANCE_AUTH_TOKEN=" + auth},
