@@ -78,14 +78,18 @@ func cellProbe(id coverage.ID) []req {
 		if field == "customFields" {
 			value = `{"probe":{"type":"string"}}`
 		}
+		sent := map[string]any{field: value}
+		if field == "uriBlog" {
+			sent["homepage"] = "probe-home" // the host keeps no blog prefix without a homepage
+		}
 		if way == coverage.Edit {
-			return []req{js("PUT", "/api/settings", map[string]any{field: value}), settings}
+			return []req{js("PUT", "/api/settings", sent), settings}
 		}
 		other := "title"
 		if field == "title" {
 			other = "slogan"
 		}
-		return []req{js("PUT", "/api/settings", map[string]any{field: value}), js("PUT", "/api/settings", map[string]any{other: "x"}), settings}
+		return []req{js("PUT", "/api/settings", sent), js("PUT", "/api/settings", map[string]any{other: "x"}), settings}
 	case "token":
 		return []req{tokenProbe(field, way)}
 	}

@@ -114,19 +114,22 @@ func TestReversedListOrder(t *testing.T) {
 }
 
 // The divergent profile switches on every one of its variants, and only
-// them; an unknown profile is refused.
+// them; every profile names benign variants only; an unknown profile is
+// refused.
 func TestProfiles(t *testing.T) {
 	ps := Profiles()
-	if len(ps) != 1 || ps[0].Name != Divergent || len(ps[0].Variants) != 9 {
+	if len(ps) != 2 || ps[0].Name != Divergent || len(ps[0].Variants) != 9 || ps[1].Name != Literal {
 		t.Fatalf("profiles %v", ps)
 	}
 	benign := map[Mutant]bool{}
 	for _, m := range Mutants() {
 		benign[m.Name] = m.Benign
 	}
-	for _, v := range ps[0].Variants {
-		if !benign[v] {
-			t.Errorf("profile %s names %s, not a benign variant", Divergent, v)
+	for _, p := range ps {
+		for _, v := range p.Variants {
+			if !benign[v] {
+				t.Errorf("profile %s names %s, not a benign variant", p.Name, v)
+			}
 		}
 	}
 	ps[0].Variants[0] = "changed"

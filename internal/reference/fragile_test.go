@@ -332,8 +332,8 @@ func TestFilesHoldTheState(t *testing.T) {
 		js("PUT", "/api/settings", map[string]any{"slogan": "A & B", "itemsPerPage": "9", "markdownParser": "false"}),
 		fileUp("alpha-post", "more.txt"),
 	}
-	mem := newServer(t, BenignCustomFieldsForever)
-	f := newFileServer(t, -1, -1, nil, BenignCustomFieldsForever)
+	mem := newServer(t)
+	f := newFileServer(t, -1, -1, nil)
 	for _, q := range writes {
 		a, b := call(t, mem, q), call(t, f.Server, q)
 		if fingerprint(a) != fingerprint(b) {

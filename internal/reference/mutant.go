@@ -63,7 +63,7 @@ var legacyParts = []Mutant{
 	ZeroSizeEmpty, PageNumberZeroEmpty, BadPaging500, TagsAsString, DateDisplayFormat, CategoryFalseWhenNone,
 	InvalidTypeAccepted, EditInvalidTypeAccepted, DoubleEncodeForm, FormPutRejected, NoCacheOnlyWithAuth,
 	TagListWithoutDescription, TagSingleWithoutList, CategorySingleWithoutList, UserListFullProfile,
-	UserEmptyFalse, SettingsPutResetsHomepage, SettingsCustomFieldsEscaped, ChildWritesHitParent,
+	UserEmptyFalse, SettingsPutResetsHomepage, ChildWritesHitParent,
 }
 
 // registry lists every mutant, benign variant and hazard, sorted by name. It is

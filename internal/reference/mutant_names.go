@@ -135,6 +135,8 @@ const (
 	DoubleEncodeFormSettings    Mutant = "double-encode-form-settings"
 	CustomFieldsInvalidAccepted Mutant = "customfields-invalid-accepted"
 	SettingsInvalid200          Mutant = "settings-invalid-200"
+	SettingsLocaleIgnored       Mutant = "settings-locale-ignored"
+	SettingsLocaleEveryUpdate   Mutant = "settings-locale-every-update"
 
 	// File mutants.
 	FileSizeAsString   Mutant = "file-size-as-string"
@@ -174,8 +176,8 @@ const (
 	BenignSizeInKiB           Mutant = "benign-size-in-kib"
 	BenignOtherMessages       Mutant = "benign-other-messages"
 	BenignCORSEchoOrigin      Mutant = "benign-cors-echo-origin"
-	BenignCustomFieldsForever Mutant = "benign-custom-fields-forever"
 	BenignNewerRelease        Mutant = "benign-newer-release"
+	BenignSettingsAsSent      Mutant = "benign-settings-as-sent"
 
 	// Benign variants of the divergent profile: each a choice the spec
 	// allows, all of them switched on together by Divergent.

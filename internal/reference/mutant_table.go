@@ -124,7 +124,7 @@ var table = []MutantInfo{
 	breaks(UserMissing200, "USER-GET-404 ENV-STATUS-AGREES", "GET of a missing username answers 200 with status \"1\"."),
 
 	// --- settings (4.9, 4.10) ---
-	breaks(SettingsCustomFieldsEscaped, "SETTINGS-GET-SHAPE", "GET /api/settings returns customFields HTML-escaped, so it is not JSON text, like the previous release."),
+	breaks(SettingsCustomFieldsEscaped, "SETTINGS-GET-SHAPE", "GET /api/settings returns customFields HTML-escaped once more than it stores it (twice, as the host stores it escaped once), so it is not JSON text even once decoded."),
 	breaks(SettingsCustomFieldsObject, "SETTINGS-GET-SHAPE", "GET /api/settings returns customFields as a JSON object instead of a string."),
 	breaks(SettingsEditReturnsData, "SETTINGS-EDIT-OK", "PUT /api/settings answers with data, the settings."),
 	breaks(SettingsPutResetsHomepage, "SETTINGS-EDIT-PARTIAL", "Every PUT /api/settings resets homepage, pageNotFound and uriBlog to \"\" unless sent, like the previous release."),
@@ -135,6 +135,8 @@ var table = []MutantInfo{
 	breaks(DoubleEncodeFormSettings, "GEN-FORM-SANITISED-ONCE", "Form-encoded PUT /api/settings values are HTML-encoded twice: slogan \"A & B\" reads back \"A &amp;amp; B\"."),
 	breaks(CustomFieldsInvalidAccepted, "SETTINGS-CUSTOMFIELDS-400", "Invalid customFields JSON is stored and the PUT succeeds."),
 	breaks(SettingsInvalid200, "SETTINGS-CUSTOMFIELDS-400 ENV-STATUS-AGREES", "A refused settings update answers 200 with status \"1\", like the previous release."),
+	breaks(SettingsLocaleIgnored, "SETTINGS-EDIT-PARTIAL", "PUT /api/settings answers success but keeps the locale it had when locale is sent (sent alone too); a language sent still rewrites it, like the host."),
+	breaks(SettingsLocaleEveryUpdate, "SETTINGS-EDIT-PARTIAL", "Every PUT /api/settings without locale sets locale from the language, even when the language is not sent or does not change."),
 
 	// --- files and uploads (4.11 to 4.13) ---
 	breaks(FileSizeAsString, "FILES-LIST-SHAPE", "File records carry size as a string."),
@@ -172,7 +174,7 @@ var table = []MutantInfo{
 	allows(BenignSizeInKiB, "File records give size in KiB, an integer rounded up, instead of bytes (the spec does not state the unit)."),
 	allows(BenignOtherMessages, "Every message is worded differently (\"API key required.\" for a missing API token...)."),
 	allows(BenignCORSEchoOrigin, "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."),
-	allows(BenignCustomFieldsForever, "Like the host system: a customFields setting (PUT /api/settings) naming a field the site did not have adds that field to the stored record of every page, and of every page created later; it is never removed again. The API does not show it (Server.Storage does)."),
+	allows(BenignSettingsAsSent, "A settings update stores each value sent as it is (HTML-encoded once): no field follows another (the host sets locale from a new language, blanks uriBlog without a homepage), path prefixes keep the slashes sent, a value that does not fit the field's type (an integer, a boolean) is refused with 400 instead of converted, and customFields changes no page (the host adds each field it defines to the stored record of every page, for good)."),
 	allows(BenignNewerRelease, "Like a newer release: Authorization: Bearer <API token> and X-Auth-Token: <auth token> carry the tokens (the parameters still work when the headers are absent), and OPTIONS answers 204 No Content with Access-Control-Allow-Origin, -Methods and -Headers before any credential check."),
 
 	// --- benign, the divergent profile: each a choice the spec allows ---

@@ -237,7 +237,11 @@ var mutantProbes = map[Mutant]struct {
 	SettingsCustomFieldsEscaped: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"a":"b"}`}), withAuth(g("/api/settings"))}, "&quot;"},
 	SettingsCustomFieldsObject:  {[]req{withAuth(g("/api/settings"))}, "customFields object"},
 	SettingsEditReturnsData:     {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"})}, "data present"},
-	SettingsPutResetsHomepage:   {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "uriBlog emptied"},
+	SettingsPutResetsHomepage: {[]req{js("PUT", "/api/settings", map[string]any{"homepage": "home", "uriBlog": "/b/"}),
+		js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "uriBlog emptied"},
+	SettingsLocaleIgnored:       {[]req{js("PUT", "/api/settings", map[string]any{"locale": "en_GB"}), withAuth(g("/api/settings"))}, "locale kept"},
+	SettingsLocaleEveryUpdate:   {[]req{js("PUT", "/api/settings", map[string]any{"locale": "en_GB"}), js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "locale from language"},
+	BenignSettingsAsSent:        {[]req{js("PUT", "/api/settings", map[string]any{"uriPage": "p"}), withAuth(g("/api/settings"))}, "uriPage without slashes"},
 	SettingsPutIgnored:          {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "title unchanged"},
 	SettingsPutBlanksUnnamed:    {[]req{js("PUT", "/api/settings", map[string]any{"title": "T"}), withAuth(g("/api/settings"))}, "footer emptied"},
 	SettingsNestedObject:        {[]req{withAuth(g("/api/settings"))}, "social object"},
@@ -287,7 +291,6 @@ var mutantProbes = map[Mutant]struct {
 	BenignTypedSettings:       {[]req{withAuth(g("/api/settings"))}, "homepage false"},
 	BenignVolatileSettings:    {[]req{withAuth(g("/api/settings"))}, "lastReadAt, readCount"},
 	BenignNewerRelease:        {[]req{{method: "OPTIONS", path: "/api/pages", noToken: true}}, "204 instead of 400"},
-	BenignCustomFieldsForever: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": `{"subtitle":{"type":"string"}}`})}, "every page stores subtitle"},
 
 	// hazards
 	ForeignWriter: {[]req{js("PUT", "/api/settings", map[string]any{"slogan": "1"}), js("PUT", "/api/settings", map[string]any{"slogan": "2"}),

@@ -17,6 +17,10 @@ type Profile string
 // spec says.
 const Divergent Profile = "divergent"
 
+// Literal stores what it is sent where the host transforms it: a server as
+// literal as the spec's words, which a suite must pass as well as the host.
+const Literal Profile = "literal"
+
 // ProfileInfo describes a profile: the benign variants it switches on.
 type ProfileInfo struct {
 	Name        Profile
@@ -32,6 +36,10 @@ var profiles = []ProfileInfo{
 			"a volatile page field, 422 for bad paging values, typed settings and volatile settings fields",
 		Variants: []Mutant{BenignContentRequired, BenignReversedListOrder, BenignFrenchMessages, Benign405UnlistedMethod,
 			BenignDisplayDateShifted, BenignVolatilePageField, BenignBadPaging422, BenignTypedSettings, BenignVolatileSettings}},
+	{Name: Literal,
+		Description: "stores what it is sent where the host (the reference's default) transforms it: settings values as sent, " +
+			"no field derived from another, values of the wrong type refused with 400",
+		Variants: []Mutant{BenignSettingsAsSent}},
 }
 
 // Profiles returns every profile (a copy).

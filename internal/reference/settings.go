@@ -23,7 +23,7 @@ func (s *view) getSettingsH(_ *http.Request, _ route, _ *input, _ string) respon
 			data[i].v = sanitise(v)
 		case s.mutated(SettingsCustomFieldsObject):
 			var decoded any
-			if json.Unmarshal([]byte(v), &decoded) == nil {
+			if json.Unmarshal([]byte(unsanitise(v)), &decoded) == nil {
 				data[i].v = toOrdered(decoded)
 			}
 		}
@@ -64,32 +64,24 @@ func toOrdered(v any) any {
 	return v
 }
 
-// editSettingsH answers PUT /api/settings (spec 4.10). Only the fields sent
-// change; unknown fields are ignored. Values are checked against the type
-// of the stored value (integer, boolean or string) and customFields must be
-// valid JSON text; any invalid value refuses the whole update (400) and
-// nothing changes. String values are HTML-encoded once, like every input.
+// editSettingsH answers PUT /api/settings (spec 4.10): as the host applies
+// an update (settingsLikeHost), or with benign-settings-as-sent storing
+// each value sent as it is (settingsAsSent). Unknown fields are ignored; a
+// refused update (400) changes nothing.
 func (s *view) editSettingsH(_ *http.Request, _ route, in *input, _ string) response {
-	updated := append(dict(nil), s.settings...)
-	for i := range updated {
-		name := updated[i].k
-		if !in.has(name) {
-			continue
+	var updated dict
+	var err fieldError
+	if s.mutated(BenignSettingsAsSent) {
+		updated, err = s.settingsAsSent(in)
+	} else {
+		updated, err = s.settingsLikeHost(in)
+	}
+	if err != "" {
+		code := http.StatusBadRequest
+		if s.mutated(SettingsInvalid200) {
+			code = http.StatusOK
 		}
-		v, err := s.coerceSetting(name, updated[i].v, in)
-		if err != "" {
-			if s.mutated(CustomFieldsInvalidAccepted) && name == "customFields" {
-				str, _, _ := in.str(name)
-				updated[i].v = str
-				continue
-			}
-			code := http.StatusBadRequest
-			if s.mutated(SettingsInvalid200) {
-				code = http.StatusOK
-			}
-			return failure(code, "Error trying to edit the settings: "+string(err))
-		}
-		updated[i].v = v
+		return failure(code, "Error trying to edit the settings: "+string(err))
 	}
 	if s.mutated(SettingsPutBlanksUnnamed) && !in.has("footer") {
 		updated = updated.with("footer", "")
@@ -115,6 +107,32 @@ func (s *view) editSettingsH(_ *http.Request, _ route, in *input, _ string) resp
 		return success(http.StatusOK, "Settings edited.", kv{"data", append(dict(nil), s.settings...)})
 	}
 	return success(http.StatusOK, "Settings edited.")
+}
+
+// settingsAsSent returns the settings after update in with only the fields
+// sent changed, each as sent: values are checked against the type of the
+// stored value (integer, boolean or string), customFields must be valid
+// JSON text, and any invalid value refuses the whole update. String values
+// are HTML-encoded once, like every input.
+func (s *view) settingsAsSent(in *input) (dict, fieldError) {
+	updated := append(dict(nil), s.settings...)
+	for i := range updated {
+		name := updated[i].k
+		if !in.has(name) {
+			continue
+		}
+		v, err := s.coerceSetting(name, updated[i].v, in)
+		if err != "" {
+			if s.mutated(CustomFieldsInvalidAccepted) && name == "customFields" {
+				str, _, _ := in.str(name)
+				updated[i].v = str
+				continue
+			}
+			return nil, err
+		}
+		updated[i].v = v
+	}
+	return updated, ""
 }
 
 func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldError) {
@@ -160,13 +178,13 @@ func (s *Server) coerceSetting(name string, current any, in *input) (any, fieldE
 }
 
 // withCustomFields adds the names of the fields the customFields setting
-// defines (the members of its JSON object) to have, like the host system
-// does with every page's stored record; no name is ever removed. Without
-// BenignCustomFieldsForever pages keep no custom fields.
+// defines (the members of its JSON object) to have; no name is ever
+// removed. With BenignSettingsAsSent pages keep no custom fields.
+// host: Pages::setCustomFields (bl-kernel/pages.class.php), called by editSettings
 func (s *view) withCustomFields(have map[string]bool) map[string]bool {
 	text, _ := s.setting("customFields").(string)
 	var defined map[string]json.RawMessage
-	if !s.mutated(BenignCustomFieldsForever) || json.Unmarshal([]byte(text), &defined) != nil {
+	if s.mutated(BenignSettingsAsSent) || json.Unmarshal([]byte(unsanitise(text)), &defined) != nil {
 		return have
 	}
 	for name := range defined {

@@ -58,14 +58,14 @@ func TestDeletedPageLeavesNoUploads(t *testing.T) {
 	}
 }
 
-// BenignCustomFieldsForever keeps every custom field name ever defined with
-// every page, hidden from the API; without it nothing is kept.
+// Like the host, every custom field name ever defined stays with every
+// page, hidden from the API; with BenignSettingsAsSent nothing is kept.
 func TestCustomFieldsForever(t *testing.T) {
 	define := func(s *Server, fields string) {
 		t.Helper()
 		expectCode(t, sendJSON(t, s, "PUT", "/api/settings", map[string]any{"customFields": fields}), 200)
 	}
-	plain := newServer(t)
+	plain := newServer(t, BenignSettingsAsSent)
 	before := plain.Storage()
 	var seeded string // the seed defines subtitle
 	for _, kv := range before.Settings {
@@ -79,7 +79,7 @@ func TestCustomFieldsForever(t *testing.T) {
 		t.Errorf("without the variant, a custom field set and removed left:\n%s", strings.Join(diff, "\n"))
 	}
 
-	s := newServer(t, BenignCustomFieldsForever)
+	s := newServer(t)
 	readBefore := fingerprint(get(t, s, "/api/pages/alpha-post"))
 	define(s, `{"subtitle":{"type":"string"}}`)
 	expectCode(t, sendJSON(t, s, "POST", "/api/pages", map[string]any{"title": "Made Meanwhile"}), 201)

@@ -50,6 +50,10 @@ func Register(t *framework.Fixture) {
 		w := &writes{t: t, g: t.GuardSettingsInOrder("the settings specs")}
 		t.It("SETTINGS-EDIT-OK", w.editOK)
 		t.It("SETTINGS-EDIT-PARTIAL", w.editOthers, framework.Case("every other field 2.6 names, slogan omitted"))
+		// locale alone after the language (which rewrites it on the
+		// host), and slogan alone after that: a server that sets locale
+		// from the language on every update would change it then.
+		t.It("SETTINGS-EDIT-PARTIAL", w.editLocale, framework.Case("locale alone, after the language"))
 		t.It("SETTINGS-EDIT-PARTIAL", w.editPartial, framework.Case("slogan alone"))
 		t.It("SETTINGS-CUSTOMFIELDS-400", w.customFieldsInvalid)
 		t.It("SETTINGS-GET-SHAPE", w.customFieldsRoundTrip,
