@@ -22,7 +22,11 @@ var filesRules = []Rule{
 			"transformed by the server, so the new record is found by comparing listings before and after. mime must be " +
 			"text/plain, parameters such as charset allowed. size is an integer (FILES-LIST-SHAPE), but 2.5 says its unit " +
 			"is not stated (bytes only assumed), so a size other than the bytes sent is recorded as an observation, not " +
-			"failed. A target that refuses the .txt upload leaves the rule not checked (the allowed types are not shown)."},
+			"failed. A target that refuses the .txt upload leaves the rule not checked (the allowed types are not shown). Of " +
+			"what was sent, only the type is compared with what the listing shows: the part is declared text/plain and " +
+			"holds plain ASCII text, so a server that keeps the declared type and one that detects it agree. A filename " +
+			"other than the name sent is recorded as an observation (4.13 shows no request fields, and servers rewrite " +
+			"names)."},
 	{ID: "FILES-UPLOAD-REFUSED-400", Section: "7", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadFile, UploadImage},
 		Text: "An upload refused for its file extension answers 400 with a handler-error body.",
 		Reading: "What is \"invalid\" is not shown, so a server may accept the probes (a .php file to POST /api/files/{key}, " +

@@ -146,7 +146,15 @@ var pagesRules = []Rule{
 			"filename (4.3: \"cover image filename or URL\") that names no uploaded file: coverImageFilename must not read back as " +
 			"another string (2.1); the spec does not say a server keeps a filename that names no file, so false or no field " +
 			"is recorded as an observation, unless the page's edit of another such filename (see PAGE-EDIT-PARTIAL) reads " +
-			"back as sent: the server keeps them, and the create's loss fails."},
+			"back as sent: the server keeps them, and the create's loss fails. The values compared exactly are ones a server " +
+			"has no reason to change: type draft; the slug, a run-marked string of lowercase letters, digits and hyphens (4.3: " +
+			"the slug is derived from the title only when omitted); the category key as GET /api/categories names it; " +
+			"dateRaw, a past date in the spec's form (2.1: the publish date, raw form). conformance explore sends generated " +
+			"text (ampersands, markup, quotes, character references such as &amp;, non-ASCII): contentRaw must read back " +
+			"as that text encoded exactly once, a character reference sent counting as text (&amp; sent reads back " +
+			"&amp;amp;: 2.1 makes contentRaw the raw source, encoded by the core), description as sent or encoded once, " +
+			"category, dateRaw and slug exactly (title is PAGE-TITLE-ENCODED's); a value of a kind the spec does not allow, " +
+			"an unknown category and a malformed date are not compared."},
 	{ID: "PAGE-CREATE-SLUG-FROM-TITLE", Section: "4.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "Without slug, the slug is derived from the title.",
 		Reading: "The derivation rule is not shown (case, separators, dropped words, length and suffixes are the server's): " +
@@ -160,13 +168,17 @@ var pagesRules = []Rule{
 			"previous release's traits (a missing page answered 200, a page list without meta, numberOfItems or tags a " +
 			"string), since that release's DELETE of parent/child deletes the parent and leaves the child for good, and " +
 			"only after a DELETE of a child key that no page has, under a run page, left that page in place. Otherwise not " +
-			"checked, with the reason."},
+			"checked, with the reason. The create's data.key and the child read back must be exactly the parent's key (as " +
+			"its create answered it), a slash and the run-marked slug sent (2.1: the key is the slug, parent/child for a " +
+			"child page; 4.3: the slug is derived only when omitted)."},
 	{ID: "PAGE-TYPE-ROUNDTRIP", Section: "3.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage, EditPage},
 		Text: "Each of the five type values supplied on create and on edit is the page's type afterwards.",
 		Reading: "A published page with a future date may legitimately be scheduled, so dates sent with each type are in the past " +
 			"except for scheduled. The type is read back with GET (and compared in the write response when it carries " +
 			"one). On edit each type is reached from another one: draft from scheduled, published from draft, static from " +
-			"published, sticky from static, scheduled from sticky."},
+			"published, sticky from static, scheduled from sticky. The type read back must be the type sent, exactly. " +
+			"conformance explore, whose dates are drawn, also accepts scheduled for a published page with a future date and " +
+			"published for a scheduled one (section 3 does not say when a scheduled page is published)."},
 	{ID: "PAGE-TITLE-ENCODED", Section: "2.1, 1.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "title reads back HTML-encoded exactly once, from a JSON body and from a form body.",
 		Reading: "A title ending in Salt & Pepper <b> must read back encoded exactly once, e.g. Salt &amp; Pepper &lt;b&gt; (never " +
@@ -174,7 +186,9 @@ var pagesRules = []Rule{
 			"no encoder, so any form passes whose single decoding gives the text sent, with no raw < and every & starting " +
 			"a character reference: named or numeric references (&amp; or &#38;), and > left as it is. The text holds no " +
 			"quote, so how quotes are encoded is not relied on. When the server refuses the form-encoded create, the form " +
-			"case is not checked (GEN-FORM-BODY judges that)."},
+			"case is not checked (GEN-FORM-BODY judges that). conformance explore judges the titles of its generated " +
+			"creates the same way, text with quotes, entities and non-ASCII included (a character reference sent is text: " +
+			"&amp; reads back &amp;amp;)."},
 	{ID: "PAGE-CONTENT-MARKDOWN", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text:    "content is the Markdown rendered to HTML and contentRaw the Markdown source.",
 		Reading: "**bold** must render as <strong>bold</strong> or <b>bold</b>; contentRaw must contain the source text."},
@@ -182,7 +196,11 @@ var pagesRules = []Rule{
 		Text: "tags sent as a comma-separated string come back as an object of tag key to tag name.",
 		Reading: "Sent as \"One, Two\": whether the spaces around a comma belong to the names is not said, so names are " +
 			"compared without surrounding spaces. Tag keys are the server's (their derivation is not shown); they must be " +
-			"non-empty."},
+			"non-empty. Read back in the create response (when it carries tags) and with GET, the names must be exactly the " +
+			"names sent, in any order; they hold only letters, digits, spaces and hyphens, which HTML-encoding leaves as " +
+			"they are. conformance explore, whose names hold ampersands, markup and quotes, accepts each name as sent or HTML-encoded " +
+			"once, and asks only that every name read back is one it sent and that some tag is there: two names may share " +
+			"a key."},
 	{ID: "PAGE-CREATE-INVALID-TYPE", Section: "3, 4.3, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{CreatePage},
 		Text: "A create whose type is not one of the five values is refused with 400 and a handler-error body, or accepted " +
 			"without storing that type.",
@@ -200,7 +218,10 @@ var pagesRules = []Rule{
 
 	// 4.4 edit
 	{ID: "PAGE-EDIT-OK", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "PUT /api/pages/{key} answers 200 with the full updated page object."},
+		Text: "PUT /api/pages/{key} answers 200 with the full updated page object.",
+		Reading: "\"Updated\" is read as carrying what the edit sent: the answer's data.description must be the description " +
+			"the edit sent, exactly. It is plain text (letters, digits, spaces and hyphens), which HTML-encoding leaves as " +
+			"it is, since the spec does not say whether description is encoded."},
 	{ID: "PAGE-EDIT-PARTIAL", Section: "4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "An edit changes only the fields present in the body; omitted fields keep their value (read back to prove it).",
 		Reading: "A draft is created with title, description, content, tags, date, a cover image (a run-marked filename: " +
@@ -213,13 +234,18 @@ var pagesRules = []Rule{
 			"PAGE-UUID-STABLE's, so they are not compared. A field the created page does not hold (e.g. a cover image the " +
 			"server ignored) cannot show a loss: it is named in an observation. The cover image filenames name no uploaded " +
 			"file: the edit's reading back false or no coverImageFilename is only an observation when the create's did too " +
-			"(as PAGE-CREATE-FIELDS judges it); another string fails."},
+			"(as PAGE-CREATE-FIELDS judges it); another string fails. conformance explore reads back each field its " +
+			"generated edits send as PAGE-CREATE-FIELDS, PAGE-TITLE-ENCODED and PAGE-TAGS-MAP say for it (type is " +
+			"PAGE-TYPE-ROUNDTRIP's; a value a form edit shows encoded twice is GEN-FORM-SANITISED-ONCE's), and the fields of 2.1 they did not send (title, description, contentRaw, type, " +
+			"tags, category, dateRaw, coverImage, username) must read as before."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
 			"(GET data.key answers the edited page). Checked with an edit of the title and with one of the title and slug " +
 			"(each also sets another type, for PAGE-TYPE-ROUNDTRIP); slug " +
-			"is not listed for edit, so a server may ignore it, or refuse it with 400 (that case is then not checked)."},
+			"is not listed for edit, so a server may ignore it, or refuse it with 400 (that case is then not checked). The " +
+			"page read under data.key must carry the title the edit sent, HTML-encoded once as PAGE-TITLE-ENCODED " +
+			"compares it: that is how it is known to be the edited page."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "uuid does not change when the page is renamed.",
 		Reading: "The page is renamed by an edit sending a new title and slug (slug is not listed for edit: if the server " +
@@ -241,7 +267,8 @@ var pagesRules = []Rule{
 		Reading: "First an edit of a child key under the run's parent page that no page has must leave the parent as it was (the " +
 			"previous release edits the parent). Then, only where the run can remove a child page again (not on a target " +
 			"that behaves like the previous release; see PAGE-CREATE-PARENT), a child page is edited with a new " +
-			"description: 200, data.key the child's key, the child reads back with it, and the fields of section 2.1 of " +
+			"description: 200, data.key exactly the child's key, the child reads back with that description exactly (plain " +
+			"text, which HTML-encoding leaves as it is), and the fields of section 2.1 of " +
 			"the parent are as before. Without a child page, the first part alone is checked and can fail."},
 	// 4.5 delete
 	{ID: "PAGE-DELETE-OK", Section: "4.5", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},

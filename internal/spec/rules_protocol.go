@@ -60,12 +60,15 @@ var protocolRules = []Rule{
 	{ID: "GEN-JSON-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a JSON body (Content-Type: application/json).",
-		Reading:   "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET."},
+		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET: the " +
+			"create's title as sent or HTML-encoded (how many times is PAGE-TITLE-ENCODED's), the edit's description " +
+			"exactly. Both are plain words of the run, which HTML-encoding leaves as they are."},
 	{ID: "GEN-FORM-BODY", Section: "1", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "POST and PUT accept a form-encoded body (application/x-www-form-urlencoded).",
 		Reading: "Checked on page create and edit: 201/200 with status \"0\", and the value sent reads back with GET, as sent " +
-			"or HTML-encoded any number of times (how many times is GEN-FORM-SANITISED-ONCE's and PAGE-TITLE-ENCODED's)."},
+			"or HTML-encoded any number of times (how many times is GEN-FORM-SANITISED-ONCE's and PAGE-TITLE-ENCODED's): the " +
+			"create's title, which holds an ampersand and markup; the edit's description, plain words of the run, exactly."},
 	{ID: "GEN-FORM-SANITISED-ONCE", Section: "1, 9.3", Level: Must, Area: AreaProtocol, Writes: true,
 		Endpoints: []Endpoint{CreatePage, EditPage},
 		Text:      "Form-encoded values are sanitised exactly once: an ampersand reads back encoded once, never twice.",
