@@ -175,22 +175,36 @@ func (s *view) sortedPages(keep func(*page) bool) []*page {
 	return out
 }
 
-// uniqueKey returns key, or key-0, key-1, ... whichever no page other than
-// self has.
+// uniqueKey returns key when it is self's key or no page has it, else
+// key-0, key-1, ... the first no page has (self's key counts as taken).
+// host: Pages::generateKey in bl-kernel/pages.class.php
 func (s *view) uniqueKey(key string, self *page) string {
-	free := func(k string) bool {
-		p, ok := s.pages[k]
-		return !ok || p == self
+	if self != nil && key == self.key {
+		return key
 	}
-	if free(key) {
+	if _, taken := s.pages[key]; !taken {
 		return key
 	}
 	for i := 0; ; i++ {
 		k := key + "-" + strconv.Itoa(i)
-		if free(k) {
+		if _, taken := s.pages[k]; !taken {
 			return k
 		}
 	}
+}
+
+// slugOf is the last segment of a key derived from text (a slug sent, or
+// slugSource's text): cleanURL of it, "empty" when text or what cleanURL
+// leaves is empty ("", "0" or blank).
+// host: Pages::generateKey in bl-kernel/pages.class.php
+func slugOf(text string, keepCase bool) string {
+	if isEmptyText(text) {
+		text = "empty"
+	}
+	if slug := cleanURL(text, keepCase); !isEmptyText(slug) {
+		return slug
+	}
+	return "empty"
 }
 
 // children returns the direct children of key, sorted by key.
