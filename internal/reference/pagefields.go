@@ -152,6 +152,7 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 	}
 	// A published page with a future date is stored as scheduled, like the
 	// previous release (the spec says nothing about scheduling).
+	// host: Pages::add and Pages::edit in bl-kernel/pages.class.php
 	if p.typ == "published" && (ch.typeSent || ch.dateSent) && !s.mutated(BenignNoAutoSchedule) {
 		if t, err := time.ParseInLocation(dateLayout, p.date, s.location()); err == nil && t.After(s.now()) {
 			p.typ = "scheduled"

@@ -83,6 +83,7 @@ var pageTypes = map[string]bool{"published": true, "draft": true, "static": true
 
 // indexed reports whether tag and category lists name the page: only
 // published, static and sticky pages, like the previous release.
+// host: Tags::reindex in bl-kernel/tags.class.php (DB_TAGS_TYPES), Categories::reindex
 func indexed(p *page) bool {
 	return p.typ == "published" || p.typ == "static" || p.typ == "sticky"
 }
@@ -237,6 +238,7 @@ func (s *view) pruneTags() {
 // pageObj renders the 17-field page object of spec section 2.1.
 func (s *view) pageObj(p *page, base string) obj {
 	loc := s.location()
+	// host: Date::convertToUTC in bl-kernel/helpers/date.class.php
 	dateUTC := p.date
 	if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
 		dateUTC = t.UTC().Format(dateLayout)
@@ -296,6 +298,7 @@ func (s *view) pageObj(p *page, base string) obj {
 	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
+	// host: Page::permalink in bl-kernel/pagex.class.php (uriPage "/", the default)
 	permalink := base + "/" + p.key
 	if s.mutated(RelativePermalink) {
 		permalink = "/" + p.key

@@ -22,13 +22,16 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// newUUID returns a page uuid: 32 lowercase hex characters.
+// newUUID returns a page uuid: 32 lowercase hex characters (the host's is
+// an md5 in hex, the same shape).
+// host: Pages::generateUUID in bl-kernel/pages.class.php
 func newUUID() string { return randomHex(16) }
 
 var htmlEncoder = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 // sanitise HTML-encodes &, <, > and " once, as the core does with every
 // input value (PHP htmlspecialchars with ENT_COMPAT).
+// host: Sanitize::html in bl-kernel/helpers/sanitize.class.php
 func sanitise(s string) string { return htmlEncoder.Replace(s) }
 
 var htmlDecoder = strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&quot;", `"`)
