@@ -70,7 +70,9 @@
 //
 // # Where the spec is silent
 //
-// These follow the previous release unless said otherwise:
+// These follow the previous release unless said otherwise. Where an item
+// says "as the host", the code cites the function of the host system
+// (Bludit 3.21.1) it mirrors, in a "host:" comment line.
 //
 //   - Tokens: GET, DELETE and other methods read the query string (a JSON
 //     body fills in what the query lacks); POST and PUT read the body only
@@ -80,43 +82,67 @@
 //     non-numeric one uses the default. numberOfItems=-1 reports -1 in both
 //     numberOfItems and meta.pageSize, and meta.pageNumber 1.
 //   - Order: pages newest first (date, then creation order); tag and
-//     category lists sorted by key; a tag's or category's list and pages
-//     newest first; files newest upload first (a monotonic counter, so
-//     uploads within one second keep their order).
-//   - Tag and category lists name published, static and sticky pages only.
-//     A tag exists while some page (of any type) uses it; categories exist
-//     on their own.
-//   - Keys: the slug is derived from the HTML-encoded title (lowercase, runs
-//     of non-letters/digits become '-', non-ASCII letters kept; "" gives
-//     "empty"); a taken key gets -0, -1...; an explicit slug is slugified
-//     the same way and is accepted on edit too. Tag keys are derived from the
-//     encoded tag name the same way ("a&b" gives a-amp-b).
+//     category lists sorted by key (as the host: dbList::sortAlphanumeric);
+//     a tag's or category's list and pages newest first; files newest upload
+//     first (a monotonic counter, so uploads within one second keep their
+//     order).
+//   - Tag and category lists name published, static and sticky pages only,
+//     as the host (Tags::reindex, Categories::reindex). A tag exists while
+//     some page (of any type) uses it; categories exist on their own. (The
+//     host keeps only tags that an indexed page uses, and a tag's name is
+//     the one each page stored: not modelled.)
+//   - Keys, as the host (Pages::generateSlug, Pages::generateKey,
+//     Text::cleanUrl with extremeFriendly on, the default): without a slug
+//     the text is the HTML-encoded title, or the content when the title is
+//     empty or "0", its HTML tags and line breaks removed, cut to 60
+//     characters; the key is that text lowercased, each run of ASCII
+//     punctuation and spaces made one '-', line breaks removed, dashes
+//     trimmed; other characters are kept ("Café Ñandú über" gives
+//     café-ñandú-über, "Rock’n’Roll" rock’n’roll). A text or result that is
+//     empty, blank or "0" gives "empty". A taken key gets -0, -1... (a
+//     renamed page's own key counts as taken). An explicit slug (not cut;
+//     "" or "0" is no slug) is cleaned the same way and is accepted on edit
+//     too. Tags, as the host (Pages::generateTags): names are trimmed and
+//     stored as sent, not encoded, and keys derived from them as sent
+//     ("a&b" gives a-b, "<t>" t); of names with one key the last wins; a
+//     name whose key is empty is left out (the host stores a tag "").
 //   - Edit: a title change re-derives the key (spec section 3 allows it);
 //     children move with their parent. PUT and DELETE act on the full key
 //     (the previous release acted on the parent: the spec does not allow
 //     that). Hierarchy is two levels: a parent must be a top-level page, and
 //     a page with children cannot become a child. Deleting a parent keeps
-//     its children as top-level pages.
+//     its children as top-level pages. An edit or delete of a missing page
+//     is 404 with the plugin's message ("Error trying to edit the page.",
+//     "Error trying to delete the page.").
 //   - Validation (400): type outside the five values, unknown category,
 //     missing parent, date not "YYYY-MM-DD HH:MM:SS", non-integer position,
-//     arrays or objects where a string is expected. An empty date, type or
-//     slug counts as not sent. The previous release validated nothing.
-//   - A published page with a future date is stored as scheduled.
-//   - Every text value (title, description, template, tag names, string
-//     settings) is HTML-encoded once (& < > "), from JSON and forms alike;
-//     content is stored as sent, contentRaw is its encoded form, and content
-//     its Markdown rendering (raw HTML kept). customFields is stored as sent.
+//     arrays or objects where a string is expected. An empty date or type
+//     counts as not sent. The previous release validated nothing.
+//   - A published page with a future date is stored as scheduled, as the
+//     host (Pages::add, Pages::edit); a scheduled page stays scheduled. uuid
+//     is 32 lowercase hex characters (the host's md5 shape); permalink is
+//     {base}/{key} (Page::permalink with uriPage "/"); dateUTC is the date
+//     in UTC (Date::convertToUTC).
+//   - Every text value (title, description, template, string settings) is
+//     HTML-encoded once (& < > "; Sanitize::html), from JSON and forms
+//     alike; tag names are not (see Keys); content is stored as sent,
+//     contentRaw is its encoded form, and content its Markdown rendering
+//     (raw HTML kept). customFields is stored as sent.
 //   - Settings PUT: unknown fields are ignored; values must fit the stored
 //     type (integer, boolean, string) and customFields must be a string of
 //     valid JSON, else 400 and nothing changes.
 //   - Files: GET of a page that does not exist is 200 with []. A key with
 //     ".." or NUL (raw or decoded) is 400 {"status":"1","message":"Invalid
 //     page key."}, for page keys too. POST /api/files/{key} takes the part
-//     "file" (404 for a missing page); the stored name is the whole name
-//     slugified, case kept, plus the extension ("test.txt" is
-//     "test-txt.txt"). POST /api/images takes the part "image" and an
-//     optional page "uuid"; the name is kept (stem slugified). Both add
-//     _0, _1... on a name collision and refuse other extensions with 400.
-//     The response shapes are the previous release's.
+//     "file" (404 for a missing page); as the host (pluginAPI::uploadFile),
+//     the stored name is the whole name with each run of ASCII punctuation
+//     and spaces made one '-' (case kept, nothing trimmed), plus the
+//     extension ("test.txt" is "test-txt.txt"), and an upload of a name the
+//     page has overwrites it. POST /api/images takes the part "image" and an
+//     optional page "uuid"; as the host (transformImage), the name is kept,
+//     its stem cleaned the same way, with _0, _1... on a collision. Both
+//     refuse with 400 an extension outside the host's lists
+//     (ALLOWED_FILE_EXTENSIONS, ALLOWED_IMG_EXTENSION). The response shapes
+//     and messages are the previous release's.
 //   - Users: every profile value is a string, "" when empty.
 package reference

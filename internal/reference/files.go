@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
+// imageExts are the extensions an image may have.
+// host: ALLOWED_IMG_EXTENSION in bl-kernel/boot/variables.php
 var imageExts = map[string]bool{"png": true, "jpg": true, "jpeg": true, "gif": true, "webp": true, "svg": true}
 
+// fileExts are the extensions a page's file may have.
+// host: ALLOWED_FILE_EXTENSIONS in bl-kernel/boot/variables.php
 var fileExts = map[string]bool{
-	"txt": true, "md": true, "csv": true, "json": true, "xml": true, "pdf": true, "zip": true, "gz": true,
-	"doc": true, "docx": true, "xls": true, "xlsx": true, "ppt": true, "pptx": true, "odt": true, "ods": true,
-	"png": true, "jpg": true, "jpeg": true, "gif": true, "webp": true, "svg": true,
-	"mp3": true, "mp4": true, "ogg": true, "webm": true,
+	"gif": true, "png": true, "jpg": true, "jpeg": true, "webp": true, "pdf": true, "txt": true,
+	"doc": true, "docx": true, "xls": true, "xlsx": true, "ppt": true, "pptx": true, "zip": true,
+	"tar": true, "gz": true, "mp3": true, "mp4": true, "wav": true, "ogg": true, "json": true, "md": true,
 }
 
 var mimeTypes = map[string]string{
@@ -26,7 +30,7 @@ var mimeTypes = map[string]string{
 	"ppt": "application/vnd.ms-powerpoint", "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
 	"odt": "application/vnd.oasis.opendocument.text", "ods": "application/vnd.oasis.opendocument.spreadsheet",
 	"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp",
-	"svg": "image/svg+xml", "mp3": "audio/mpeg", "mp4": "video/mp4", "ogg": "audio/ogg", "webm": "video/webm",
+	"svg": "image/svg+xml", "tar": "application/x-tar", "wav": "audio/x-wav", "mp3": "audio/mpeg", "mp4": "video/mp4", "ogg": "audio/ogg", "webm": "video/webm",
 }
 
 // extension returns the lowercase extension of a file name, "" when none.
@@ -52,6 +56,7 @@ func (s *view) pageByUUID(uuid string) *page {
 }
 
 // storeName picks a free name in dir: name, then stem_0.ext, stem_1.ext...
+// host: Filesystem::nextFilename in bl-kernel/helpers/filesystem.class.php
 func storeName(name string, taken func(string) bool) string {
 	if !taken(name) {
 		return name
@@ -66,6 +71,12 @@ func storeName(name string, taken func(string) bool) string {
 			return n
 		}
 	}
+}
+
+// uploadBase is the name of an uploaded file without the folders a client
+// may put before it, as PHP gives it ($_FILES name).
+func uploadBase(name string) string {
+	return path.Base(strings.ReplaceAll(name, "\\", "/"))
 }
 
 func (s *view) pageFileTaken(uuid string) func(string) bool {
@@ -144,37 +155,39 @@ func (s *Server) refuseUpload(msg string) response {
 }
 
 // uploadFileH answers POST /api/files/{key}: multipart with the file part
-// "file". The stored name is the whole name slugified (case kept) with the
-// extension appended again ("test.txt" becomes "test-txt.txt"), like the
-// previous release; a name already used on the page gets _0, _1...
+// "file", stored under the host's name for it (see below); a page that
+// does not exist is 404 with the host's message.
 func (s *view) uploadFileH(r *http.Request, rt route, in *input, _ string) response {
 	if !validKey(rt) && !s.mutated(TraversalAllowed) {
 		return s.invalidFilesKey()
 	}
 	p := s.pages[rt.key]
 	if p == nil {
-		return failure(http.StatusNotFound, "Page not found.")
+		// host: pluginAPI::uploadFile in bl-plugins/api/plugin.php
+		return failure(http.StatusNotFound, "Error moving the file to the final path.")
 	}
 	up := in.files["file"]
 	if up == nil {
 		return failure(http.StatusBadRequest, "File not sent.")
 	}
-	ext := extension(up.name)
+	ext := extension(uploadBase(up.name))
 	if !fileExts[ext] && !s.mutated(BenignAnyUploadExtension) {
 		return s.refuseUpload("File type not allowed.")
 	}
-	stem := slugify(up.name, true)
-	if stem == "" {
-		stem = "file"
-	}
-	name := stem
-	if ext != "" {
-		name += "." + ext
-	}
-	name = storeName(name, s.pageFileTaken(p.uuid))
+	// The whole name, extension included, with each run of ASCII
+	// punctuation and spaces made one '-' (case kept, nothing trimmed),
+	// then the extension again: "test.txt" is "test-txt.txt". A name the
+	// page already has is overwritten (its thumbnail, if any, stays).
+	// host: pluginAPI::uploadFile in bl-plugins/api/plugin.php
+	name := removeSpecialCharacters(uploadBase(up.name), "-") + "." + ext
+	thumb := false
+	s.files[p.uuid] = slices.DeleteFunc(s.files[p.uuid], func(f *fileRec) bool {
+		thumb = thumb || f.filename == name && f.thumb
+		return f.filename == name
+	})
 	if !s.mutated(UploadNotListed) {
 		s.files[p.uuid] = append(s.files[p.uuid], &fileRec{
-			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), seq: s.nextUploadSeq(),
+			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), thumb: thumb, seq: s.nextUploadSeq(),
 		})
 	}
 	rel := pageUploads(p.uuid) + name
@@ -206,22 +219,19 @@ func (s *view) uploadImageH(r *http.Request, _ route, in *input, _ string) respo
 	if !valid || !safeUUID(uuid) {
 		return failure(http.StatusBadRequest, "Invalid UUID.")
 	}
-	ext := extension(up.name)
+	ext := extension(uploadBase(up.name))
 	if !imageExts[ext] && !s.mutated(BenignAnyUploadExtension) {
 		return s.refuseUpload("Image extension not allowed.")
 	}
-	// The name is kept, with its stem slugified (case kept) so that it is
-	// safe in a URL: "tiny.png" stays "tiny.png", "My Photo.png" becomes
-	// "My-Photo.png".
-	base := path.Base(strings.ReplaceAll(up.name, "\\", "/"))
+	// The name is kept, with each run of ASCII punctuation and spaces in
+	// its stem made one '-' (case kept, nothing trimmed): "tiny.png" stays
+	// "tiny.png", "My Photo.png" becomes "My-Photo.png".
+	// host: transformImage in bl-kernel/functions.php
+	base := uploadBase(up.name)
 	if i := strings.LastIndexByte(base, '.'); i >= 0 {
 		base = base[:i]
 	}
-	stem := slugify(base, true)
-	if stem == "" {
-		stem = "image"
-	}
-	name := stem + "." + ext
+	name := removeSpecialCharacters(base, "-") + "." + ext
 	dir := "/bl-content/uploads/"
 	var target *page
 	if uuid != "" {

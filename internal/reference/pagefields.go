@@ -63,24 +63,7 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 	if v, ok, err := str("tags"); err != "" {
 		return nil, err
 	} else if ok {
-		ch.tagNames = map[string]string{}
-		p.tags = nil
-		for _, raw := range strings.Split(v, ",") {
-			raw = strings.TrimSpace(raw)
-			if raw == "" {
-				continue
-			}
-			name := encode(raw)
-			key := slugify(name, false)
-			if key == "" {
-				continue
-			}
-			if _, dup := ch.tagNames[key]; dup {
-				continue
-			}
-			ch.tagNames[key] = name
-			p.tags = append(p.tags, key)
-		}
+		ch.tagNames, p.tags = tagsOf(v)
 	}
 	if v, ok, err := str("category"); err != "" {
 		return nil, err
@@ -122,11 +105,9 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 	}
 	if v, ok, err := str("slug"); err != "" {
 		return nil, err
-	} else if ok && strings.TrimSpace(v) != "" {
-		ch.slug = slugify(v, false)
-		if ch.slug == "" {
-			return nil, fieldError("Invalid slug: " + v)
-		}
+	} else if ok && !phpEmpty(v) {
+		// A slug of blanks or punctuation only gives "empty", as the host's.
+		ch.slug = slugOf(v, false)
 		ch.slugSent = true
 	}
 	if v, ok, err := str("parent"); err != "" {
@@ -171,12 +152,35 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 	}
 	// A published page with a future date is stored as scheduled, like the
 	// previous release (the spec says nothing about scheduling).
+	// host: Pages::add and Pages::edit in bl-kernel/pages.class.php
 	if p.typ == "published" && (ch.typeSent || ch.dateSent) && !s.mutated(BenignNoAutoSchedule) {
 		if t, err := time.ParseInLocation(dateLayout, p.date, s.location()); err == nil && t.After(s.now()) {
 			p.typ = "scheduled"
 		}
 	}
 	return ch, ""
+}
+
+// tagsOf reads a comma-separated tags value: each name trimmed and kept
+// as sent (the core does not encode tag names), its key the cleanURL of
+// it; a name whose key is already there renames that tag (the last name
+// wins, in the first one's place). A name without a key ("", "!!!") is
+// left out (the host would store a tag with the empty key).
+// host: Pages::generateTags in bl-kernel/pages.class.php
+func tagsOf(v string) (names map[string]string, keys []string) {
+	names = map[string]string{}
+	for _, raw := range strings.Split(v, ",") {
+		name := strings.Trim(raw, phpSpace)
+		key := cleanURL(name, false)
+		if key == "" {
+			continue
+		}
+		if _, dup := names[key]; !dup {
+			keys = append(keys, key)
+		}
+		names[key] = name
+	}
+	return names, keys
 }
 
 // checkParent validates a parent key for the page whose current key is self

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -306,7 +307,7 @@ func TestCreatePage(t *testing.T) {
 	want := map[string]any{
 		"key": "new-page", "slug": "new-page", "title": "New Page", "description": "desc", "type": "sticky",
 		"content": "<h1>Head</h1>\n<p>Some <strong>bold</strong> text</p>", "contentRaw": "# Head\n\nSome **bold** text",
-		"tags": map[string]any{"php-tips": "PHP Tips", "fresh-tag": "Fresh Tag"}, "category": "general",
+		"tags": map[string]any{"php-tips": "PHP Tips", "fresh-tag": "fresh tag"}, "category": "general",
 		"date": "2024-05-06 07:08:09", "dateRaw": "2024-05-06 07:08:09", "username": "admin",
 		"coverImageFilename": "c.png",
 	}
@@ -342,6 +343,15 @@ func TestCreatePageKeys(t *testing.T) {
 		{"parent", map[string]any{"title": "Draft Child", "parent": "guides", "type": "draft"}, "guides/draft-child"},
 		{"parent child collision", map[string]any{"title": "Getting Started", "parent": "guides"}, "guides/getting-started-0"},
 		{"empty parent", map[string]any{"title": "Top", "parent": ""}, "top"},
+		// The host's derivation (Pages::generateSlug, generateKey, Text::cleanUrl).
+		{"slug of punctuation", map[string]any{"title": "x", "slug": "!!!"}, "empty-0"},
+		{"slug of blanks", map[string]any{"title": "x", "slug": "  "}, "empty-1"},
+		{"slug 0 is no slug", map[string]any{"title": "From Title", "slug": "0"}, "from-title"},
+		{"slug kept whole", map[string]any{"slug": strings.Repeat("long-", 20) + "end"}, strings.Repeat("long-", 20) + "end"},
+		{"title cut to 60", map[string]any{"title": strings.Repeat("Word ", 20)}, strings.TrimSuffix(strings.Repeat("word-", 12), "-")},
+		{"no title: content", map[string]any{"content": "Some <b>bold</b>\nwords"}, "some-boldwords"},
+		{"title 0: content", map[string]any{"title": "0", "content": "Zero"}, "zero"},
+		{"non-ASCII punctuation kept", map[string]any{"title": "Rock’n’Roll"}, "rock’n’roll"},
 	})
 	if ty := get(t, s, "/api/pages/guides/draft-child").data()["type"]; ty != "draft" {
 		t.Errorf("child type %v, want the type sent (draft)", ty)
@@ -361,7 +371,6 @@ func TestCreatePageValidation(t *testing.T) {
 		{"position", map[string]any{"title": "x", "position": "first"}, ""},
 		{"title array", map[string]any{"title": []any{"x"}}, ""},
 		{"tags array", map[string]any{"title": "x", "tags": []any{"a"}}, ""},
-		{"slug", map[string]any{"title": "x", "slug": "!!!"}, ""},
 	})
 	if n := len(get(t, s, "/api/pages", "numberOfItems", "-1", "draft", "true", "static", "true", "sticky", "true", "scheduled", "true").list()); n != 23 {
 		t.Errorf("%d pages after refused creates, want 23", n)
@@ -614,6 +623,31 @@ func runCreates(t *testing.T, s *Server, cases []createCase) {
 				t.Fatalf("key %v, want %s", got, c.key)
 			}
 			expectCode(t, get(t, s, "/api/pages/"+c.key), 200)
+		})
+	}
+}
+
+// Tag names are stored as sent (the core does not encode them) and their
+// keys derived from them as sent, from JSON and form bodies alike.
+func TestTagNamesAndKeys(t *testing.T) {
+	for _, kind := range []string{"json", "form"} {
+		t.Run(kind, func(t *testing.T) {
+			s := newServer(t)
+			const tags = " a&b , <t>,&lt;x&gt;, ,!!!"
+			var r result
+			if kind == "json" {
+				r = sendJSON(t, s, "POST", "/api/pages", map[string]any{"title": "Tagged", "tags": tags})
+			} else {
+				r = sendForm(t, s, "POST", "/api/pages", "title", "Tagged", "tags", tags)
+			}
+			expectCode(t, r, 201)
+			want := map[string]any{"a-b": "a&b", "t": "<t>", "lt-x-gt": "&lt;x&gt;"}
+			if got := r.data()["tags"]; !reflect.DeepEqual(got, want) {
+				t.Errorf("tags %v, want %v", got, want)
+			}
+			if n := get(t, s, "/api/tags/a-b").data()["name"]; n != "a&b" {
+				t.Errorf("tag a-b name %v", n)
+			}
 		})
 	}
 }

@@ -41,13 +41,10 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	p.seq = s.nextSeq()
 	slug := ch.slug
 	if !ch.slugSent {
-		slug = slugify(p.title, s.mutated(BenignSlugKeepsCase))
+		slug = slugOf(slugSource(p.title, p.content), s.mutated(BenignSlugKeepsCase))
 		if s.mutated(SlugNotFromTitle) {
 			slug = "page-" + strconv.FormatInt(p.seq, 10)
 		}
-	}
-	if slug == "" {
-		slug = "empty"
 	}
 	key := slug
 	if parent != "" {
@@ -70,7 +67,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 // editPageH answers PUT /api/pages/{key} (spec 4.4). It acts on the full
 // key, hierarchical or not.
 func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) response {
-	old, refused := s.writeTarget(rt, EditMissing200, failure(http.StatusOK, "Error trying to edit the page."))
+	old, refused := s.writeTarget(rt, EditMissing200, failure(http.StatusOK, "Error trying to edit the page."), "Error trying to edit the page.")
 	if old == nil {
 		return refused
 	}
@@ -102,10 +99,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	case ch.slugSent:
 		slug = ch.slug
 	case ch.titleChanged && !s.mutated(BenignTitleEditKeepsKey):
-		slug = slugify(p.title, s.mutated(BenignSlugKeepsCase))
-		if slug == "" {
-			slug = "empty"
-		}
+		slug = slugOf(slugSource(p.title, p.content), s.mutated(BenignSlugKeepsCase))
 	}
 	key := slug
 	if parent != "" {
@@ -146,7 +140,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 // top-level pages (key = their slug, with the usual -0, -1 suffix on a
 // collision).
 func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) response {
-	p, refused := s.writeTarget(rt, DeleteMissing200, success(http.StatusOK, "Page deleted."))
+	p, refused := s.writeTarget(rt, DeleteMissing200, success(http.StatusOK, "Page deleted."), "Error trying to delete the page.")
 	if p == nil {
 		return refused
 	}
@@ -185,8 +179,10 @@ func (s *view) removePage(p *page) {
 
 // writeTarget finds the page an edit or a delete names. When there is none
 // it returns nil and the answer: 400 for a key with traversal characters,
-// else 404, or missingAnswer when the missing mutant is on.
-func (s *view) writeTarget(rt route, missing Mutant, missingAnswer response) (*page, response) {
+// else 404 with the host's message for the failed write (notFound), or
+// missingAnswer when the missing mutant is on.
+// host: pluginAPI::editPage and pluginAPI::deletePage in bl-plugins/api/plugin.php
+func (s *view) writeTarget(rt route, missing Mutant, missingAnswer response, notFound string) (*page, response) {
 	if !validKey(rt) {
 		return nil, failure(http.StatusBadRequest, "Invalid page key.")
 	}
@@ -200,7 +196,7 @@ func (s *view) writeTarget(rt route, missing Mutant, missingAnswer response) (*p
 	if s.mutated(missing) {
 		return nil, missingAnswer
 	}
-	return nil, failure(http.StatusNotFound, "Page not found.")
+	return nil, failure(http.StatusNotFound, notFound)
 }
 
 // blankOmitted applies the edit-blanks-omitted-* mutants: each blanks one

@@ -267,7 +267,9 @@ func TestEncoder(t *testing.T) {
 func TestTextFunctions(t *testing.T) {
 	funcs := map[string]func(string) string{
 		"renderMarkdown": renderMarkdown,
-		"slugify":        func(s string) string { return slugify(s, false) },
+		"cleanURL":       func(s string) string { return cleanURL(s, false) },
+		"slugSource":     func(s string) string { return slugSource(s, "") },
+		"stripTags":      stripTags,
 	}
 	for _, c := range []struct{ f, in, want string }{
 		{"renderMarkdown", "Alpha **content**", "<p>Alpha <strong>content</strong></p>"},
@@ -278,18 +280,29 @@ func TestTextFunctions(t *testing.T) {
 		{"renderMarkdown", "`code` and __strong__", "<p><code>code</code> and <strong>strong</strong></p>"},
 		{"renderMarkdown", "", ""},
 		{"renderMarkdown", "###### six\n####### seven", "<h6>six</h6>\n<p>####### seven</p>"},
-		{"slugify", "Alpha Post", "alpha-post"},
-		{"slugify", "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; &quot;q&quot;", "tom-amp-jerry-lt-b-gt-bold-lt-b-gt-quot-q-quot"},
-		{"slugify", "Café Ñandú über", "café-ñandú-über"},
-		{"slugify", "  --x--  ", "x"},
-		{"slugify", "!!!", ""},
+		{"cleanURL", "Alpha Post", "alpha-post"},
+		{"cleanURL", "Tom &amp; Jerry &lt;b&gt;bold&lt;/b&gt; &quot;q&quot;", "tom-amp-jerry-lt-b-gt-bold-lt-b-gt-quot-q-quot"},
+		{"cleanURL", "Café Ñandú über", "café-ñandú-über"},
+		{"cleanURL", "  --x--  ", "x"},
+		{"cleanURL", "!!!", ""},
+		// Only ASCII punctuation separates: other characters are kept.
+		{"cleanURL", "Rock’n’Roll — Live", "rock’n’roll-—-live"},
+		{"cleanURL", "a_b|c+d/e", "a-b-c-d-e"},
+		{"cleanURL", "tab\there", "tab\there"},
+		{"cleanURL", "two\nlines", "twolines"},
+		{"slugSource", strings.Repeat("abcde ", 12), strings.Repeat("abcde ", 9) + "abcde"},
+		{"slugSource", "line\nbreak", "linebreak"},
+		{"stripTags", "a <b>bold</b> x < y <i", "a bold x < y "},
 	} {
 		if got := funcs[c.f](c.in); got != c.want {
 			t.Errorf("%s(%q) = %q, want %q", c.f, c.in, got, c.want)
 		}
 	}
-	if got := slugify("My Photo (1).png", true); got != "My-Photo-1-png" {
-		t.Errorf("slugify keep case = %q", got)
+	if got := removeSpecialCharacters("My Photo (1).png", "-"); got != "My-Photo-1-png" {
+		t.Errorf("removeSpecialCharacters = %q", got)
+	}
+	if got := removeSpecialCharacters("(a)", "-"); got != "-a-" {
+		t.Errorf("removeSpecialCharacters trims: %q", got)
 	}
 }
 

@@ -342,19 +342,26 @@ func TestFileUpload(t *testing.T) {
 	if !reflect.DeepEqual(r.obj(), want) {
 		t.Errorf("upload body %s", r.body)
 	}
-	// Uploads in the same second still list newest first.
+	// Uploads in the same second still list newest first; a name the page
+	// has is overwritten, as on the host (no _0 for files); punctuation
+	// runs become '-', nothing trimmed, other characters kept.
 	expectCode(t, up("beta-post", "second.pdf", "%PDF"), 200)
-	expectCode(t, up("beta-post", "test.txt", "again"), 200)
+	expectCode(t, up("beta-post", "(Été) v2.TXT", "hi"), 200)
 	items := get(t, s, "/api/files/beta-post").list()
 	var names []string
 	for _, it := range items {
 		names = append(names, it.(map[string]any)["filename"].(string))
 	}
-	if !reflect.DeepEqual(names, []string{"test-txt_0.txt", "second-pdf.pdf", "test-txt.txt"}) {
+	if !reflect.DeepEqual(names, []string{"-Été-v2-TXT.txt", "second-pdf.pdf", "test-txt.txt"}) {
 		t.Errorf("files %v", names)
 	}
 	if m := items[2].(map[string]any); m["size"] != float64(12) || m["mime"] != "text/plain" {
 		t.Errorf("record %v", m)
+	}
+	expectCode(t, up("beta-post", "test.txt", "again"), 200)
+	items = get(t, s, "/api/files/beta-post").list()
+	if m := items[0].(map[string]any); len(items) != 3 || m["filename"] != "test-txt.txt" || m["size"] != float64(5) {
+		t.Errorf("overwritten upload: %v", items)
 	}
 	// Child pages by full key.
 	expectCode(t, up("guides/getting-started", "c.md", "# c"), 200)

@@ -83,6 +83,7 @@ var pageTypes = map[string]bool{"published": true, "draft": true, "static": true
 
 // indexed reports whether tag and category lists name the page: only
 // published, static and sticky pages, like the previous release.
+// host: Tags::reindex in bl-kernel/tags.class.php (DB_TAGS_TYPES), Categories::reindex
 func indexed(p *page) bool {
 	return p.typ == "published" || p.typ == "static" || p.typ == "sticky"
 }
@@ -179,22 +180,36 @@ func (s *view) sortedPages(keep func(*page) bool) []*page {
 	return out
 }
 
-// uniqueKey returns key, or key-0, key-1, ... whichever no page other than
-// self has.
+// uniqueKey returns key when it is self's key or no page has it, else
+// key-0, key-1, ... the first no page has (self's key counts as taken).
+// host: Pages::generateKey in bl-kernel/pages.class.php
 func (s *view) uniqueKey(key string, self *page) string {
-	free := func(k string) bool {
-		p, ok := s.pages[k]
-		return !ok || p == self
+	if self != nil && key == self.key {
+		return key
 	}
-	if free(key) {
+	if _, taken := s.pages[key]; !taken {
 		return key
 	}
 	for i := 0; ; i++ {
 		k := key + "-" + strconv.Itoa(i)
-		if free(k) {
+		if _, taken := s.pages[k]; !taken {
 			return k
 		}
 	}
+}
+
+// slugOf is the last segment of a key derived from text (a slug sent, or
+// slugSource's text): cleanURL of it, "empty" when text or what cleanURL
+// leaves is empty ("", "0" or blank).
+// host: Pages::generateKey in bl-kernel/pages.class.php
+func slugOf(text string, keepCase bool) string {
+	if isEmptyText(text) {
+		text = "empty"
+	}
+	if slug := cleanURL(text, keepCase); !isEmptyText(slug) {
+		return slug
+	}
+	return "empty"
 }
 
 // children returns the direct children of key, sorted by key.
@@ -227,6 +242,7 @@ func (s *view) pruneTags() {
 // pageObj renders the 17-field page object of spec section 2.1.
 func (s *view) pageObj(p *page, base string) obj {
 	loc := s.location()
+	// host: Date::convertToUTC in bl-kernel/helpers/date.class.php
 	dateUTC := p.date
 	if t, err := time.ParseInLocation(dateLayout, p.date, loc); err == nil {
 		dateUTC = t.UTC().Format(dateLayout)
@@ -286,6 +302,7 @@ func (s *view) pageObj(p *page, base string) obj {
 	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
+	// host: Page::permalink in bl-kernel/pagex.class.php (uriPage "/", the default)
 	permalink := base + "/" + p.key
 	if s.mutated(RelativePermalink) {
 		permalink = "/" + p.key

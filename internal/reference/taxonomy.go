@@ -92,6 +92,7 @@ func (s *view) listTermsH(_ *http.Request, rt route, _ *input, _ string) respons
 	for k := range store {
 		keys = append(keys, k)
 	}
+	// host: dbList::sortAlphanumeric in bl-kernel/abstract/dblist.class.php
 	sort.Strings(keys)
 	data := make([]any, 0, len(keys))
 	for _, k := range keys {
