@@ -127,10 +127,17 @@
 //     HTML-encoded once (& < > "; Sanitize::html), from JSON and forms
 //     alike; tag names are not (see Keys); content is stored as sent,
 //     contentRaw is its encoded form, and content its Markdown rendering
-//     (raw HTML kept). customFields is stored as sent.
-//   - Settings PUT: unknown fields are ignored; values must fit the stored
-//     type (integer, boolean, string) and customFields must be a string of
-//     valid JSON, else 400 and nothing changes.
+//     (raw HTML kept). customFields is encoded too, as on the host.
+//   - Settings PUT, as the host's editSettings and Site::set
+//     (settings_host.go): unknown fields are ignored; a new language sets
+//     locale (over a locale sent with it); path prefixes get slashes;
+//     uriBlog is "" without a homepage and "/blog/" for a homepage sent
+//     without one; values are converted to the field's type ("12abc" is
+//     12, "true" a boolean); customFields must be valid JSON text, and a
+//     non-scalar value is refused: 400, nothing changes. The fields a
+//     customFields value defines stay on every page's record for good.
+//     benign-settings-as-sent (the literal profile) stores each value as
+//     sent instead, and refuses a value that does not fit the type.
 //   - Files: GET of a page that does not exist is 200 with []. A key with
 //     ".." or NUL (raw or decoded) is 400 {"status":"1","message":"Invalid
 //     page key."}, for page keys too. POST /api/files/{key} takes the part

@@ -123,9 +123,6 @@ func addSlashes(s string) string {
 	return s
 }
 
-// phpEmpty is PHP's empty() of a string: "" and "0".
-func phpEmpty(s string) bool { return s == "" || s == "0" }
-
 // phpString is PHP's string cast of a boolean.
 func phpString(b bool) string {
 	if b {
