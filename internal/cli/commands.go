@@ -34,7 +34,8 @@ writes conformance-reports/demo.json, demo-junit.xml and demo.html.
 --mutant NAME switches on one of the reference server's deliberate bugs (see
 'conformance serve-reference --list-mutants'), to see what a failing run looks like.
 --profile NAME switches on a whole other conforming behaviour set (divergent: every
-choice the spec allows that the reference does not make).`,
+choice the spec allows that the reference does not make; literal: settings stored as
+sent, where the reference, like the host, derives and converts them).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// Only the run flags' variables apply: demo has no target flags,
@@ -71,7 +72,8 @@ choice the spec allows that the reference does not make).`,
 }
 
 // profileHelp is the help of the --profile flag.
-const profileHelp = "switch on a reference-server profile: divergent (every choice the spec allows, at once)"
+const profileHelp = "switch on a reference-server profile: divergent (every choice the spec allows, at once), " +
+	"literal (settings stored as sent)"
 
 // startReference serves a fresh reference server on 127.0.0.1 with new
 // tokens, which it stores in cfg.

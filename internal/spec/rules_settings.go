@@ -39,7 +39,8 @@ var settingsRules = []Rule{
 			"is the host's (2.6), and one may change by itself (a read counter, a time): fields that differ between two reads " +
 			"before the PUT, or between two reads 1.1 s apart after it, are volatile, not compared, and recorded as an " +
 			"observation. Every field is restored and verified after (a field the restore's update rewrites, such as locale " +
-			"after language, is sent again alone)."},
+			"after language, is sent again alone). conformance explore changes title, slogan and description with generated text " +
+			"(JSON or form-encoded): each must read back as sent or HTML-encoded once, every field not sent as before."},
 	{ID: "SETTINGS-CUSTOMFIELDS-400", Section: "2.6, 4.10, 7", Level: Must, Area: AreaSettings, Writes: true, Endpoints: []Endpoint{EditSettings},
 		Text: "PUT with customFields that is not valid JSON answers 400 with a handler-error body and changes nothing.",
 		Reading: "Sent customFields {not json}; customFields, the field the write tried to change, must read back as before " +
