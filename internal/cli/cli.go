@@ -70,7 +70,8 @@ Every flag can also be set through the environment: --base-url is CONFORMANCE_BA
 
 Exit codes: 0 every selected rule passed; 1 a rule failed or the run did not complete;
 2 usage or configuration error; 3 the target cannot be checked (unreachable, not the API,
-token refused, or it stopped answering during the run).`,
+token refused, or it stopped answering during the run); 4 no rule failed, but some could not
+finish because requests got no answer from the API (the network or the server in front).`,
 		Example: `  conformance demo
   CONFORMANCE_TOKEN=... conformance --base-url https://example.org --read-only
   conformance --base-url https://staging.example.org --token-file api.token \

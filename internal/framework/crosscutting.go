@@ -34,6 +34,9 @@ type CrossCutting struct {
 	// fronts are the front's own answers, in order; judged by no check
 	// once apiJSON holds, and by every check if the run ends without it.
 	fronts []frontAnswered
+	// unanswered are the 429, 502, 503 and 504 answers the server in
+	// front gave for the API (client.Exchange.Fault): judged by no check.
+	unanswered []string
 }
 
 // frontAnswered is one response that looks like the front's own answer.
@@ -156,6 +159,10 @@ func (p *CrossCutting) Observe(ex *client.Exchange) {
 		p.fronts = append(p.fronts, frontAnswered{ex: ex, request: request, answer: front, checks: len(p.checks)})
 		return
 	}
+	if ex.Fault() != "" {
+		p.unanswered = append(p.unanswered, request)
+		return
+	}
 	p.judge(p.tallies, p.checks, ex, request, true)
 }
 
@@ -220,6 +227,12 @@ func (p *CrossCutting) Observations() []string {
 			rules = append(rules, c.Rule)
 		}
 		out = append(out, f.answer.Observation(f.ex, rules...))
+	}
+	if n := len(p.unanswered); n > 0 {
+		shown := p.unanswered[:min(n, maxFrontNotes)]
+		out = append(out, fmt.Sprintf("%d answer(s) came from the server in front instead of the API (429, 502, 503 or 504 "+
+			"without the API's JSON envelope), and no every-answer rule judged them: %s%s", n, strings.Join(Uniq(shown), ", "),
+			map[bool]string{true: ", …", false: ""}[n > len(shown)]))
 	}
 	return out
 }

@@ -27,14 +27,18 @@ func Show(r gjson.Result) string {
 // maxOutcomeBody bounds the body excerpt Outcome shows.
 const maxOutcomeBody = 200
 
-// Outcome summarises an exchange in a few words ("HTTP 404 {...}"), for a
-// not-checked reason or a teardown problem.
+// Outcome summarises an exchange in a few words ("HTTP 404 {...}", "no
+// answer: ..."), for a not-checked reason or a teardown problem.
 func Outcome(ex *client.Exchange) string {
 	switch {
 	case ex == nil:
 		return "no request was sent"
+	case ex.Err != nil && !ex.Sent:
+		return "not sent: " + client.Cause(ex.Err)
+	case ex.Err != nil && ex.Status == 0:
+		return "no answer: " + client.Cause(ex.Err)
 	case ex.Err != nil:
-		return "request failed: " + ex.Err.Error()
+		return fmt.Sprintf("HTTP %d, then %s", ex.Status, client.Cause(ex.Err))
 	}
 	body := ex.BodyExcerpt()
 	if len(body) > maxOutcomeBody {

@@ -36,15 +36,28 @@ func Install(t *Fixture) {
 	})
 	ginkgo.AfterEach(func() {
 		own := t.Client.Since(mark)
-		t.endSpecCoverage(ginkgo.CurrentSpecReport(), own)
-		if !ginkgo.CurrentSpecReport().Failed() {
+		report := ginkgo.CurrentSpecReport()
+		t.endSpecCoverage(report, own)
+		if report.State == types.SpecStateSkipped {
+			// Not checked for want of an answer: it could not finish.
+			if cause := unanswered(report, t.evidence(own)); cause != "" {
+				couldNotFinish(cause)
+			}
+			return
+		}
+		if !report.Failed() {
 			return
 		}
 		evidence := t.evidence(own)
-		if slices.ContainsFunc(evidence, func(ex *client.Exchange) bool { return tripwire.IsStopped(ex.Err) }) {
+		switch {
+		case slices.ContainsFunc(evidence, func(ex *client.Exchange) bool { return tripwire.IsStopped(ex.Err) }):
 			// It failed because its writes were stopped, not because of
 			// the target's answers: its rule is not checked.
 			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
+		default:
+			if cause := unanswered(report, evidence); cause != "" {
+				couldNotFinish(cause)
+			}
 		}
 		var b strings.Builder
 		var data []verdict.Exchange

@@ -152,7 +152,7 @@ func lostBody(ex *client.Exchange) string {
 // request got no whole answer.
 func transportProblem(ex *client.Exchange) string {
 	if ex.Err != nil {
-		return "the request failed: " + ex.Err.Error()
+		return "the request got no whole answer: " + client.Cause(ex.Err)
 	}
 	return ""
 }
@@ -162,7 +162,7 @@ func transportProblem(ex *client.Exchange) string {
 // another status.
 func statusProblem(ex *client.Exchange, codes ...int) string {
 	if err := ex.StatusErr(); err != nil {
-		return "the request failed: " + err.Error()
+		return "the request got no answer: " + client.Cause(err)
 	}
 	for _, c := range codes {
 		if ex.Status == c {

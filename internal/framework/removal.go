@@ -63,6 +63,9 @@ func CreateOutcome(ex *client.Exchange) string {
 	if nc := (*NotCreated)(nil); errors.As(ex.Err, &nc) {
 		return nc.Reason
 	}
+	if ex.Status == 0 {
+		return Outcome(ex)
+	}
 	return "the server answered " + Outcome(ex)
 }
 

@@ -107,9 +107,12 @@ type console struct {
 func (c console) failures(r *Run) {
 	findings := r.Findings()
 	others := r.Unexplained(findings)
-	var errored []RuleResult
+	var errored, unanswered []RuleResult
 	for _, rr := range r.Rules {
-		if rr.Status == Errored {
+		switch {
+		case rr.Status == Errored && rr.CouldNotFinish:
+			unanswered = append(unanswered, rr)
+		case rr.Status == Errored:
 			errored = append(errored, rr)
 		}
 	}
@@ -143,6 +146,13 @@ func (c console) failures(r *Run) {
 		for _, rr := range errored {
 			c.ruleLine(rr, "  ! ", c.pal.fail)
 			c.ruleCases(r, rr, "      ")
+		}
+	}
+	if len(unanswered) > 0 {
+		fmt.Fprintf(c.w, "\nRules that could not finish: a request they rest on got no answer from the API (not failed; run again):\n")
+		for _, rr := range unanswered {
+			c.ruleLine(rr, "  ? ", c.pal.fail)
+			fmt.Fprintf(c.w, "      %s\n", c.clip(rr.Reason, 6))
 		}
 	}
 	if len(findings)+len(others) > 0 && !c.o.Verbose {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -99,6 +100,9 @@ type Counts struct {
 	NotChecked  int `json:"notChecked"`
 	NotTestable int `json:"notTestable"`
 	Errored     int `json:"error"`
+	// CouldNotFinish counts the errored rules that lacked an answer from
+	// the API (RuleResult.CouldNotFinish); they are among Errored.
+	CouldNotFinish int `json:"couldNotFinish,omitempty"`
 }
 
 // Cleanup says what the run left on the target.
@@ -131,6 +135,10 @@ type RuleResult struct {
 	// Partial, on a passed rule, says which of its cases were not
 	// checked (partial.go).
 	Partial *Partial `json:"partial,omitempty"`
+	// CouldNotFinish, on an errored rule: every spec of it that did not
+	// finish lacked an answer from the API (the network or the server in
+	// front), none was interrupted or timed out. Reason gives the causes.
+	CouldNotFinish bool `json:"couldNotFinish,omitempty"`
 }
 
 // SpecResult is one Ginkgo spec's outcome.
@@ -151,6 +159,10 @@ type SpecResult struct {
 	// assertion, and is not checked for that reason (a pass would have been
 	// vacuous).
 	NoAssertion bool `json:"noAssertion,omitempty"`
+	// CouldNotFinish: the spec's status is Errored because a request its
+	// verdict rested on got no answer from the API (Message says which and
+	// why), not because the run was interrupted or timed out.
+	CouldNotFinish bool `json:"couldNotFinish,omitempty"`
 
 	// What the framework recorded as data, read by the diagnosis (not
 	// part of the JSON report): the spec's Case, the facts of its failed
@@ -206,6 +218,11 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		rr := RuleResult{ID: rule.ID, Section: rule.Section, Level: string(rule.Level), Area: string(rule.Area),
 			Text: rule.Text, Reading: rule.Reading, Specs: byRule[rule.ID], Checked: extras.Checked[rule.ID], CrossCutting: rule.CrossCutting}
 		rr.Status, rr.Reason = ruleStatus(rule, rr.Specs, run.Specs)
+		if rr.Status == Errored {
+			rr.CouldNotFinish = !slices.ContainsFunc(rr.Specs, func(i int) bool {
+				return run.Specs[i].Status == Errored && !run.Specs[i].CouldNotFinish
+			})
+		}
 		if rr.Status == Passed {
 			rr.Partial = partial(rr.Specs, run.Specs)
 		}
@@ -217,6 +234,9 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 		}
 		run.Rules = append(run.Rules, rr)
 		run.Counts.add(rr.Status)
+		if rr.CouldNotFinish {
+			run.Counts.CouldNotFinish++
+		}
 	}
 	run.Verdict = verdictSentence(run)
 	run.Diagnosis = Diagnose(run)
@@ -278,42 +298,8 @@ func selection(m Meta, suiteDescription string) func(types.SpecReport) bool {
 	}
 }
 
-func ruleStatus(rule spec.Rule, idxs []int, specs []SpecResult) (Status, string) {
-	if !rule.Testable() {
-		return NotTestable, rule.NotTestable
-	}
-	if len(idxs) == 0 && rule.ExploreOnly {
-		return NotChecked, ReasonExploreOnly
-	}
-	if len(idxs) == 0 {
-		return NotChecked, "no spec of the suite checks this rule"
-	}
-	passed, failed, errored := 0, 0, 0
-	var reasons []string
-	for _, i := range idxs {
-		switch specs[i].Status {
-		case Passed:
-			passed++
-		case Failed:
-			failed++
-		case Errored:
-			errored++
-		default:
-			if specs[i].Message != "" {
-				reasons = append(reasons, specs[i].Message)
-			}
-		}
-	}
-	switch {
-	case failed > 0:
-		return Failed, ""
-	case errored > 0:
-		return Errored, "a spec of this rule could not run to the end (see its message)"
-	case passed > 0:
-		return Passed, ""
-	}
-	return NotChecked, strings.Join(verdict.Uniq(reasons), "; ")
-}
+// SpecStatus is the status the report gives a spec.
+func SpecStatus(sr types.SpecReport) Status { return specResult(sr).Status }
 
 func specResult(sr types.SpecReport) SpecResult {
 	res := SpecResult{Name: sr.FullText(), Duration: Duration(sr.RunTime)}
@@ -360,8 +346,12 @@ func specResult(sr types.SpecReport) SpecResult {
 			n, _ := entryValue[verdict.Assertions](e)
 			res.Assertions = int(n)
 		case verdict.EntryNotChecked:
-			if n, ok := entryValue[verdict.NotChecked](e); ok && n.WritesStopped && res.Status == Failed {
+			n, ok := entryValue[verdict.NotChecked](e)
+			switch {
+			case ok && n.WritesStopped && res.Status == Failed:
 				res.Status, res.Message, res.Location = NotChecked, n.Reason, ""
+			case ok && n.CouldNotFinish && (res.Status == Failed || res.Status == NotChecked):
+				res.Status, res.Message, res.CouldNotFinish = Errored, n.Reason, true
 			}
 		}
 	}
@@ -411,24 +401,4 @@ func skipReason(sr types.SpecReport) (reason string, noAssertion bool) {
 		return sr.Failure.Message, false
 	}
 	return ReasonSkipped, false
-}
-
-func verdictSentence(run *Run) string {
-	c := run.Counts
-	switch {
-	case len(run.SuiteErrors) > 0 && c.Passed+c.Failed == 0:
-		return "The run did not complete: " + run.SuiteErrors[0]
-	case c.Failed > 0:
-		return fmt.Sprintf("FAIL: the target breaks %d rule(s) of the spec; %d passed, %d not checked.", c.Failed, c.Passed, c.NotChecked)
-	case c.Errored > 0 || len(run.SuiteErrors) > 0:
-		return fmt.Sprintf("INCOMPLETE: %d rule(s) could not be checked to the end; %d passed.", c.Errored, c.Passed)
-	case c.Passed == 0:
-		return "NOTHING CHECKED: no selected spec ran."
-	}
-	return fmt.Sprintf("PASS: the target conforms to every rule checked (%d passed, %d not checked, %d not testable).", c.Passed, c.NotChecked, c.NotTestable)
-}
-
-// Failed reports whether the run must exit non-zero.
-func (r *Run) Failed() bool {
-	return r.Counts.Failed > 0 || r.Counts.Errored > 0 || len(r.SuiteErrors) > 0
 }

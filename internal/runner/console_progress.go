@@ -153,18 +153,10 @@ func (p *progress) specDone(sr types.SpecReport) {
 	p.draw()
 }
 
-// specStatus is a spec's outcome as the report will count it.
-func specStatus(sr types.SpecReport) report.Status {
-	switch {
-	case sr.State == types.SpecStatePassed:
-		return report.Passed
-	case sr.State == types.SpecStateFailed:
-		return report.Failed
-	case sr.State.Is(types.SpecStateFailureStates):
-		return report.Errored
-	}
-	return report.NotChecked
-}
+// specStatus is a spec's outcome as the report will count it (a failure
+// for want of an answer could not finish; one of stopped writes is not
+// checked).
+func specStatus(sr types.SpecReport) report.Status { return report.SpecStatus(sr) }
 
 // worse is the status of a rule with statuses a and b among its specs: a
 // failure beats an error beats a pass beats not checked (report.Build's

@@ -83,6 +83,9 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 	stopped := served > 0 && streak > 0 &&
 		((streak >= minStreak && 2*failures >= len(window)) || deadlineHit)
 	c := run.Counts
+	if h := largeShareUnanswered(telling, served, c); !stopped && h != nil {
+		return h
+	}
 	if stopped {
 		// The final streak is the end of telling (inconclusive exchanges
 		// are not in it).
@@ -105,6 +108,27 @@ func assessHealth(exs []*client.Exchange, k clock, deadlineHit bool, run *report
 	return nil
 }
 
+// Outages that come and go: a run where at least minUnanswered requests,
+// and at least one in outageShare of those that tell, got no answer
+// stopped answering, wherever the outages fell.
+const (
+	minUnanswered = 5
+	outageShare   = 5
+)
+
+// largeShareUnanswered is the verdict on a run whose target went
+// unanswered for a large share of its requests, nil when it did not.
+func largeShareUnanswered(telling []*client.Exchange, served int, c report.Counts) *health {
+	unanswered := len(telling) - served
+	if served == 0 || unanswered < minUnanswered || outageShare*unanswered < len(telling) {
+		return nil
+	}
+	return &health{Exit: ExitUnusable, Sentence: fmt.Sprintf(
+		"UNUSABLE: the target stopped answering during the run: %d of %d requests got no answer from the API (the network, or "+
+			"the server in front answered for it); rule results say little about the spec (%d passed, %d failed, %d could not finish, %d not checked).",
+		unanswered, len(telling), c.Passed, c.Failed, c.CouldNotFinish, c.NotChecked)}
+}
+
 // Classes of exchanges for assessHealth.
 const (
 	answered     = iota // the target answered (whatever it said)
@@ -118,7 +142,7 @@ const (
 func classify(ex *client.Exchange, deadlineHit bool) int {
 	// A cut body is an answer: its status and headers arrived (StatusErr).
 	if ex.StatusErr() == nil {
-		if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable {
+		if ex.Status != http.StatusTooManyRequests && ex.Status != http.StatusServiceUnavailable && ex.Fault() == "" {
 			return answered
 		}
 		if ex.Method == http.MethodGet {

@@ -33,6 +33,10 @@ const (
 	ExitFail     = 1 // at least one rule failed, or the run did not complete
 	ExitUsage    = 2 // bad flags or configuration
 	ExitUnusable = 3 // the target cannot be checked (preflight), or stopped answering mid-run (health.go)
+	// ExitCouldNotFinish: no rule failed, but some could not be finished
+	// because requests got no answer from the API (the network, or the
+	// server in front): run it again; the API broke no rule it showed.
+	ExitCouldNotFinish = 4
 )
 
 // Config is everything a run needs; the CLI fills it from flags and env.
@@ -279,6 +283,9 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	}
 	if healthExit != 0 {
 		return Result{Exit: healthExit, Report: run}
+	}
+	if run.OnlyUnanswered() {
+		return Result{Exit: ExitCouldNotFinish, Report: run}
 	}
 	if run.Failed() || run.Counts.Passed == 0 {
 		return Result{Exit: ExitFail, Report: run}

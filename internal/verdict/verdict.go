@@ -48,7 +48,16 @@ type NotChecked struct {
 	// writes (the site lost data during the run): its verdict is this, not
 	// the failure.
 	WritesStopped bool `json:"writesStopped,omitempty"`
+	// CouldNotFinish: a request the spec's verdict rested on got no answer
+	// from the API (the network lost it, or the server in front answered
+	// for it), so its rule could not be finished: neither failed nor
+	// passed. Reason then starts with CouldNotFinishPrefix and gives the
+	// cause.
+	CouldNotFinish bool `json:"couldNotFinish,omitempty"`
 }
+
+// CouldNotFinishPrefix starts the reason of a spec that could not finish.
+const CouldNotFinishPrefix = "could not finish: "
 
 // ReasonNoAssertion is why a spec that ran to its end without evaluating an
 // assertion is not checked.

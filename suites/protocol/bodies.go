@@ -172,7 +172,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 	framework.Prepare(g, "GEN-FORM-SANITISED-ONCE", form.run, func(_ SpecContext, run pageRun) {
 		t.Judged(run.created, run.createRead)
 		if run.madeKey == "" {
-			framework.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", run.created.Status)
+			framework.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.created))
 		}
 		sanitisedOnce(form.created, readBack(run.createRead, "the page created from a form body"), "created from a form body")
 	}, framework.Case("POST /api/pages"))
@@ -181,7 +181,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 		run.needPage()
 		t.Judged(run.edited, run.editRead)
 		if run.edited.Status != http.StatusOK {
-			framework.NotChecked("the form-encoded edit was refused (HTTP %d; GEN-FORM-BODY judges that)", run.edited.Status)
+			framework.NotChecked("the form-encoded edit was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.edited))
 		}
 		sanitisedOnce(form.edited, readBack(run.editRead, "the page edited with a form body"), "edited with a form body")
 	}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)

@@ -79,8 +79,8 @@ func registerReads(t *framework.Fixture) {
 // endpoint's own rules judge its status code.
 func expectSuccessEnvelope(ex *client.Exchange) {
 	if ex.StatusErr() != nil || ex.Status < 200 || ex.Status >= 300 {
-		framework.NotChecked("the request did not succeed (HTTP %d), so there is no success envelope to check; "+
-			"the endpoint's own rules judge that", ex.Status)
+		framework.NotChecked("the request did not succeed (%s), so there is no success envelope to check; "+
+			"the endpoint's own rules judge that", framework.Outcome(ex))
 	}
 	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
 	Expect(ex).To(framework.HaveJSON("data"), "the success has a data field")

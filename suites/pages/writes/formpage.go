@@ -38,7 +38,7 @@ func (s *suite) makeFormPage(ctx context.Context) *formPage {
 // judgeTitleForm: PAGE-TITLE-ENCODED for the title sent in a form body.
 func (s *suite) judgeTitleForm(_ SpecContext, p *formPage) {
 	if p.key == "" {
-		framework.NotChecked("the form-encoded create was refused (HTTP %d; GEN-FORM-BODY judges that)", p.created.Status)
+		framework.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(p.created))
 	}
 	s.k.created(p.created, "the create")
 	why := "title " + p.title + " sent in a form body (encoded once; never &amp;amp;)"
