@@ -108,6 +108,15 @@ func TestAssessHealth(t *testing.T) {
 		// Requests that went side by side are recorded in the order their
 		// specs judged them: an answer recorded after a request the target
 		// never answered still came before the outage.
+		// Outages that come and go: one request in five or more left
+		// unanswered, wherever they fell, is a target that stopped
+		// answering; a few among many is not.
+		{"outages that come and go", join(answered(6), failed(2, timeout), answered(6), failed(2, refused()), answered(6), failed(2, timeout),
+			answered(6), failed(2, refused()), answered(6)), live, false, ExitUnusable,
+			"UNUSABLE: the target stopped answering during the run: 8 of 38 requests got no answer from the API"},
+		{"a few outages among many answers", join(answered(30), failed(2, timeout), answered(30), failed(2, refused()), answered(30)), live, false, 0, ""},
+		{"the front's own 502s count as unanswered", join(answered(6), front502(3), answered(6), front502(3), answered(6)), live, false, ExitUnusable,
+			"6 of 24 requests got no answer"},
 		{"an answer recorded after the first request left unanswered", judgedLate(), spent, true, ExitUnusable,
 			"stopped answering after 20 requests: the last 4 got no answer (the run was interrupted before the target answered)"},
 	}
@@ -124,6 +133,15 @@ func TestAssessHealth(t *testing.T) {
 			}
 		})
 	}
+}
+
+// front502 is n reads the server in front answered 502 for the API.
+func front502(n int) []*client.Exchange {
+	var exs []*client.Exchange
+	for range n {
+		exs = append(exs, &client.Exchange{Method: http.MethodGet, Sent: true, Status: http.StatusBadGateway})
+	}
+	return exs
 }
 
 // judgedLate is a run whose target answered 20 requests and then none,
