@@ -127,7 +127,9 @@
 //   - A published page with a future date is stored as scheduled, as the
 //     host (Pages::add, Pages::edit); a scheduled page stays scheduled. uuid
 //     is 32 lowercase hex characters (the host's md5 shape); permalink is
-//     {base}/{key} (Page::permalink with uriPage "/"); dateUTC is the date
+//     the base URL, the uriPage setting and the full key, as the host
+//     (Page::permalink): {base}/{key} for uriPage "/", {base}/p/{key} for
+//     "/p/", {base}/p/parent/child for a child page; dateUTC is the date
 //     in UTC (Date::convertToUTC).
 //   - Every text value (title, description, template, string settings) is
 //     HTML-encoded once (& < > "; Sanitize::html), from JSON and forms

@@ -299,10 +299,9 @@ func (s *view) pageObj(p *page, base string) obj {
 	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
-	// host: Page::permalink in bl-kernel/pagex.class.php (uriPage "/", the default)
-	permalink := base + "/" + p.key
+	permalink := s.pagesURL(base) + p.key
 	if s.mutated(RelativePermalink) {
-		permalink = "/" + p.key
+		permalink = strings.TrimPrefix(permalink, base)
 	}
 	content := renderMarkdown(p.content)
 	if s.mutated(ContentNotRendered) {
@@ -338,6 +337,16 @@ func (s *view) pageObj(p *page, base string) obj {
 		o = append(o, kv{"readAt", s.readTime()})
 	}
 	return o
+}
+
+// pagesURL is where the pages live: the base URL, the uriPage setting
+// without its slashes, and a slash ({base}/ for uriPage "/", {base}/p/ for
+// "/p/"); a page's permalink is it plus the page's full key, a child's
+// parent/child included.
+// host: Page::permalink in bl-kernel/pagex.class.php (DOMAIN_PAGES, bl-kernel/boot/init.php)
+func (s *view) pagesURL(base string) string {
+	filter, _ := s.setting("uriPage").(string)
+	return strings.TrimRight(base+"/"+strings.Trim(filter, "/"), "/") + "/"
 }
 
 // readTime is the time of a read for the volatile-field variants: the

@@ -131,3 +131,32 @@ func TestCategoriesExistOnTheirOwn(t *testing.T) {
 		t.Errorf("archive after a draft joined it: %v", d)
 	}
 }
+
+// Like the host (Page::permalink), a permalink is the base URL, the
+// uriPage setting and the full key.
+func TestPermalinkFollowsURIPage(t *testing.T) {
+	s := newServer(t)
+	permalink := func(key string) any { return get(t, s, "/api/pages/"+key).data()["permalink"] }
+	for _, c := range []struct {
+		uriPage, prefix string
+	}{{"/article/", "/article/"}, {"a/b", "/a/b/"}, {"/", "/"}, {"", "/"}} {
+		expectCode(t, sendJSON(t, s, "PUT", "/api/settings", map[string]any{"uriPage": c.uriPage}), 200)
+		for _, key := range []string{"alpha-post", "guides/getting-started"} {
+			if got, want := permalink(key), base+c.prefix+key; got != want {
+				t.Errorf("uriPage %q: permalink %v, want %s", c.uriPage, got, want)
+			}
+		}
+	}
+	// The literal profile stores uriPage without slashes; the permalink
+	// has them all the same.
+	s = newServer(t, BenignSettingsAsSent)
+	expectCode(t, sendJSON(t, s, "PUT", "/api/settings", map[string]any{"uriPage": "p"}), 200)
+	if got := permalink("alpha-post"); got != base+"/p/alpha-post" {
+		t.Errorf("uriPage p as sent: permalink %v", got)
+	}
+	s = newServer(t, RelativePermalink)
+	expectCode(t, sendJSON(t, s, "PUT", "/api/settings", map[string]any{"uriPage": "/p/"}), 200)
+	if got := permalink("alpha-post"); got != "/p/alpha-post" {
+		t.Errorf("relative-permalink: %v", got)
+	}
+}
