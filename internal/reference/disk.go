@@ -67,8 +67,9 @@ func newDisk(dir string, chunkPause time.Duration) *disk {
 // pageRecord is a page as its index file holds it, under its key.
 type pageRecord struct {
 	fixtures.Page
-	Seq          int64    `json:"seq"`
-	CustomFields []string `json:"customFields,omitempty"`
+	Seq          int64             `json:"seq"`
+	CustomFields []string          `json:"customFields,omitempty"`
+	TagNames     map[string]string `json:"tagNames,omitempty"`
 }
 
 // termRecord is a tag or a category as its index file holds it, under its
@@ -94,7 +95,7 @@ func (e encodedIndexes) settingsDiffer(o encodedIndexes) bool {
 func (idx *indexes) encode() encodedIndexes {
 	pages := make(map[string]pageRecord, len(idx.pages))
 	for k, p := range idx.pages {
-		pages[k] = pageRecord{Page: p.record(), Seq: p.seq, CustomFields: slices.Sorted(maps.Keys(p.customFields))}
+		pages[k] = pageRecord{Page: p.record(), Seq: p.seq, CustomFields: slices.Sorted(maps.Keys(p.customFields)), TagNames: p.tagNames}
 	}
 	terms := func(m map[string]*term) []byte {
 		recs := make(map[string]termRecord, len(m))
@@ -176,7 +177,7 @@ func (d *disk) load() *indexes {
 	if pages, ok := readIndex[map[string]pageRecord](d, pagesFile); ok {
 		for k, r := range pages {
 			p := pageOf(r.Page)
-			p.key, p.seq = k, r.Seq
+			p.key, p.seq, p.tagNames = k, r.Seq, r.TagNames
 			for _, name := range r.CustomFields {
 				if p.customFields == nil {
 					p.customFields = map[string]bool{}

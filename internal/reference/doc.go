@@ -86,11 +86,17 @@
 //     a tag's or category's list and pages newest first; files newest upload
 //     first (a monotonic counter, so uploads within one second keep their
 //     order).
-//   - Tag and category lists name published, static and sticky pages only,
-//     as the host (Tags::reindex, Categories::reindex). A tag exists while
-//     some page (of any type) uses it; categories exist on their own. (The
-//     host keeps only tags that an indexed page uses, and a tag's name is
-//     the one each page stored: not modelled.)
+//   - Tag and category lists (and a single view's pages) name published,
+//     static and sticky pages only, as the host (Tags::reindex,
+//     Categories::reindex). As the host, every page write rebuilds the tag
+//     index from those pages: a tag exists only while one of them carries
+//     it (a tag of drafts or scheduled pages only is not listed, and its
+//     GET is 404), it keeps no description or template (a seeded one is
+//     gone after the first page write: the seed has none), and its name is
+//     the one the newest of them stored, while each page's tags object
+//     shows the names that page stored. Categories exist on their own and
+//     keep their fields. benign-tags-of-any-page keeps a tag while any
+//     page carries it, with its description, and one name everywhere.
 //   - Keys, as the host (Pages::generateSlug, Pages::generateKey,
 //     Text::cleanUrl with extremeFriendly on, the default): without a slug
 //     the text is the HTML-encoded title, or the content when the title is
@@ -121,7 +127,9 @@
 //   - A published page with a future date is stored as scheduled, as the
 //     host (Pages::add, Pages::edit); a scheduled page stays scheduled. uuid
 //     is 32 lowercase hex characters (the host's md5 shape); permalink is
-//     {base}/{key} (Page::permalink with uriPage "/"); dateUTC is the date
+//     the base URL, the uriPage setting and the full key, as the host
+//     (Page::permalink): {base}/{key} for uriPage "/", {base}/p/{key} for
+//     "/p/", {base}/p/parent/child for a child page; dateUTC is the date
 //     in UTC (Date::convertToUTC).
 //   - Every text value (title, description, template, string settings) is
 //     HTML-encoded once (& < > "; Sanitize::html), from JSON and forms

@@ -23,7 +23,7 @@ func (s *Server) foreignDelete() {
 	s.transact(nil, rt, func(v *view) response {
 		if p := v.pages[ForeignWriterPage]; p != nil {
 			v.removePage(p)
-			v.pruneTags()
+			v.reindexTags(nil)
 		}
 		return success(http.StatusOK, "Page deleted.")
 	})

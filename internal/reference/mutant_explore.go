@@ -108,7 +108,7 @@ func (s *view) exploreRefused(rt route, in *input) {
 	q := p.clone()
 	if ch, err := s.applyFields(q, tagsOnly, false); err == "" {
 		s.pages[rt.key] = q
-		s.commitTags(ch)
+		s.reindexTags(ch)
 	}
 }
 

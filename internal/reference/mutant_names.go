@@ -178,6 +178,7 @@ const (
 	BenignCORSEchoOrigin      Mutant = "benign-cors-echo-origin"
 	BenignNewerRelease        Mutant = "benign-newer-release"
 	BenignSettingsAsSent      Mutant = "benign-settings-as-sent"
+	BenignTagsOfAnyPage       Mutant = "benign-tags-of-any-page"
 
 	// Benign variants of the divergent profile: each a choice the spec
 	// allows, all of them switched on together by Divergent.

@@ -175,6 +175,7 @@ var table = []MutantInfo{
 	allows(BenignOtherMessages, "Every message is worded differently (\"API key required.\" for a missing API token...)."),
 	allows(BenignCORSEchoOrigin, "Access-Control-Allow-Origin echoes the request's Origin header instead of *, and is absent when the request has no Origin."),
 	allows(BenignSettingsAsSent, "A settings update stores each value sent as it is (HTML-encoded once): no field follows another (the host sets locale from a new language, blanks uriBlog without a homepage), path prefixes keep the slashes sent, a value that does not fit the field's type (an integer, a boolean) is refused with 400 instead of converted, and customFields changes no page (the host adds each field it defines to the stored record of every page, for good)."),
+	allows(BenignTagsOfAnyPage, "A tag exists while any page carries it, drafts and scheduled pages included, keeps its description and template across page writes, and has one name, the first one given, which every page's tags object shows (the host rebuilds its tags from the published, static and sticky pages on every page write, and each page shows the name it stored)."),
 	allows(BenignNewerRelease, "Like a newer release: Authorization: Bearer <API token> and X-Auth-Token: <auth token> carry the tokens (the parameters still work when the headers are absent), and OPTIONS answers 204 No Content with Access-Control-Allow-Origin, -Methods and -Headers before any credential check."),
 
 	// --- benign, the divergent profile: each a choice the spec allows ---

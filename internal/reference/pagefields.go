@@ -64,6 +64,7 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 		return nil, err
 	} else if ok {
 		ch.tagNames, p.tags = tagsOf(v)
+		p.tagNames = ch.tagNames // host: Pages::edit and Pages::add store the page's own tags map
 	}
 	if v, ok, err := str("category"); err != "" {
 		return nil, err
@@ -205,14 +206,4 @@ func (s *view) checkParent(parent, self string) fieldError {
 		}
 	}
 	return ""
-}
-
-// commitTags creates the tags named by a change that do not exist yet.
-func (s *view) commitTags(ch *pageChange) {
-	for k, name := range ch.tagNames {
-		if s.tags[k] == nil {
-			s.tags[k] = &term{key: k, name: name}
-		}
-	}
-	s.pruneTags()
 }

@@ -53,7 +53,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	p.key = s.uniqueKey(key, nil)
 	p.customFields = s.withCustomFields(nil)
 	s.pages[p.key] = p
-	s.commitTags(ch)
+	s.reindexTags(ch)
 	if s.mutated(CreateReturnsKeyOnly) {
 		return success(http.StatusOK, "Page created.", kv{"data", obj{{"key", p.key}}})
 	}
@@ -124,7 +124,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 			s.pages[c.key] = c
 		}
 	}
-	s.commitTags(ch)
+	s.reindexTags(ch)
 	data := s.pageObj(p, baseURL(r))
 	if s.mutated(EditReportsOldKey) {
 		data = data.set("key", old.key)
@@ -158,7 +158,7 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		c.key = s.uniqueKey(lastSegment(c.key), nil)
 		s.pages[c.key] = c
 	}
-	s.pruneTags()
+	s.reindexTags(nil)
 	if s.mutated(DeleteReturnsData) {
 		return success(http.StatusOK, "Page deleted.", kv{"data", s.pageObj(p, baseURL(r))})
 	}

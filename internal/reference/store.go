@@ -26,13 +26,16 @@ type page struct {
 	username    string
 	category    string
 	tags        []string // tag keys, in the order given
-	coverImage  string   // filename, absolute URL, or ""
-	position    int
-	template    string
-	noindex     bool
-	nofollow    bool
-	noarchive   bool
-	seq         int64 // creation order
+	// tagNames is the name this page stored for each of its tags: the
+	// page's own tags map, which its page object shows.
+	tagNames   map[string]string
+	coverImage string // filename, absolute URL, or ""
+	position   int
+	template   string
+	noindex    bool
+	nofollow   bool
+	noarchive  bool
+	seq        int64 // creation order
 	// customFields names the custom fields stored with the page; the API
 	// never shows them (see BenignCustomFieldsForever).
 	customFields map[string]bool
@@ -61,6 +64,7 @@ func (p *page) record() fixtures.Page {
 func (p *page) clone() *page {
 	c := *p
 	c.tags = append([]string(nil), p.tags...)
+	c.tagNames = maps.Clone(p.tagNames)
 	c.customFields = maps.Clone(p.customFields)
 	return &c
 }
@@ -114,6 +118,13 @@ func (s *view) load(seed *fixtures.Seed) error {
 		}
 		p := pageOf(fp)
 		p.seq, p.customFields = s.nextSeq(), s.withCustomFields(nil) // the seed's fields, as the host keeps them
+		p.tagNames = map[string]string{}
+		for _, k := range p.tags {
+			p.tagNames[k] = k
+			if t := s.tags[k]; t != nil {
+				p.tagNames[k] = t.name // the seed's pages stored the names the seed's tags have
+			}
+		}
 		s.pages[fp.Key] = p
 	}
 	for _, f := range seed.Files {
@@ -224,21 +235,6 @@ func (s *view) children(key string) []*page {
 	return out
 }
 
-// pruneTags removes tags that no page uses any more.
-func (s *view) pruneTags() {
-	used := map[string]bool{}
-	for _, p := range s.pages {
-		for _, t := range p.tags {
-			used[t] = true
-		}
-	}
-	for k := range s.tags {
-		if !used[k] {
-			delete(s.tags, k)
-		}
-	}
-}
-
 // pageObj renders the 17-field page object of spec section 2.1.
 func (s *view) pageObj(p *page, base string) obj {
 	loc := s.location()
@@ -264,8 +260,9 @@ func (s *view) pageObj(p *page, base string) obj {
 	names := make([]string, 0, len(p.tags))
 	tagMap := dict{}
 	for _, k := range p.tags {
-		name := k
-		if t := s.tags[k]; t != nil {
+		// host: Page::tags in bl-kernel/pagex.class.php (the page's own map: one tag may have other names elsewhere)
+		name := p.tagName(k)
+		if t := s.tags[k]; t != nil && s.mutated(BenignTagsOfAnyPage) {
 			name = t.name
 		}
 		names = append(names, name)
@@ -302,10 +299,9 @@ func (s *view) pageObj(p *page, base string) obj {
 	if s.mutated(SlugIsFullKey) {
 		slug = p.key
 	}
-	// host: Page::permalink in bl-kernel/pagex.class.php (uriPage "/", the default)
-	permalink := base + "/" + p.key
+	permalink := s.pagesURL(base) + p.key
 	if s.mutated(RelativePermalink) {
-		permalink = "/" + p.key
+		permalink = strings.TrimPrefix(permalink, base)
 	}
 	content := renderMarkdown(p.content)
 	if s.mutated(ContentNotRendered) {
@@ -341,6 +337,16 @@ func (s *view) pageObj(p *page, base string) obj {
 		o = append(o, kv{"readAt", s.readTime()})
 	}
 	return o
+}
+
+// pagesURL is where the pages live: the base URL, the uriPage setting
+// without its slashes, and a slash ({base}/ for uriPage "/", {base}/p/ for
+// "/p/"); a page's permalink is it plus the page's full key, a child's
+// parent/child included.
+// host: Page::permalink in bl-kernel/pagex.class.php (DOMAIN_PAGES, bl-kernel/boot/init.php)
+func (s *view) pagesURL(base string) string {
+	filter, _ := s.setting("uriPage").(string)
+	return strings.TrimRight(base+"/"+strings.Trim(filter, "/"), "/") + "/"
 }
 
 // readTime is the time of a read for the volatile-field variants: the

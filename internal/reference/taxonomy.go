@@ -138,3 +138,54 @@ func (s *view) getTermH(r *http.Request, rt route, in *input, _ string) response
 	o = append(o, kv{"pages", s.pageObjs(ps, baseURL(r))})
 	return success(http.StatusOK, msg, kv{"data", o})
 }
+
+// reindexTags rebuilds the tag index after a page write, as the host does
+// on every page write: from the published, static and sticky pages only
+// (every page under BenignTermListsAllTypes), newest first, a tag named by
+// the first of them that carries it, without a description or a template.
+// So a tag that only drafts or scheduled pages carry does not exist, and
+// the seed's descriptions are gone after the first page write.
+// BenignTagsOfAnyPage keeps the index as it was instead: a tag is added
+// with the first name given (ch: the change a create or edit asked for,
+// nil for a delete) and removed once no page of any type carries it.
+// host: Tags::reindex in bl-kernel/tags.class.php
+func (s *view) reindexTags(ch *pageChange) {
+	if s.mutated(BenignTagsOfAnyPage) {
+		if ch != nil {
+			for k, name := range ch.tagNames {
+				if s.tags[k] == nil {
+					s.tags[k] = &term{key: k, name: name}
+				}
+			}
+		}
+		used := map[string]bool{}
+		for _, p := range s.pages {
+			for _, k := range p.tags {
+				used[k] = true
+			}
+		}
+		for k := range s.tags {
+			if !used[k] {
+				delete(s.tags, k)
+			}
+		}
+		return
+	}
+	clear(s.tags)
+	for _, p := range s.sortedPages(func(p *page) bool { return indexed(p) || s.mutated(BenignTermListsAllTypes) }) {
+		for _, k := range p.tags {
+			if s.tags[k] == nil {
+				s.tags[k] = &term{key: k, name: p.tagName(k)}
+			}
+		}
+	}
+}
+
+// tagName is the name p stored for its tag k (k itself when it stored
+// none, as a page written before names were kept).
+func (p *page) tagName(k string) string {
+	if name, ok := p.tagNames[k]; ok {
+		return name
+	}
+	return k
+}
