@@ -48,7 +48,9 @@ var taxonomyRules = []Rule{
 		Text: "The name a page's tags object gives a tag key is that tag's name, as GET /api/tags and GET /api/tags/{key} give it.",
 		Reading: "2.1 says tags maps tag key to tag name and 2.2 that a tag's name is its display name: the same fact in " +
 			"two places. Compared exactly on every page of the listing of every type and the pages of the tags read, " +
-			"with no write between, and on the run's tagged pages after its writes. A key no tag list names is " +
+			"with no write between, and on the run's tagged pages after its writes. Where the pages of one tag spell its " +
+			"name differently (\"News\" and \"NEWS\", one key), 2.1 also reads as each page's own name, which the host " +
+			"keeps (it names the tag after its newest page): then the tag's name must be one of the pages' spellings. A key no tag list names is " +
 			"TAG-LIST-COMPLETE's and TAG-LIST-CONSISTENT's concern. No page with a tag: not checked."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
 		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",

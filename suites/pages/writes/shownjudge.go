@@ -392,7 +392,9 @@ func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
 				for i, term := range k.keys(v) {
 					byKey[term] = append(byKey[term], v.termViews(k, i, term)...)
 				}
-				taxonomy.CheckTagNames(check, v.page, page, byKey)
+				spelled := taxonomy.TagSpellings{}
+				spelled.Add(page)
+				taxonomy.CheckTagNames(check, v.page, page, byKey, spelled)
 			}
 			continue
 		}
