@@ -77,6 +77,7 @@ func Install(t *Fixture) {
 		t.releasePrepared(ctx)
 		t.restoreSettingsLeft(ctx)
 		t.sweep(ctx)
+		t.settleLateWrites(ctx)
 		if t.Tripwire != nil {
 			t.Tripwire.Final(ctx, t.Client)
 		}

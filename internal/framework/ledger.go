@@ -15,7 +15,18 @@ type Ledger struct {
 	moved    map[string]string // old key -> new key, for cleanups registered before a rename
 	uploads  []upload
 	problems []string
-	settings []string
+	settings []settingsNote
+	// late: the writes that got no answer, which may still land
+	// (inflight.go).
+	late lateWrites
+}
+
+// settingsNote is what the run did to the settings, and the outcome.
+// verified: the outcome says every field was restored and verified, which
+// a later check that finds them changed again takes back.
+type settingsNote struct {
+	what, outcome string
+	verified      bool
 }
 
 // AddPage records a page the run created.
@@ -172,12 +183,42 @@ func (l *Ledger) Problems() []string {
 func (l *Ledger) SettingsChanged(desc string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.settings = append(l.settings, desc)
+	l.settings = append(l.settings, settingsNote{what: desc})
+}
+
+// settingsVerified records settings changed by what, every field of which
+// the last check read as before: outcome says how it was verified.
+func (l *Ledger) settingsVerified(what, outcome string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.settings = append(l.settings, settingsNote{what: what, outcome: outcome, verified: true})
+}
+
+// settingsChangedAgain takes back every note that said the settings were
+// restored and verified: a later check read them changed again (a write
+// without an answer landed late), and only the last check counts. outcome
+// replaces what those notes said.
+func (l *Ledger) settingsChangedAgain(outcome string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := range l.settings {
+		if l.settings[i].verified {
+			l.settings[i].outcome, l.settings[i].verified = outcome, false
+		}
+	}
 }
 
 // Settings returns the settings notes.
 func (l *Ledger) Settings() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]string(nil), l.settings...)
+	out := make([]string, 0, len(l.settings))
+	for _, n := range l.settings {
+		if n.outcome == "" {
+			out = append(out, n.what)
+		} else {
+			out = append(out, n.what+"; "+n.outcome)
+		}
+	}
+	return out
 }

@@ -215,15 +215,20 @@ func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
 }
 
 // sweep deletes whatever the ledger still holds: pages whose cleanup did
-// not run (interrupt) or whose key changed. Children first, so a parent is
-// never deleted under a child.
-func (t *Fixture) sweep(ctx context.Context) {
+// not run (interrupt) or whose key changed, and pages of the run the
+// ledger never heard of (strays), which it returns. Children first, so a
+// parent is never deleted under a child.
+func (t *Fixture) sweep(ctx context.Context) []string {
 	ctx, cancel := CleanupContext(ctx)
 	defer cancel()
 	if !t.CanWrite() {
-		return
+		return nil
 	}
+	var found []string
 	for _, k := range t.strays(ctx) {
+		if !slices.Contains(t.Ledger.Pages(), k) {
+			found = append(found, k)
+		}
 		t.Ledger.AddPage(k)
 	}
 	pages := t.Ledger.Pages()
@@ -253,6 +258,7 @@ func (t *Fixture) sweep(ctx context.Context) {
 			t.Ledger.AddProblem(fmt.Sprintf("page %s was not deleted", k))
 		}
 	}
+	return found
 }
 
 // strays lists pages carrying this run's marker that the ledger never

@@ -66,6 +66,9 @@ func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard
 // spec that judges ctx ends (after the group's last spec, for a Share
 // function).
 func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsGuard, string) {
+	if reason := t.SettingsWritesStopped(); reason != "" {
+		return nil, reason
+	}
 	g := &SettingsGuard{t: t, what: what}
 	if reason := g.read(ctx); reason != "" {
 		return nil, reason
@@ -103,6 +106,9 @@ func (t *Fixture) GuardSettingsInOrder(what string) *SettingsGuard {
 // container has yet (GuardSettingsInOrder); when they cannot be read, the
 // spec is not checked. Call it before anything that may change them.
 func (g *SettingsGuard) Begin(ctx context.Context) {
+	if reason := g.t.SettingsWritesStopped(); reason != "" {
+		notChecked(reason, 1)
+	}
 	if g.original == nil {
 		g.begin(ctx, 2)
 	}
@@ -137,6 +143,7 @@ func (g *SettingsGuard) read(ctx context.Context) string {
 	g.original, g.volatile = original, changedFields(first, original)
 	g.latest, g.latestEx = original, exs[1]
 	g.t.settings.add(g)
+	g.t.Ledger.late.found(original, g.volatile)
 	return ""
 }
 
@@ -172,25 +179,39 @@ func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[stri
 	return g.Read(ctx)
 }
 
-// Put sends a settings change with both tokens.
+// Put sends a settings change with both tokens. Once a settings update
+// got no answer, nothing is sent (SettingsWritesStopped): the exchange
+// carries a *SettingsNotSent error.
 func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
-	g.sending("PUT "+strings.Join(slices.Sorted(maps.Keys(fields)), ", "), true)
-	return g.t.Write(ctx, http.MethodPut, "/api/settings", fields)
+	return g.send(ctx, "PUT "+strings.Join(slices.Sorted(maps.Keys(fields)), ", "), true,
+		client.Request{Method: http.MethodPut, Path: "/api/settings", JSON: fields, Credentials: client.BothTokens})
 }
 
 // PutForm sends a settings change as a form-encoded body (spec 1), with
 // both tokens.
 func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
-	g.sending("PUT "+strings.Join(slices.Sorted(maps.Keys(form)), ", ")+" (form-encoded)", true)
-	return g.t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
+	return g.send(ctx, "PUT "+strings.Join(slices.Sorted(maps.Keys(form)), ", ")+" (form-encoded)", true,
+		client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
 }
 
 // Send sends a request that should not change the settings (one the target
 // must refuse); should it change them after all, they are restored too.
 func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exchange {
 	fields := slices.Concat(slices.Collect(maps.Keys(r.JSON)), slices.Collect(maps.Keys(r.Form)))
-	g.sending(r.Method+" "+strings.Join(slices.Sorted(slices.Values(fields)), ", ")+" (to be refused)", false)
-	return g.t.Client.Do(ctx, r)
+	return g.send(ctx, r.Method+" "+strings.Join(slices.Sorted(slices.Values(fields)), ", ")+" (to be refused)", false, r)
+}
+
+// send sends r, a request that may change the settings (what, change: see
+// sending), unless settings writes were stopped; a request that gets no
+// answer stops them (noteWrite).
+func (g *SettingsGuard) send(ctx context.Context, what string, change bool, r client.Request) *client.Exchange {
+	if reason := g.t.SettingsWritesStopped(); reason != "" {
+		return notSent(r.Method, r.Path, &SettingsNotSent{Reason: reason})
+	}
+	g.sending(what, change)
+	ex := g.t.Client.Do(ctx, r)
+	g.t.noteWrite(ex)
+	return ex
 }
 
 // sending notes a request that may change the settings (meant to: a
@@ -242,7 +263,10 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	}
 	changes := g.changes
 	g.mu.Unlock()
-	if !changes {
+	// A request that got no answer may change the settings after this
+	// read: the checks after it (settleGuard) decide.
+	_, late := g.t.Ledger.late.latest(true)
+	if !changes && !late {
 		if _, now, problem := g.Current(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
 		}
@@ -250,12 +274,17 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.mu.Lock()
 	latest := g.latest
 	g.mu.Unlock()
-	if problem := g.t.restoreSettings(ctx, g.original, latest, g.volatile...); problem != "" {
+	problem := g.t.restoreSettings(ctx, g.original, latest, g.volatile...)
+	if _, late := g.t.Ledger.late.latest(true); late {
+		g.t.settleGuard(ctx, what, g.original, g.volatile)
+		return
+	}
+	if problem != "" {
 		g.t.Ledger.AddProblem(g.t.Client.Redactor().String("settings (" + what + ") not restored: " + problem))
 		g.t.Ledger.SettingsChanged(what + "; the restore FAILED (see the problems)")
 		return
 	}
-	g.t.Ledger.SettingsChanged(what + "; every field restored and verified")
+	g.t.Ledger.settingsVerified(what, "every field restored and verified")
 }
 
 // restoreSettingsLeft restores the settings of every guard whose restore

@@ -45,6 +45,11 @@ type Options struct {
 	// prepare functions of a group (Prepare), are under way at once; 0 or
 	// 1 runs them one by one.
 	Concurrency int
+	// LatePause is how long a write that got no answer may still take to
+	// land, counted from when the client stopped waiting for it: the run
+	// checks the settings, and lists its pages, again that long after
+	// (inflight.go). 0: as long as the client waited, plus 5s.
+	LatePause time.Duration
 }
 
 // Fixture is one run as the specs see it: the client, the catalogue, the run's mode and marker, and the ledger of what the run created.
