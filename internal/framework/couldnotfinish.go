@@ -16,12 +16,12 @@ import (
 // an exchange (its fact's Seq) is judged by that exchange; one that names
 // none (a plain assertion on what a read gave) by the spec's evidence.
 
-// unanswered is why the spec of report could not finish, "" when nothing
+// couldNotFinishCause is why the spec of report could not finish, "" when nothing
 // below the API stopped it: the fault of the exchanges its failure named,
 // or, when it named none, of any exchange of its evidence. A failure that
 // names an exchange the API answered is the API's own, whatever else
 // happened.
-func unanswered(report types.SpecReport, evidence []*client.Exchange) string {
+func couldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) string {
 	bySeq := map[int]*client.Exchange{}
 	for _, ex := range evidence {
 		bySeq[ex.Seq] = ex
@@ -37,10 +37,16 @@ func unanswered(report types.SpecReport, evidence []*client.Exchange) string {
 			continue
 		}
 		named = true
-		if ex.Fault() == "" {
+		switch {
+		case !ex.Sent && ex.Err != nil:
+			// Held back by the run (settings writes stopped after one got
+			// no answer): not the API's doing either.
+			cause = ex.Method + " " + pathOf(ex) + ": not sent: " + client.Cause(ex.Err)
+		case ex.Fault() == "":
 			return ""
+		default:
+			cause = faultOf(ex)
 		}
-		cause = faultOf(ex)
 	}
 	if named {
 		return cause
@@ -55,12 +61,14 @@ func unanswered(report types.SpecReport, evidence []*client.Exchange) string {
 
 // faultOf names the request of a faulted exchange with its fault, without
 // the query (tokens go there).
-func faultOf(ex *client.Exchange) string {
-	path := ex.URL
+func faultOf(ex *client.Exchange) string { return ex.Method + " " + pathOf(ex) + ": " + ex.Fault() }
+
+// pathOf is the escaped path of ex's URL, without its query.
+func pathOf(ex *client.Exchange) string {
 	if u, err := url.Parse(ex.URL); err == nil {
-		path = u.EscapedPath()
+		return u.EscapedPath()
 	}
-	return ex.Method + " " + path + ": " + ex.Fault()
+	return ex.URL
 }
 
 // couldNotFinish records that the running spec could not finish, and why.

@@ -30,11 +30,19 @@ const lateMargin = 5 * time.Second
 // stop lateBoundFactor pauses after the first.
 const lateBoundFactor = 4
 
-// unanswered reports whether ex left the client and got no status back:
-// a write whose fate is unknown. A request never sent (Sent false) cannot
-// land; one with a status was answered.
-func unanswered(ex *client.Exchange) bool {
-	return ex != nil && ex.Sent && ex.Status == 0 && ex.Err != nil
+// fateUnknown reports whether ex left the client and its fate is unknown:
+// it got no status back (an interrupted one too), or the server in front
+// answered 502 or 504 for it, which it may have passed on to the API
+// (client.Exchange.Fault). A request never sent (Sent false) cannot land;
+// one the API answered was answered.
+func fateUnknown(ex *client.Exchange) bool {
+	switch {
+	case ex == nil || !ex.Sent:
+		return false
+	case ex.Status == 0:
+		return ex.Err != nil
+	}
+	return (ex.Status == http.StatusBadGateway || ex.Status == http.StatusGatewayTimeout) && ex.Fault() != ""
 }
 
 // lateWrite is a write that got no answer: what it was, why, and until
@@ -115,7 +123,7 @@ func (l *lateWrites) foundSettings() (map[string]any, []string) {
 // noteWrite records ex when it is a settings or pages write that got no
 // answer; it reports whether it did.
 func (t *Fixture) noteWrite(ex *client.Exchange) bool {
-	if !unanswered(ex) || ex.Method == http.MethodGet || ex.Method == http.MethodHead {
+	if !fateUnknown(ex) || ex.Method == http.MethodGet || ex.Method == http.MethodHead {
 		return false
 	}
 	path := ex.URL

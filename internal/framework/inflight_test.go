@@ -111,7 +111,7 @@ func guardedLatePut(t *testing.T, tg *Fixture) (*SettingsGuard, context.Context)
 		t.Fatal(reason)
 	}
 	ex := g.Put(ctx, map[string]any{"slogan": "held by the front", "title": "held title"})
-	if !unanswered(ex) {
+	if !fateUnknown(ex) {
 		t.Fatalf("the held PUT was answered: %s", Outcome(ex))
 	}
 	return g, ctx
@@ -252,7 +252,7 @@ func TestLateCreateFound(t *testing.T) {
 		tg, ref := lateTarget(t, f)
 		ctx := context.WithValue(context.Background(), cleanupsKey{}, &cleanups{})
 		ex, key := tg.CreatePage(ctx, map[string]any{"slug": tg.Marker("held-page")})
-		if !unanswered(ex) || key != "" {
+		if !fateUnknown(ex) || key != "" {
 			t.Fatalf("the held create was answered: %s", Outcome(ex))
 		}
 		tg.sweep(ctx) // the AfterSuite's first sweep: before the page landed

@@ -40,7 +40,7 @@ func Install(t *Fixture) {
 		t.endSpecCoverage(report, own)
 		if report.State == types.SpecStateSkipped {
 			// Not checked for want of an answer: it could not finish.
-			if cause := unanswered(report, t.evidence(own)); cause != "" {
+			if cause := couldNotFinishCause(report, t.evidence(own)); cause != "" {
 				couldNotFinish(cause)
 			}
 			return
@@ -55,7 +55,7 @@ func Install(t *Fixture) {
 			// the target's answers: its rule is not checked.
 			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
 		default:
-			if cause := unanswered(report, evidence); cause != "" {
+			if cause := couldNotFinishCause(report, evidence); cause != "" {
 				couldNotFinish(cause)
 			}
 		}
