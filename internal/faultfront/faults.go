@@ -219,10 +219,12 @@ func (l *outageListener) Accept() (net.Conn, error) {
 		if err != nil || !l.f.DownAt(time.Now()) {
 			return c, err
 		}
-		reset(c)
+		// Counted first: the client may see the reset, and ask
+		// Faulted, before this goroutine runs on.
 		l.f.mu.Lock()
 		l.f.resets++
 		l.f.mu.Unlock()
+		reset(c)
 	}
 }
 
