@@ -61,6 +61,15 @@ type Options struct {
 	// Paths, when set, make only requests whose path starts with one of
 	// them eligible (e.g. "/api/settings").
 	Paths []string
+	// Carrying, when set, makes only requests that carry it in their query
+	// or body eligible (the authentication token: the writes that act,
+	// not the probes a server must refuse).
+	Carrying string
+	// Methods, when set, makes only requests of these methods eligible.
+	Methods []string
+	// Limit, when above 0, is how many requests are faulted at most (the
+	// first that are drawn).
+	Limit int
 	// Down and Period are Outage's windows, measured from Start: each
 	// Period begins up and ends with Down of outage, so a run's first
 	// requests pass. A down front is down for every request: Outage
@@ -93,6 +102,7 @@ type Front struct {
 	mu       sync.Mutex
 	records  []Record
 	eligible int // eligible requests seen so far, for Rate and Skip
+	drawn    int // requests faulted by Rate so far, for Limit
 	resets   int // connections reset on accept by Outage
 	held     int // late writes not yet answered by the backend
 	settled  chan struct{}

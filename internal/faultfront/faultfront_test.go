@@ -252,6 +252,13 @@ func TestSelection(t *testing.T) {
 			[]string{"POST /c", "PUT /d"}},
 		{"rate 0 faults nothing", faultfront.Options{Rate: 0},
 			[]string{"POST /a", "POST /b", "POST /c"}, nil},
+		{"methods", faultfront.Options{Rate: 1, Methods: []string{"POST"}},
+			[]string{"GET /a", "POST /a", "PUT /a", "POST /b"}, []string{"POST /a", "POST /b"}},
+		{"carrying in the query", faultfront.Options{Rate: 1, Carrying: "k123"},
+			[]string{"POST /a?authentication=k123", "POST /b?authentication=x", "GET /c?x=k123"},
+			[]string{"POST /a?authentication=k123", "GET /c?x=k123"}},
+		{"limit", faultfront.Options{Rate: 1, Limit: 2, Skip: 1},
+			[]string{"POST /a", "POST /b", "POST /c", "POST /d"}, []string{"POST /b", "POST /c"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -259,6 +266,23 @@ func TestSelection(t *testing.T) {
 				t.Errorf("faulted %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCarryingInTheBody: a request carrying the text in its body is
+// eligible, and the backend still gets the whole body.
+func TestCarryingInTheBody(t *testing.T) {
+	b := newBackend(t, nil)
+	f := faultfront.Start(t, b.URL, faultfront.Options{Fault: faultfront.LoseAnswer, Rate: 1, Carrying: "k123"})
+	c := newClient(t, 5*time.Second, true)
+	if _, _, err := do(t, c, http.MethodPost, f.URL+"/a", `{"authentication":"x"}`); err != nil {
+		t.Fatalf("a request without the text was faulted: %v", err)
+	}
+	if _, _, err := do(t, c, http.MethodPost, f.URL+"/b", `{"authentication":"k123"}`); err == nil {
+		t.Fatal("a request carrying the text in its body was not faulted")
+	}
+	if got := b.got(); len(got) != 2 || f.Faulted() != 1 || got[1].Body != `{"authentication":"k123"}` {
+		t.Fatalf("the backend saw %v, %d faulted; want both requests whole, 1 faulted", got, f.Faulted())
 	}
 }
 

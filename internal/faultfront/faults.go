@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,9 +90,10 @@ func (f *Front) chooseLocked(r *http.Request, now time.Time) Fault {
 	}
 	n := f.eligible
 	f.eligible++
-	if n < o.Skip || !drawn(o.Seed, n, o.Rate) {
+	if n < o.Skip || !drawn(o.Seed, n, o.Rate) || (o.Limit > 0 && f.drawn >= o.Limit) {
 		return ""
 	}
+	f.drawn++
 	return o.Fault
 }
 
@@ -109,6 +111,12 @@ func (o Options) eligible(r *http.Request) bool {
 			return false
 		}
 	}
+	if len(o.Methods) > 0 && !slices.Contains(o.Methods, r.Method) {
+		return false
+	}
+	if o.Carrying != "" && !carries(r, o.Carrying) {
+		return false
+	}
 	if len(o.Paths) == 0 {
 		return true
 	}
@@ -118,6 +126,20 @@ func (o Options) eligible(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// carries reports whether r's query or body holds s; the body is read
+// and put back for the proxy.
+func carries(r *http.Request, s string) bool {
+	if strings.Contains(r.URL.RawQuery, s) {
+		return true
+	}
+	if r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return err == nil && bytes.Contains(body, []byte(s))
 }
 
 // lateWrite holds r for Delay after reading its body, then forwards it

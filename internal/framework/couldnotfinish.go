@@ -1,7 +1,10 @@
 package framework
 
 import (
+	"fmt"
+	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -74,4 +77,73 @@ func pathOf(ex *client.Exchange) string {
 // couldNotFinish records that the running spec could not finish, and why.
 func couldNotFinish(cause string) {
 	addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: verdict.CouldNotFinishPrefix + cause, CouldNotFinish: true})
+}
+
+// A write whose answer never came may have landed (fateUnknown): what it
+// touched is in a state the run cannot know, so a later answer about it
+// (a 404 for a page an edit without an answer may have renamed, a list
+// missing a page a lost create may have made) judges nothing either.
+
+// taintedBy is why a failed spec whose failure named only answered
+// exchanges could not finish all the same: an exchange of its evidence
+// reads or writes what an earlier write of the run, whose answer never
+// came, may have changed; "" when none does.
+func (t *Fixture) taintedBy(evidence []*client.Exchange) string {
+	var unknown []*client.Exchange
+	for _, ex := range t.Client.Exchanges() {
+		if isWriteMethod(ex.Method) && fateUnknown(ex) {
+			unknown = append(unknown, ex)
+		}
+	}
+	for _, ex := range evidence {
+		for _, w := range unknown {
+			if w.Seq < ex.Seq && touches(resourceOf(w), resourceOf(ex)) {
+				return fmt.Sprintf("%s %s found what an earlier write may have changed: %s got no answer and may have landed",
+					ex.Method, pathOf(ex), w.Method+" "+pathOf(w))
+			}
+		}
+	}
+	return ""
+}
+
+func isWriteMethod(m string) bool {
+	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
+}
+
+// resourceOf names what an exchange reads or writes: "settings", one
+// page ("page:<key>", its files included), the pages as a whole ("pages":
+// the page list, tags, categories, and a create whose key is not known
+// yet), or "" for the rest.
+func resourceOf(ex *client.Exchange) string {
+	path := pathOf(ex)
+	i := strings.Index(path, "/api/")
+	if i < 0 {
+		return ""
+	}
+	endpoint, key, _ := strings.Cut(path[i+len("/api/"):], "/")
+	switch {
+	case endpoint == "settings":
+		return "settings"
+	case (endpoint == "pages" || endpoint == "files") && key != "":
+		if k, err := url.PathUnescape(key); err == nil {
+			key = k
+		}
+		return "page:" + key
+	case endpoint == "pages" || endpoint == "tags" || endpoint == "categories" || endpoint == "images":
+		return "pages"
+	}
+	return ""
+}
+
+// touches reports whether a write to resource w may change what a read
+// (or write) of resource r finds.
+func touches(w, r string) bool {
+	switch {
+	case w == "" || r == "":
+		return false
+	case w == r, w == "pages" && strings.HasPrefix(r, "page:"), r == "pages" && strings.HasPrefix(w, "page:"):
+		return true
+	}
+	// A parent's write moves its children; a child's create needs its parent.
+	return strings.HasPrefix(r, w+"/") || strings.HasPrefix(w, r+"/")
 }

@@ -55,7 +55,11 @@ func Install(t *Fixture) {
 			// the target's answers: its rule is not checked.
 			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
 		default:
-			if cause := couldNotFinishCause(report, evidence); cause != "" {
+			cause := couldNotFinishCause(report, evidence)
+			if cause == "" {
+				cause = t.taintedBy(evidence)
+			}
+			if cause != "" {
 				couldNotFinish(cause)
 			}
 		}
