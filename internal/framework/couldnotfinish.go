@@ -40,16 +40,10 @@ func couldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) s
 			continue
 		}
 		named = true
-		switch {
-		case !ex.Sent && ex.Err != nil:
-			// Held back by the run (settings writes stopped after one got
-			// no answer): not the API's doing either.
-			cause = ex.Method + " " + pathOf(ex) + ": not sent: " + client.Cause(ex.Err)
-		case ex.Fault() == "":
+		if ex.Fault() == "" {
 			return ""
-		default:
-			cause = faultOf(ex)
 		}
+		cause = faultOf(ex)
 	}
 	if named {
 		return cause

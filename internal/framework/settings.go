@@ -206,7 +206,11 @@ func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exch
 // answer stops them (noteWrite).
 func (g *SettingsGuard) send(ctx context.Context, what string, change bool, r client.Request) *client.Exchange {
 	if reason := g.t.SettingsWritesStopped(); reason != "" {
-		return notSent(r.Method, r.Path, &SettingsNotSent{Reason: reason})
+		// Among the spec's evidence: a spec that fails on it is not
+		// checked, for this reason (Install's AfterEach).
+		ex := notSent(r.Method, r.Path, &SettingsNotSent{Reason: reason})
+		g.t.Judged(ex)
+		return ex
 	}
 	g.sending(what, change)
 	ex := g.t.Client.Do(ctx, r)

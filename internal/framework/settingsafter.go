@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -23,6 +24,13 @@ import (
 type SettingsNotSent struct{ Reason string }
 
 func (e *SettingsNotSent) Error() string { return "not sent: " + e.Reason }
+
+// settingsHeldBack reports whether ex is a settings request the run did
+// not send because settings writes were stopped.
+func settingsHeldBack(ex *client.Exchange) bool {
+	var held *SettingsNotSent
+	return errors.As(ex.Err, &held)
+}
 
 // lateOutcome is what the checks after a settings update without an
 // answer found.

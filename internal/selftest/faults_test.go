@@ -45,7 +45,7 @@ var faultCases = []faultCase{
 		opts:  faultfront.Options{Fault: faultfront.Front503, Rate: 0.05, Seed: 3, Skip: 10},
 		exits: []int{0, 4}},
 	{name: "the front is down a fraction of a second every few seconds",
-		opts:  faultfront.Options{Fault: faultfront.Outage, Down: 250 * time.Millisecond, Period: 1500 * time.Millisecond},
+		opts:  faultfront.Options{Fault: faultfront.Outage, Down: 100 * time.Millisecond, Period: 800 * time.Millisecond},
 		exits: []int{0, 3, 4}},
 	// The update of every other field (the one that sends homepage, a
 	// run-marked "…-home") is held until after the restore: only the
@@ -127,7 +127,13 @@ func checkFaultyRun(t *testing.T, fc faultCase) {
 	for _, r := range run.Rules {
 		switch {
 		case r.Status == report.Failed:
-			t.Errorf("%s failed through the faulty front (a fault-free run passes it):\n%s", r.ID, selftest.Tail(out, 40))
+			var msgs []string
+			for _, i := range r.Specs {
+				if sp := run.Specs[i]; sp.Status == report.Failed {
+					msgs = append(msgs, sp.Name+": "+sp.Message+"\n"+sp.Requests)
+				}
+			}
+			t.Errorf("%s failed through the faulty front (a fault-free run passes it):\n%s", r.ID, red.String(strings.Join(msgs, "\n")))
 		case r.Status == report.Errored && !r.CouldNotFinish:
 			t.Errorf("%s did not finish, but not for want of an answer: %s", r.ID, r.Reason)
 		case r.Status == report.Errored && !strings.Contains(r.Reason, "could not finish: "):

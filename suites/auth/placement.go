@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 
@@ -92,7 +91,7 @@ func (v *placedWrites) workOn(ctx context.Context, t *framework.Fixture, key str
 		var ex *client.Exchange
 		ex, key = t.CreatePage(ctx, map[string]any{"description": "edited and deleted with the tokens placed as the spec says"})
 		if key == "" {
-			v.notChecked = fmt.Sprintf("could not create a page to work on: HTTP %d %s", ex.Status, ex.BodyExcerpt())
+			v.notChecked = "could not create a page to work on: " + framework.Outcome(ex)
 			return false
 		}
 	}

@@ -77,7 +77,7 @@ func refuseOnPage(ctx context.Context, t *framework.Fixture, auth *string, write
 	compare := auth == nil
 	created, key := t.CreatePage(ctx, map[string]any{"description": "target of writes without a valid authentication token"})
 	if key == "" {
-		return &pageRefusals{notChecked: fmt.Sprintf("could not create a page to work on: HTTP %d %s", created.Status, created.BodyExcerpt())}
+		return &pageRefusals{notChecked: "could not create a page to work on: " + framework.Outcome(created)}
 	}
 	v := &pageRefusals{key: key}
 	write := func(ep spec.Endpoint) client.Request {
