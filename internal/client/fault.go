@@ -23,17 +23,20 @@ var frontStatuses = map[int]bool{
 // one: a request sent that got no status (reset, timeout, answer lost), or
 // a 429, 502, 503 or 504 without the API's JSON envelope (an object with a
 // message). A request never sent (read-only refusal, stopped writes, the
-// run's end) and one the run interrupted are not faults of the target.
+// run's end), one the run interrupted, and an answer that is not HTTP are
+// not the network's.
 func (e *Exchange) Fault() string {
 	if e == nil || !e.Sent {
 		return ""
 	}
 	if e.Status == 0 {
+		// An answer that is not HTTP, or a TLS or name failure, is the
+		// server's or the setup's doing, not a network that lost it.
 		switch FailureKind(e.Err) {
-		case "", KindCancelled, KindRunDeadline:
-			return ""
+		case KindTimeout, KindClosed, KindRefused:
+			return "no answer: " + Cause(e.Err)
 		}
-		return "no answer: " + Cause(e.Err)
+		return ""
 	}
 	if frontStatuses[e.Status] && !e.apiEnvelope() {
 		return fmt.Sprintf("HTTP %d %s not from the API (no JSON envelope): the server in front answered for it",

@@ -23,6 +23,8 @@ func TestFault(t *testing.T) {
 		{"timeout", &Exchange{Sent: true, Err: terr(KindTimeout, "no answer within the request timeout (1s, --request-timeout)")}, "no answer: no answer within"},
 		{"interrupted by the run", &Exchange{Sent: true, Err: terr(KindCancelled, "the run was interrupted")}, ""},
 		{"cut by the run's time limit", &Exchange{Sent: true, Err: terr(KindRunDeadline, "the run's time limit")}, ""},
+		{"refused", &Exchange{Sent: true, Err: terr(KindRefused, "the connection was refused")}, "no answer: the connection was refused"},
+		{"an answer that is not HTTP", &Exchange{Sent: true, Err: terr(KindProtocol, "the connection broke before a valid HTTP answer arrived")}, ""},
 		{"the front's 503 page", withBody(&Exchange{Sent: true, Status: 503}, "<html><body><h1>503</h1></body></html>"), "HTTP 503 Service Unavailable not from the API"},
 		{"the front's empty 502", &Exchange{Sent: true, Status: 502}, "HTTP 502 Bad Gateway not from the API"},
 		{"the API's own 503", withBody(&Exchange{Sent: true, Status: 503}, `{"status":"1","message":"Busy."}`), ""},
