@@ -226,21 +226,7 @@ func (s *Server) breakToken(method, endpoint string, q url.Values, row string, w
 	if param == "authentication" && method == http.MethodGet && endpoint != "settings" {
 		return
 	}
-	inQuery := q.Get(param) != ""
-	var here bool
-	switch rest {
-	case "query-get":
-		here = method == http.MethodGet && (inQuery || way == coverage.Missing)
-	case "query-delete":
-		here = method == http.MethodDelete && (inQuery || way == coverage.Missing)
-	case "jsonbody-delete":
-		here = method == http.MethodDelete && !inQuery && in.has(param)
-	case "body-post":
-		here = method == http.MethodPost
-	case "body-put":
-		here = method == http.MethodPut
-	}
-	if !here {
+	if !tokenTravels(rest, method, q.Get(param) != "", way, in.has(param)) {
 		return
 	}
 	valid := s.opts.Token
@@ -256,6 +242,25 @@ func (s *Server) breakToken(method, endpoint string, q url.Values, row string, w
 	case way == coverage.Wrong && got != "" && got != valid:
 		in.vals[param] = valid
 	}
+}
+
+// tokenTravels reports whether a request of method is one that the token
+// placement rest ("query-get", ...) is about: inQuery, whether the token is
+// in the query; has, whether the request has it anywhere.
+func tokenTravels(rest, method string, inQuery bool, way coverage.Way, has bool) bool {
+	switch rest {
+	case "query-get":
+		return method == http.MethodGet && (inQuery || way == coverage.Missing)
+	case "query-delete":
+		return method == http.MethodDelete && (inQuery || way == coverage.Missing)
+	case "jsonbody-delete":
+		return method == http.MethodDelete && !inQuery && has
+	case "body-post":
+		return method == http.MethodPost
+	case "body-put":
+		return method == http.MethodPut
+	}
+	return false
 }
 
 // apiPath splits an API path into its endpoint and key.

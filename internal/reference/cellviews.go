@@ -99,33 +99,54 @@ func (at cellSpot) where(field string) string {
 
 // cellView is where the cell mutant of section.field.way changes a field.
 func cellView(section, field string, way coverage.Way) (cellSpot, bool) {
-	switch {
-	case way == coverage.Kind && section == "page":
-		return cellSpot{"tags", true, "pages[]", field}, true
-	case way == coverage.Views && section == "page" && field == "key":
-		return cellSpot{"categories", true, "pages[]", field}, true
-	case way == coverage.Views && section == "page":
-		return cellSpot{"pages", false, "[]", field}, true
-	case (section == "tag" || section == "category") && field == "pages" && way == coverage.Kind:
-		return cellSpot{endpointOf(section), true, "", field}, true
-	case section == "tag" && field == "pages":
-		return cellSpot{"tags", true, "pages[]", "title"}, true
-	case section == "category" && field == "pages":
-		return cellSpot{"categories", true, "pages[]", "description"}, true
-	case (section == "tag" || section == "category") && way == coverage.Kind:
-		return cellSpot{endpointOf(section), false, "[]", field}, true
-	case section == "tag" || section == "category":
-		return cellSpot{endpointOf(section), true, "", field}, true
-	case section == "user" && way == coverage.Kind:
-		return cellSpot{"users", true, "", field}, true
-	case section == "user":
+	switch section {
+	case "page":
+		return pageCellView(field, way)
+	case "tag", "category":
+		return termCellView(section, field, way), true
+	case "user":
+		if way == coverage.Kind {
+			return cellSpot{"users", true, "", field}, true
+		}
 		return cellSpot{"users", false, "{}", field}, true
-	case section == "file":
+	case "file":
 		return cellSpot{"files", true, "[]", field}, true
-	case section == "settings":
+	case "settings":
 		return cellSpot{"settings", false, "", field}, true
 	}
 	return cellSpot{}, false
+}
+
+// pageCellView is where the cell mutant of page.field.way changes a field:
+// a kind in the pages of a tag, the key in the pages of a category, any
+// other value in the items of the page list.
+func pageCellView(field string, way coverage.Way) (cellSpot, bool) {
+	switch {
+	case way == coverage.Kind:
+		return cellSpot{"tags", true, "pages[]", field}, true
+	case way == coverage.Views && field == "key":
+		return cellSpot{"categories", true, "pages[]", field}, true
+	case way == coverage.Views:
+		return cellSpot{"pages", false, "[]", field}, true
+	}
+	return cellSpot{}, false
+}
+
+// termCellView is where the cell mutant of a tag or category field changes
+// it.
+func termCellView(section, field string, way coverage.Way) cellSpot {
+	endpoint := endpointOf(section)
+	switch {
+	case field == "pages" && way == coverage.Kind:
+		return cellSpot{endpoint, true, "", field}
+	case field == "pages" && section == "tag":
+		return cellSpot{endpoint, true, "pages[]", "title"}
+	case field == "pages":
+		return cellSpot{endpoint, true, "pages[]", "description"}
+	case way == coverage.Kind:
+		return cellSpot{endpoint, false, "[]", field}
+	}
+	return cellSpot{endpoint, true, "", field}
 }
 
 // records are the objects of data that a view's records path names.

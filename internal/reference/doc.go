@@ -19,6 +19,13 @@
 // spec allows that the reference does not make. Server.Storage snapshots
 // what the server stores, hidden parts included, for before/after tests.
 //
+// The handlers read as a conforming server's. A mutant whose whole effect
+// is on the input a handler reads or on its answer is applied around the
+// handlers of its endpoint (answerMutants, answers.go); one on the page
+// object around its rendering (pageObjMutants); one on the status, headers
+// or envelope of every answer in write. The rest stay inside, each a small
+// switch where the behaviour it changes is decided.
+//
 // # Storage in files
 //
 // By default the server keeps its state in memory under a mutex that each

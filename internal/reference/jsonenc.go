@@ -75,6 +75,13 @@ func (e *encoder) encode(v any) []byte {
 }
 
 func (e *encoder) value(v any) {
+	if !e.scalar(v) {
+		e.composite(v)
+	}
+}
+
+// scalar writes v when it is null, a string, a boolean or a number.
+func (e *encoder) scalar(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		e.buf = append(e.buf, "null"...)
@@ -94,6 +101,15 @@ func (e *encoder) value(v any) {
 		}
 	case json.Number:
 		e.buf = append(e.buf, x.String()...)
+	default:
+		return false
+	}
+	return true
+}
+
+// composite writes an object or an array; anything else as a string.
+func (e *encoder) composite(v any) {
+	switch x := v.(type) {
 	case obj:
 		members := []kv(x)
 		if e.extra {
@@ -103,26 +119,19 @@ func (e *encoder) value(v any) {
 	case dict:
 		e.object(x)
 	case []any:
-		e.buf = append(e.buf, '[')
-		for i, it := range x {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.value(it)
-		}
-		e.buf = append(e.buf, ']')
+		e.array(x)
 	case []obj:
 		items := make([]any, len(x))
 		for i := range x {
 			items[i] = x[i]
 		}
-		e.value(items)
+		e.array(items)
 	case []string:
 		items := make([]any, len(x))
 		for i := range x {
 			items[i] = x[i]
 		}
-		e.value(items)
+		e.array(items)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -133,10 +142,21 @@ func (e *encoder) value(v any) {
 		for _, k := range keys {
 			d = append(d, kv{k, x[k]})
 		}
-		e.value(d)
+		e.object(d)
 	default:
 		e.str(fmt.Sprint(x))
 	}
+}
+
+func (e *encoder) array(items []any) {
+	e.buf = append(e.buf, '[')
+	for i, it := range items {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.value(it)
+	}
+	e.buf = append(e.buf, ']')
 }
 
 func (e *encoder) object(members []kv) {

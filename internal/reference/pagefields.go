@@ -28,117 +28,18 @@ type pageChange struct {
 // them to p (a copy of the stored page, or a new page). Nothing is stored:
 // the caller commits p only when no field is invalid.
 func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fieldError) {
-	ch := &pageChange{}
-	str := func(name string) (string, bool, fieldError) {
-		v, ok, valid := in.str(name)
+	w := &fieldWork{s: s, p: p, ch: &pageChange{}, in: in, creating: creating}
+	for _, f := range stringFields {
+		v, ok, valid := in.str(f.name)
 		if !valid {
-			return "", true, fieldError("Invalid value for " + name + ": a string is expected.")
+			return nil, fieldError("Invalid value for " + f.name + ": a string is expected.")
 		}
-		return v, ok, ""
-	}
-	encode := func(v string) string {
-		v = sanitise(v)
-		if in.form && s.mutated(DoubleEncodeForm) {
-			v = sanitise(v)
+		if !ok {
+			continue
 		}
-		return v
-	}
-	if v, ok, err := str("title"); err != "" {
-		return nil, err
-	} else if ok {
-		t := encode(v)
-		ch.titleChanged = t != p.title
-		p.title = t
-	}
-	if v, ok, err := str("content"); err != "" {
-		return nil, err
-	} else if ok {
-		p.content = v
-	}
-	if v, ok, err := str("description"); err != "" {
-		return nil, err
-	} else if ok && !(creating && s.mutated(CreateIgnoresDescription)) {
-		p.description = encode(v)
-	}
-	if v, ok, err := str("tags"); err != "" {
-		return nil, err
-	} else if ok {
-		ch.tagNames, p.tags = tagsOf(v)
-		p.tagNames = ch.tagNames // host: Pages::edit and Pages::add store the page's own tags map
-	}
-	if v, ok, err := str("category"); err != "" {
-		return nil, err
-	} else if ok {
-		v = strings.TrimSpace(v)
-		if v != "" && s.cats[v] == nil {
-			return nil, fieldError("Category not found: " + v)
+		if err := f.apply(w, v); err != "" {
+			return nil, err
 		}
-		p.category = v
-	}
-	if v, ok, err := str("type"); err != "" {
-		return nil, err
-	} else if ok && v != "" {
-		valid := pageTypes[v] || (creating && s.mutated(InvalidTypeAccepted)) ||
-			(!creating && s.mutated(EditInvalidTypeAccepted))
-		switch {
-		case !valid && s.mutated(BenignInvalidTypeIgnored):
-			// Accepted but not stored (the spec lists no validation of
-			// type): a new page is a draft, an edited page keeps its type.
-			if creating {
-				p.typ = "draft"
-			}
-		case !valid:
-			return nil, fieldError("Invalid page type: " + v)
-		case creating || !s.mutated(EditIgnoresType):
-			p.typ = v
-			ch.typeSent = true
-		}
-	}
-	if v, ok, err := str("date"); err != "" {
-		return nil, err
-	} else if ok && strings.TrimSpace(v) != "" {
-		t, perr := time.Parse(dateLayout, strings.TrimSpace(v))
-		if perr != nil {
-			return nil, fieldError("Invalid date, the format is YYYY-MM-DD HH:MM:SS: " + v)
-		}
-		p.date = t.Format(dateLayout)
-		ch.dateSent = true
-	}
-	if v, ok, err := str("slug"); err != "" {
-		return nil, err
-	} else if ok && !phpEmpty(v) {
-		// A slug of blanks or punctuation only gives "empty", as the host's.
-		ch.slug = slugOf(v, false)
-		ch.slugSent = true
-	}
-	if v, ok, err := str("parent"); err != "" {
-		return nil, err
-	} else if ok {
-		ch.parent = strings.Trim(strings.TrimSpace(v), "/")
-		ch.parentSent = true
-	}
-	if v, ok, err := str("position"); err != "" {
-		return nil, err
-	} else if ok && strings.TrimSpace(v) != "" {
-		n, perr := strconv.Atoi(strings.TrimSpace(v))
-		if perr != nil {
-			return nil, fieldError("Invalid position, an integer is expected: " + v)
-		}
-		p.position = n
-	}
-	if v, ok, err := str("coverImage"); err != "" {
-		return nil, err
-	} else if ok {
-		v = strings.TrimSpace(v)
-		if hasTraversal(v) {
-			return nil, fieldError("Invalid cover image: " + v)
-		}
-		p.coverImage = v
-	}
-	if v, ok, err := str("template"); err != "" {
-		return nil, err
-	} else if ok {
-		p.template = encode(v)
 	}
 	for _, f := range []struct {
 		name string
@@ -151,15 +52,151 @@ func (s *view) applyFields(p *page, in *input, creating bool) (*pageChange, fiel
 			*f.dst = in.flag(f.name, false) || in.token(f.name) == "1"
 		}
 	}
-	// A published page with a future date is stored as scheduled, like the
-	// previous release (the spec says nothing about scheduling).
-	// host: Pages::add and Pages::edit in bl-kernel/pages.class.php
-	if p.typ == "published" && (ch.typeSent || ch.dateSent) && !s.mutated(BenignNoAutoSchedule) {
+	w.schedule()
+	return w.ch, ""
+}
+
+// fieldWork is the page a create or edit changes, field by field.
+type fieldWork struct {
+	s        *view
+	p        *page
+	ch       *pageChange
+	in       *input
+	creating bool
+}
+
+// stringFields are the string fields of a page write, in the order they are
+// checked: each applies a value sent.
+var stringFields = []struct {
+	name  string
+	apply func(w *fieldWork, v string) fieldError
+}{
+	{"title", (*fieldWork).title},
+	{"content", func(w *fieldWork, v string) fieldError { w.p.content = v; return "" }},
+	{"description", (*fieldWork).description},
+	{"tags", func(w *fieldWork, v string) fieldError {
+		w.ch.tagNames, w.p.tags = tagsOf(v)
+		w.p.tagNames = w.ch.tagNames // host: Pages::edit and Pages::add store the page's own tags map
+		return ""
+	}},
+	{"category", (*fieldWork).category},
+	{"type", (*fieldWork).pageType},
+	{"date", (*fieldWork).date},
+	{"slug", func(w *fieldWork, v string) fieldError {
+		if !phpEmpty(v) {
+			// A slug of blanks or punctuation only gives "empty", as the host's.
+			w.ch.slug = slugOf(v, false)
+			w.ch.slugSent = true
+		}
+		return ""
+	}},
+	{"parent", func(w *fieldWork, v string) fieldError {
+		w.ch.parent = strings.Trim(strings.TrimSpace(v), "/")
+		w.ch.parentSent = true
+		return ""
+	}},
+	{"position", (*fieldWork).position},
+	{"coverImage", func(w *fieldWork, v string) fieldError {
+		v = strings.TrimSpace(v)
+		if hasTraversal(v) {
+			return fieldError("Invalid cover image: " + v)
+		}
+		w.p.coverImage = v
+		return ""
+	}},
+	{"template", func(w *fieldWork, v string) fieldError { w.p.template = w.encode(v); return "" }},
+}
+
+// encode is v HTML-encoded for storage.
+func (w *fieldWork) encode(v string) string {
+	v = sanitise(v)
+	if w.in.form && w.s.mutated(DoubleEncodeForm) {
+		v = sanitise(v)
+	}
+	return v
+}
+
+func (w *fieldWork) title(v string) fieldError {
+	t := w.encode(v)
+	w.ch.titleChanged = t != w.p.title
+	w.p.title = t
+	return ""
+}
+
+func (w *fieldWork) description(v string) fieldError {
+	if !(w.creating && w.s.mutated(CreateIgnoresDescription)) {
+		w.p.description = w.encode(v)
+	}
+	return ""
+}
+
+func (w *fieldWork) category(v string) fieldError {
+	v = strings.TrimSpace(v)
+	if v != "" && w.s.cats[v] == nil {
+		return fieldError("Category not found: " + v)
+	}
+	w.p.category = v
+	return ""
+}
+
+func (w *fieldWork) pageType(v string) fieldError {
+	if v == "" {
+		return ""
+	}
+	s := w.s
+	valid := pageTypes[v] || (w.creating && s.mutated(InvalidTypeAccepted)) ||
+		(!w.creating && s.mutated(EditInvalidTypeAccepted))
+	switch {
+	case !valid && s.mutated(BenignInvalidTypeIgnored):
+		// Accepted but not stored (the spec lists no validation of
+		// type): a new page is a draft, an edited page keeps its type.
+		if w.creating {
+			w.p.typ = "draft"
+		}
+	case !valid:
+		return fieldError("Invalid page type: " + v)
+	case w.creating || !s.mutated(EditIgnoresType):
+		w.p.typ = v
+		w.ch.typeSent = true
+	}
+	return ""
+}
+
+func (w *fieldWork) date(v string) fieldError {
+	if strings.TrimSpace(v) == "" {
+		return ""
+	}
+	t, err := time.Parse(dateLayout, strings.TrimSpace(v))
+	if err != nil {
+		return fieldError("Invalid date, the format is YYYY-MM-DD HH:MM:SS: " + v)
+	}
+	w.p.date = t.Format(dateLayout)
+	w.ch.dateSent = true
+	return ""
+}
+
+func (w *fieldWork) position(v string) fieldError {
+	if strings.TrimSpace(v) == "" {
+		return ""
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return fieldError("Invalid position, an integer is expected: " + v)
+	}
+	w.p.position = n
+	return ""
+}
+
+// schedule stores a published page with a future date as scheduled, like
+// the previous release (the spec says nothing about scheduling).
+// host: Pages::add and Pages::edit in bl-kernel/pages.class.php
+func (w *fieldWork) schedule() {
+	s, p := w.s, w.p
+	if p.typ == "published" && (w.ch.typeSent || w.ch.dateSent) && !s.mutated(BenignNoAutoSchedule) {
 		if t, err := time.ParseInLocation(dateLayout, p.date, s.location()); err == nil && t.After(s.now()) {
 			p.typ = "scheduled"
 		}
 	}
-	return ch, ""
 }
 
 // tagsOf reads a comma-separated tags value: each name trimmed and kept

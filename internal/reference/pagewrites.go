@@ -54,14 +54,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	p.customFields = s.withCustomFields(nil)
 	s.pages[p.key] = p
 	s.reindexTags(ch)
-	if s.mutated(CreateReturnsKeyOnly) {
-		return success(http.StatusOK, "Page created.", kv{"data", obj{{"key", p.key}}})
-	}
-	code := http.StatusCreated
-	if s.mutated(CreateReturns200) {
-		code = http.StatusOK
-	}
-	return success(code, "Page created.", kv{"data", s.pageObj(p, baseURL(r))})
+	return success(http.StatusCreated, "Page created.", kv{"data", s.pageObj(p, baseURL(r))})
 }
 
 // editPageH answers PUT /api/pages/{key} (spec 4.4). It acts on the full
@@ -125,14 +118,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		}
 	}
 	s.reindexTags(ch)
-	data := s.pageObj(p, baseURL(r))
-	if s.mutated(EditReportsOldKey) {
-		data = data.set("key", old.key)
-	}
-	if s.mutated(EditReturnsKeyOnly) {
-		data = obj{{"key", data[0].v}}
-	}
-	return success(http.StatusOK, "Page edited.", kv{"data", data})
+	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
 }
 
 // deletePageH answers DELETE /api/pages/{key} (spec 4.5). The page's files
@@ -186,11 +172,7 @@ func (s *view) writeTarget(rt route, missing Mutant, missingAnswer response, not
 	if !validKey(rt) {
 		return nil, failure(http.StatusBadRequest, "Invalid page key.")
 	}
-	key := rt.key
-	if s.mutated(ChildWritesHitParent) {
-		key, _, _ = strings.Cut(key, "/") // parent/child names parent
-	}
-	if p := s.pages[key]; p != nil {
+	if p := s.pages[s.targetKey(rt)]; p != nil {
 		return p, response{}
 	}
 	if s.mutated(missing) {

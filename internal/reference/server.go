@@ -134,28 +134,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	// token; the response records it (see the nocache-only-with-auth mutant).
 	authOK := false
 	defer func() { resp.authed = authOK }()
-	path := r.URL.Path
 	prefix := "/api"
 	if s.mutated(APIUnderV1) {
 		prefix = "/api/v1"
 	}
-	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
-		// Outside the API: a JSON 404 (the real host answers with its HTML
-		// "page not found" page).
-		return early(http.StatusNotFound, "Not found.")
-	}
-	if r.Method == http.MethodOptions && s.mutated(BenignNewerRelease) {
-		// A CORS preflight, answered before any credential check.
-		return response{code: http.StatusNoContent, allow: preflightMethods}
-	}
-	ct := strings.ToLower(r.Header.Get("Content-Type"))
-	if s.mutated(JSONBodyRejected) && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
-		strings.HasPrefix(ct, "application/json") {
-		return early(http.StatusBadRequest, msgMissingInputs)
-	}
-	if s.mutated(FormPutRejected) && r.Method == http.MethodPut &&
-		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
-		return early(http.StatusBadRequest, msgMissingInputs)
+	if refused, ok := s.refuseEarly(r, prefix); !ok {
+		return refused
 	}
 	s.exploreInput(r)
 	in, err := readInput(r, w)
@@ -166,132 +150,183 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 	if len(s.cells) > 0 {
 		s.breakInput(r, in)
 	}
-	if s.mutated(BodyTokensJSONOnly) && in.form {
-		delete(in.vals, "token")
-		delete(in.vals, "authentication")
-	}
-	if r.Method == http.MethodDelete && (s.mutated(DeleteJSONBodyIgnored) || s.mutated(DeleteIgnoresQueryTokens)) {
-		q := r.URL.Query()
-		for _, k := range []string{"token", "authentication"} {
-			inQuery := q.Get(k) != ""
-			if (inQuery && s.mutated(DeleteIgnoresQueryTokens)) || (!inQuery && s.mutated(DeleteJSONBodyIgnored)) {
-				delete(in.vals, k)
-			}
-		}
-	}
+	s.dropTokens(r, in)
 
 	// Token checks come before the endpoint is resolved, like the previous
 	// release: an unknown endpoint without a token is "Missing API token.".
-	tok := in.token("token")
-	if tok == "" {
-		if s.mutated(MissingToken401) {
-			return early(http.StatusUnauthorized, msgMissingToken)
-		}
-		return early(http.StatusBadRequest, msgMissingToken)
-	}
-	if !equal(tok, s.opts.Token) && !s.mutated(InvalidTokenAccepted) {
-		return early(http.StatusUnauthorized, msgInvalidToken)
+	if refused, ok := s.checkToken(in); !ok {
+		return refused
 	}
 	author, authOK := s.authenticate(in, r.Method != http.MethodGet)
 	if authOK && IsWrite(r.Method) && s.mutated(ForeignWriter) && s.authWrites.Add(1) == foreignWriteAt {
 		s.foreignDelete()
 	}
 
+	rt := routeOf(r, prefix)
+	h, needsAuth := s.lookup(rt)
+	if h == nil {
+		return s.unknownEndpoint(rt)
+	}
+	c := matched{r: r, rt: rt, in: in, h: s.aroundHandler(rt, h), needsAuth: needsAuth, authOK: authOK, author: author}
+	return s.transact(r, rt, c.on)
+}
+
+// refuseEarly answers a request outside the API, a CORS preflight and the
+// bodies a mutant refuses before reading them; ok when none of these.
+func (s *Server) refuseEarly(r *http.Request, prefix string) (_ response, ok bool) {
+	path := r.URL.Path
+	if path != prefix && !strings.HasPrefix(path, prefix+"/") {
+		// Outside the API: a JSON 404 (the real host answers with its HTML
+		// "page not found" page).
+		return early(http.StatusNotFound, "Not found."), false
+	}
+	if r.Method == http.MethodOptions && s.mutated(BenignNewerRelease) {
+		// A CORS preflight, answered before any credential check.
+		return response{code: http.StatusNoContent, allow: preflightMethods}, false
+	}
+	ct := strings.ToLower(r.Header.Get("Content-Type"))
+	if s.mutated(JSONBodyRejected) && (r.Method == http.MethodPost || r.Method == http.MethodPut) &&
+		strings.HasPrefix(ct, "application/json") {
+		return early(http.StatusBadRequest, msgMissingInputs), false
+	}
+	if s.mutated(FormPutRejected) && r.Method == http.MethodPut &&
+		strings.HasPrefix(ct, "application/x-www-form-urlencoded") {
+		return early(http.StatusBadRequest, msgMissingInputs), false
+	}
+	return response{}, true
+}
+
+// dropTokens applies the mutants that do not read the tokens where they
+// travel: in a form, in the query of a DELETE, in its JSON body.
+func (s *Server) dropTokens(r *http.Request, in *input) {
+	if s.mutated(BodyTokensJSONOnly) && in.form {
+		delete(in.vals, "token")
+		delete(in.vals, "authentication")
+	}
+	if r.Method != http.MethodDelete || !(s.mutated(DeleteJSONBodyIgnored) || s.mutated(DeleteIgnoresQueryTokens)) {
+		return
+	}
+	q := r.URL.Query()
+	for _, k := range []string{"token", "authentication"} {
+		inQuery := q.Get(k) != ""
+		if (inQuery && s.mutated(DeleteIgnoresQueryTokens)) || (!inQuery && s.mutated(DeleteJSONBodyIgnored)) {
+			delete(in.vals, k)
+		}
+	}
+}
+
+// checkToken checks the API token; ok when it is valid.
+func (s *Server) checkToken(in *input) (_ response, ok bool) {
+	tok := in.token("token")
+	switch {
+	case tok == "" && s.mutated(MissingToken401):
+		return early(http.StatusUnauthorized, msgMissingToken), false
+	case tok == "":
+		return early(http.StatusBadRequest, msgMissingToken), false
+	case !equal(tok, s.opts.Token) && !s.mutated(InvalidTokenAccepted):
+		return early(http.StatusUnauthorized, msgInvalidToken), false
+	}
+	return response{}, true
+}
+
+// routeOf matches the path of r, under prefix, to an endpoint and a key.
+func routeOf(r *http.Request, prefix string) route {
 	rt := route{method: r.Method}
-	rest := strings.TrimPrefix(strings.TrimPrefix(path, prefix), "/")
+	rest := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, prefix), "/")
 	rt.endpoint, rt.key, _ = strings.Cut(rest, "/")
 	rawRest := r.URL.EscapedPath()
 	if strings.HasPrefix(rawRest, prefix+"/") {
 		_, rt.rawKey, _ = strings.Cut(rawRest[len(prefix)+1:], "/")
 	}
+	return rt
+}
 
-	h, needsAuth := s.lookup(rt)
-	if h == nil {
-		if s.mutated(UnknownEndpoint404) {
-			return early(http.StatusNotFound, msgAccessDenied)
-		}
-		if allow := s.allowedMethods(rt); allow != "" && s.mutated(Benign405UnlistedMethod) {
-			resp := failure(http.StatusMethodNotAllowed, "Method not allowed.")
-			resp.allow = allow
-			return resp
+// unknownEndpoint answers a route the endpoint table lacks.
+func (s *Server) unknownEndpoint(rt route) response {
+	if s.mutated(UnknownEndpoint404) {
+		return early(http.StatusNotFound, msgAccessDenied)
+	}
+	if allow := s.allowedMethods(rt); allow != "" && s.mutated(Benign405UnlistedMethod) {
+		resp := failure(http.StatusMethodNotAllowed, "Method not allowed.")
+		resp.allow = allow
+		return resp
+	}
+	return early(http.StatusUnauthorized, msgAccessDenied)
+}
+
+// matched is a request matched to its handler, its tokens checked.
+type matched struct {
+	r         *http.Request
+	rt        route
+	in        *input
+	h         handlerFunc
+	needsAuth bool
+	authOK    bool
+	author    string
+}
+
+// on answers c on the state v: the handler's answer, or 401 when the
+// handler needs the authentication token and the request has no valid one.
+func (c matched) on(v *view) response {
+	s, rt := v.Server, c.rt
+	if s.mutated(Benign404BeforeAuth) && v.missingPageTarget(rt) {
+		// The spec does not order the 401 and 404 checks of a write.
+		return failure(http.StatusNotFound, "Page not found.")
+	}
+	if s.mutated(FileUploadWithoutAuth) && rt.endpoint == "files" && rt.method == http.MethodPost && v.pages[rt.key] != nil {
+		c.needsAuth = false
+	}
+	if c.needsAuth && !c.authOK {
+		v.exploreRefused(rt, c.in)
+		if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
+			c.h(v, c.r, rt, c.in, adminUser) // applied, then refused
 		}
 		return early(http.StatusUnauthorized, msgAccessDenied)
 	}
-	if s.mutated(UserReadsNeedAuth) && rt.endpoint == "users" {
-		needsAuth = true
-	}
-	return s.transact(r, rt, func(v *view) response {
-		if s.mutated(Benign404BeforeAuth) && v.missingPageTarget(rt) {
-			// The spec does not order the 401 and 404 checks of a write.
-			return failure(http.StatusNotFound, "Page not found.")
-		}
-		if s.mutated(FileUploadWithoutAuth) && rt.endpoint == "files" && rt.method == http.MethodPost && v.pages[rt.key] != nil {
-			needsAuth = false
-		}
-		if needsAuth && !authOK {
-			v.exploreRefused(rt, in)
-			if s.mutated(RefusedWriteApplies) && rt.method != http.MethodGet {
-				h(v, r, rt, in, adminUser) // applied, then refused
-			}
-			return early(http.StatusUnauthorized, msgAccessDenied)
-		}
-		return h(v, r, rt, in, author)
-	})
+	return c.h(v, c.r, rt, c.in, c.author)
 }
 
 // handlerFunc answers a request on the state it reads.
 type handlerFunc func(v *view, r *http.Request, rt route, in *input, author string) response
 
+// endpoint is a row of the endpoint table: the handler of a method on an
+// endpoint, with a key after it or without (keyed), and whether it needs
+// the authentication token; the mutant flip, when on, turns that around.
+type endpoint struct {
+	name   string
+	keyed  bool
+	method string
+	h      handlerFunc
+	auth   bool
+	flip   Mutant
+}
+
+// endpoints is the endpoint table.
+var endpoints = []endpoint{
+	{"pages", false, http.MethodGet, (*view).listPagesH, false, ""},
+	{"pages", false, http.MethodPost, (*view).createPageH, true, CreateWithoutAuth},
+	{"pages", true, http.MethodGet, (*view).getPageH, false, ""},
+	{"pages", true, http.MethodPut, (*view).editPageH, true, ""},
+	{"pages", true, http.MethodDelete, (*view).deletePageH, true, DeleteWithoutAuth},
+	{"tags", false, http.MethodGet, (*view).listTermsH, false, ""},
+	{"tags", true, http.MethodGet, (*view).getTermH, false, ""},
+	{"categories", false, http.MethodGet, (*view).listTermsH, false, ""},
+	{"categories", true, http.MethodGet, (*view).getTermH, false, ""},
+	{"users", false, http.MethodGet, (*view).listUsersH, false, UserReadsNeedAuth},
+	{"users", true, http.MethodGet, (*view).getUserH, false, UserReadsNeedAuth},
+	{"settings", false, http.MethodGet, (*view).getSettingsH, true, SettingsReadableWithoutAuth},
+	{"settings", false, http.MethodPut, (*view).editSettingsH, true, ""},
+	{"images", false, http.MethodPost, (*view).uploadImageH, true, ""},
+	{"files", true, http.MethodGet, (*view).listFilesH, false, ""},
+	{"files", true, http.MethodPost, (*view).uploadFileH, true, ""},
+}
+
 // lookup finds the handler of a route and whether it needs the
 // authentication token; nil when the endpoint or method is unknown.
 func (s *Server) lookup(rt route) (handlerFunc, bool) {
-	hasKey := rt.key != ""
-	m := rt.method
-	switch rt.endpoint {
-	case "pages":
-		switch {
-		case !hasKey && m == http.MethodGet:
-			return (*view).listPagesH, false
-		case !hasKey && m == http.MethodPost:
-			return (*view).createPageH, !s.mutated(CreateWithoutAuth)
-		case hasKey && m == http.MethodGet:
-			return (*view).getPageH, false
-		case hasKey && m == http.MethodPut:
-			return (*view).editPageH, true
-		case hasKey && m == http.MethodDelete:
-			return (*view).deletePageH, !s.mutated(DeleteWithoutAuth)
-		}
-	case "tags", "categories":
-		if m == http.MethodGet {
-			if hasKey {
-				return (*view).getTermH, false
-			}
-			return (*view).listTermsH, false
-		}
-	case "users":
-		if m == http.MethodGet {
-			if hasKey {
-				return (*view).getUserH, false
-			}
-			return (*view).listUsersH, false
-		}
-	case "settings":
-		switch {
-		case !hasKey && m == http.MethodGet:
-			return (*view).getSettingsH, !s.mutated(SettingsReadableWithoutAuth)
-		case !hasKey && m == http.MethodPut:
-			return (*view).editSettingsH, true
-		}
-	case "images":
-		if !hasKey && m == http.MethodPost {
-			return (*view).uploadImageH, true
-		}
-	case "files":
-		switch {
-		case hasKey && m == http.MethodGet:
-			return (*view).listFilesH, false
-		case hasKey && m == http.MethodPost:
-			return (*view).uploadFileH, true
+	for _, e := range endpoints {
+		if e.name == rt.endpoint && e.keyed == (rt.key != "") && e.method == rt.method {
+			return e.h, e.auth != (e.flip != "" && s.mutated(e.flip))
 		}
 	}
 	return nil, false

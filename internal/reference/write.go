@@ -8,19 +8,45 @@ import (
 // write sends a response. Every response, success or error, carries the
 // JSON content type, the CORS header and the no-cache headers.
 func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
+	resp = s.statusMutants(r, resp)
+	s.setHeaders(w.Header(), r, resp)
+	var out []byte
+	switch body := s.shapeBody(resp); {
+	case resp.raw != nil:
+		out = resp.raw
+	case body != nil:
+		enc := &encoder{
+			reverse:    s.mutated(BenignKeyOrder),
+			extra:      s.mutated(BenignExtraFields),
+			escSlashes: s.mutated(BenignEscapedSlashes),
+		}
+		out = append(enc.encode(body), '\n')
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	w.WriteHeader(resp.code)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(out)
+	}
+}
+
+// statusMutants applies the mutants of the status code, and the early
+// errors' status field on every request but GET /api/pages.
+func (s *Server) statusMutants(r *http.Request, resp response) response {
 	if resp.kind == kindHandlerError && s.mutated(HandlerErrors200) {
 		resp.code = http.StatusOK
 	}
 	if resp.code == http.StatusUnauthorized && s.mutated(Status403InsteadOf401) {
 		resp.code = http.StatusForbidden
 	}
-	isErr := resp.code >= 400
 	if resp.kind == kindEarlyError && s.mutated(StatusOnOtherEarlyErrors) && !(r.Method == http.MethodGet && r.URL.Path == "/api/pages") {
 		resp.body = append(obj{{"status", "1"}}, resp.body...)
 	}
-	body := s.shapeBody(resp)
+	return resp
+}
 
-	h := w.Header()
+// setHeaders sets the headers of resp but Content-Length.
+func (s *Server) setHeaders(h http.Header, r *http.Request, resp response) {
+	isErr := resp.code >= 400
 	ct := "application/json"
 	if s.mutated(BenignCharset) {
 		ct = "application/json; charset=utf-8"
@@ -56,24 +82,6 @@ func (s *Server) write(w http.ResponseWriter, r *http.Request, resp response) {
 		h.Set("Vary", "Origin")
 		h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE")
 		h.Set("X-Content-Type-Options", "nosniff")
-	}
-
-	var out []byte
-	switch {
-	case resp.raw != nil:
-		out = resp.raw
-	case body != nil:
-		enc := &encoder{
-			reverse:    s.mutated(BenignKeyOrder),
-			extra:      s.mutated(BenignExtraFields),
-			escSlashes: s.mutated(BenignEscapedSlashes),
-		}
-		out = append(enc.encode(body), '\n')
-	}
-	h.Set("Content-Length", strconv.Itoa(len(out)))
-	w.WriteHeader(resp.code)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(out)
 	}
 }
 
