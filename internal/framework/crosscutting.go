@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/rules"
 )
 
 // CrossCutting judges every recorded exchange with the checks the suites
@@ -89,13 +90,9 @@ const (
 	maxRequests = 24
 )
 
-// Judgement is one rule's judgement of one exchange.
-type Judgement struct {
-	// Skip: the rule cannot judge this exchange (not counted as checked).
-	Skip bool
-	// Problem is what is wrong; "" when the exchange conforms.
-	Problem string
-}
+// Judgement is one rule's judgement of one exchange (internal/rules,
+// where the rules are judged).
+type Judgement = rules.Judgement
 
 // ExchangeCheck is one cross-cutting rule's test of a response.
 type ExchangeCheck struct {
@@ -106,6 +103,15 @@ type ExchangeCheck struct {
 	// for heavy work. Check, when set too, says at once whether the
 	// exchange is one to judge (Skip: it is not).
 	Later func(ex *client.Exchange, body []byte) Judgement
+}
+
+// ExchangeChecks are the checks that judge every exchange with cs.
+func ExchangeChecks(cs ...rules.Check) []ExchangeCheck {
+	out := make([]ExchangeCheck, len(cs))
+	for i, c := range cs {
+		out[i] = ExchangeCheck{Rule: c.Rule, Check: c.Judge}
+	}
+	return out
 }
 
 // NewCrossCutting judges exchanges whose URL lies under baseURL/api/.

@@ -3,8 +3,8 @@
 // the ledger of what the run created), the rule-naming wrapper around
 // ginkgo.It (which counts each spec's assertions: a spec that asserted
 // nothing is not checked), the suite-wide nodes (registered once, by
-// Install), the judge
-// of every exchange with the checks suites add (CrossCutting), the requests
+// Install), the judge of every exchange with the checks suites add
+// (CrossCutting; the rules themselves are judged in internal/rules), the requests
 // several suites build (discovery, probes, page and settings lifecycles),
 // groups of specs whose fixtures are prepared side by side and judged in
 // order (prepared.go), the phases that order the run's containers,

@@ -9,11 +9,12 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/every"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestCrossCuttingChecks feeds the checks of every response
-// (framework.EveryResponseChecks, judged by framework.CrossCutting) responses that break them in known ways and checks what
+// (every.Checks, judged by framework.CrossCutting) responses that break them in known ways and checks what
 // each rule counted and how it groups the violations.
 func TestCrossCuttingChecks(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -55,7 +56,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		"ENV-STATUS-AGREES":     {3, 2}, // only JSON objects with a status field
 		"ENV-MESSAGE-STRING":    {5, 2}, // only JSON objects
 	}
-	for _, c := range framework.EveryResponseChecks() {
+	for _, c := range framework.ExchangeChecks(every.Checks()...) {
 		got := p.Tally(c.Rule)
 		if w := want[c.Rule]; got.Checked != w.checked || got.Violations != w.violations {
 			t.Errorf("%s: checked %d, violations %d; want %d, %d\n%s", c.Rule, got.Checked, got.Violations, w.checked, w.violations, got.Summary())
@@ -199,7 +200,7 @@ func judgedClient(t *testing.T, url string) (*client.Client, *framework.CrossCut
 		t.Fatal(err)
 	}
 	p := framework.NewCrossCutting(url)
-	p.Add(framework.EveryResponseChecks()...)
+	p.Add(framework.ExchangeChecks(every.Checks()...)...)
 	c.OnExchange(p.Observe)
 	return c, p
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/every"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -42,8 +43,8 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 	}
 	crashed := ex.Status >= 500 && !(ex.Method == http.MethodDelete && ex.Status == http.StatusInternalServerError)
 	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", status(ex))
-	for _, c := range framework.EveryResponseChecks() {
-		if v := c.Check(ex); !v.Skip {
+	for _, c := range every.Checks() {
+		if v := c.Judge(ex); !v.Skip {
 			j.Check(c.Rule, v.Problem == "", ex, "every answer", "what every answer keeps (1, 5.9, 7)", v.Problem)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // rule of 9.3 for a page list with odd paging values, GEN-NO-CRASH
 // otherwise.
 func CrashRule(c gen.Case) string {
-	if c.Kind == gen.KindList && parseList(c).odd {
+	if c.Kind == gen.KindList && parseList(c).Odd {
 		return "PAGE-LIST-BAD-PAGING-NO-CRASH"
 	}
 	return RuleNoCrash

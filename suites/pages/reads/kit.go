@@ -223,12 +223,6 @@ func intOf(ex *client.Exchange, path string) (n int, ok bool) {
 	return int(r.Num), isInteger(r)
 }
 
-// boolean reads a member that must be a boolean.
-func boolean(ex *client.Exchange, path string) bool {
-	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, BeAssignableToTypeOf(true)))
-	return ex.Get(path).Bool()
-}
-
 // isInteger reports whether a JSON value is an integral number.
 func isInteger(r gjson.Result) bool {
 	return r.Type == gjson.Number && r.Num == math.Trunc(r.Num)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
 
 // maxWalk bounds how many pages of one listing a spec visits (the
@@ -82,10 +83,10 @@ func (k kit) walkSpecs() {
 			pages := pageCount(total, size)
 			pns := visit(max(pages, 1))
 			// Each page judged as a one-by-one walk would.
-			checkMeta(w.first, 1, size, total, pages)
+			checkMeta(w.first, 1, size, total)
 			for i, ex := range w.rest {
 				expectList(1, ex)
-				checkMeta(ex, pns[i+1], size, total, pages)
+				checkMeta(ex, pns[i+1], size, total)
 			}
 			if pages < 2 {
 				framework.NotChecked("%s", k.lacking(count(total, "page")+" of every type, one list page at size "+
@@ -191,16 +192,14 @@ func (w typeWalk) items() (framework.PageList, *client.Exchange) {
 	return framework.JoinPages(lists...), w.pages[len(w.pages)-1]
 }
 
-// checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT).
-func checkMeta(ex *client.Exchange, pn, size, total, pages int) {
-	Expect(integer(ex, "numberOfItems")).To(Equal(size), framework.Evidence(ex, "numberOfItems is the page size used (%d)", size))
-	Expect(integer(ex, "meta.pageSize")).To(Equal(size), framework.Evidence(ex, "meta.pageSize is the page size used (%d)", size))
-	Expect(integer(ex, "meta.pageNumber")).To(Equal(pn), framework.Evidence(ex, "meta.pageNumber is the page served (%d)", pn))
-	Expect(integer(ex, "meta.total")).To(Equal(total), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
-	Expect(boolean(ex, "meta.hasMore")).To(Equal(pn < pages),
-		framework.Evidence(ex, "meta.hasMore is true exactly when later pages hold pages (page %d of %d)", pn, pages))
-	Expect(framework.PageItems(ex).Len()).To(Equal(expectedLen(total, size, pn)),
-		framework.Evidence(ex, "page %d of size %d holds %d of the %d pages", pn, size, expectedLen(total, size, pn), total))
+// checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT): page
+// pn at size a page of total pages, as internal/rules/paging judges it,
+// and the same meta.total on every page.
+func checkMeta(ex *client.Exchange, pn, size, total int) {
+	expectChecks(ex, paging.Meta(ex, framework.PageItems(ex).Len(), paging.Request{Page: pn},
+		paging.Slice{Total: total, Size: size, Page: pn})...)
+	v := paging.Total(ex, total)
+	Expect(v.Problem).To(BeEmpty(), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
 }
 
 // untaggedWalk is what PAGE-LIST-UNTAGGED-AFTER-PAGINATION and
@@ -283,12 +282,7 @@ func (k kit) untaggedSpecs() {
 }
 
 // pageCount is the number of non-empty pages of size s.
-func pageCount(total, s int) int {
-	if s <= 0 || total <= 0 {
-		return 0
-	}
-	return (total + s - 1) / s
-}
+func pageCount(total, s int) int { return paging.Slice{Total: total, Size: s}.Pages() }
 
 // visit lists the page numbers a walk visits: all of them, or on a
 // long listing the first ones and the last two.
@@ -300,11 +294,6 @@ func visit(pages int) []int {
 		}
 	}
 	return out
-}
-
-// expectedLen is how many pages page pn of size s holds out of total.
-func expectedLen(total, s, pn int) int {
-	return max(0, min(s, total-(pn-1)*s))
 }
 
 // count says how many of noun: "1 page", "3 pages", "0 published pages".

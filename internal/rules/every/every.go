@@ -1,38 +1,41 @@
-package framework
+// Package every judges what every answer of the API keeps (spec sections
+// 1, 5.9 and 7): a JSON body with the JSON content type, CORS open to any
+// origin, no caching, and the envelope's status and message. The run
+// applies them to every exchange it records (suites/protocol adds them to
+// framework.CrossCutting); conformance explore judges every answer with
+// them (internal/explore/oracle).
+package every
 
 import (
-	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/rules"
 )
 
-// EveryResponseChecks are the rules that hold for every response (spec
-// sections 1, 5.9 and 7), in report order: suites/protocol adds them to
-// the run's CrossCutting, and explore judges every answer with them.
-func EveryResponseChecks() []ExchangeCheck {
-	return []ExchangeCheck{
-		{Rule: "GEN-CONTENT-TYPE-JSON", Check: contentTypeJSON},
-		{Rule: "GEN-BODY-JSON", Check: bodyJSON},
-		{Rule: "GEN-CORS-ANY-ORIGIN", Check: corsAnyOrigin},
-		{Rule: "GEN-NO-CACHE", Check: noCache},
-		{Rule: "ENV-STATUS-AGREES", Check: statusAgrees},
-		{Rule: "ENV-MESSAGE-STRING", Check: messageString},
+// Checks are the rules every answer keeps, in report order.
+func Checks() []rules.Check {
+	return []rules.Check{
+		{Rule: "GEN-CONTENT-TYPE-JSON", Judge: ContentTypeJSON},
+		{Rule: "GEN-BODY-JSON", Judge: BodyJSON},
+		{Rule: "GEN-CORS-ANY-ORIGIN", Judge: CORSAnyOrigin},
+		{Rule: "GEN-NO-CACHE", Judge: NoCache},
+		{Rule: "ENV-STATUS-AGREES", Judge: StatusAgrees},
+		{Rule: "ENV-MESSAGE-STRING", Judge: MessageString},
 	}
 }
 
-func conforms() Judgement    { return Judgement{} }
-func cannotJudge() Judgement { return Judgement{Skip: true} }
+var (
+	conforms    = rules.Conforms
+	cannotJudge = rules.CannotJudge
+	violation   = rules.Violation
+)
 
-func violation(format string, args ...any) Judgement {
-	return Judgement{Problem: fmt.Sprintf(format, args...)}
-}
-
-// contentTypeJSON: GEN-CONTENT-TYPE-JSON.
-func contentTypeJSON(ex *client.Exchange) Judgement {
+// ContentTypeJSON judges GEN-CONTENT-TYPE-JSON.
+func ContentTypeJSON(ex *client.Exchange) rules.Judgement {
 	if ex.MediaType() != "application/json" {
 		if ct := ex.Header.Values("Content-Type"); len(ct) > 0 {
 			return violation("Content-Type is %q, want application/json", strings.Join(ct, ", "))
@@ -42,8 +45,8 @@ func contentTypeJSON(ex *client.Exchange) Judgement {
 	return conforms()
 }
 
-// bodyJSON: GEN-BODY-JSON.
-func bodyJSON(ex *client.Exchange) Judgement {
+// BodyJSON judges GEN-BODY-JSON.
+func BodyJSON(ex *client.Exchange) rules.Judgement {
 	switch {
 	case ex.Truncated || ex.BodyCut:
 		// Longer than the read bound, or cut by the connection closing:
@@ -57,9 +60,9 @@ func bodyJSON(ex *client.Exchange) Judgement {
 	return violation("the body is not a JSON document")
 }
 
-// corsAnyOrigin: GEN-CORS-ANY-ORIGIN. Echoing the request's Origin is the
-// rule's Reading.
-func corsAnyOrigin(ex *client.Exchange) Judgement {
+// CORSAnyOrigin judges GEN-CORS-ANY-ORIGIN. Echoing the request's Origin
+// is the rule's Reading.
+func CORSAnyOrigin(ex *client.Exchange) rules.Judgement {
 	got := ex.Header.Get("Access-Control-Allow-Origin")
 	origin := ex.RequestHeader.Get("Origin")
 	switch {
@@ -71,8 +74,8 @@ func corsAnyOrigin(ex *client.Exchange) Judgement {
 	return violation("Access-Control-Allow-Origin is %q, want *", got)
 }
 
-// noCache: GEN-NO-CACHE.
-func noCache(ex *client.Exchange) Judgement {
+// NoCache judges GEN-NO-CACHE.
+func NoCache(ex *client.Exchange) rules.Judgement {
 	cc := strings.ToLower(strings.Join(ex.Header.Values("Cache-Control"), ","))
 	pragma := strings.ToLower(strings.Join(ex.Header.Values("Pragma"), ","))
 	if strings.Contains(cc, "no-store") || strings.Contains(cc, "no-cache") || strings.Contains(pragma, "no-cache") {
@@ -81,8 +84,8 @@ func noCache(ex *client.Exchange) Judgement {
 	return violation("no no-cache header (Cache-Control: no-store/no-cache or Pragma: no-cache)")
 }
 
-// statusAgrees: ENV-STATUS-AGREES.
-func statusAgrees(ex *client.Exchange) Judgement {
+// StatusAgrees judges ENV-STATUS-AGREES.
+func StatusAgrees(ex *client.Exchange) rules.Judgement {
 	if !jsonObject(ex) {
 		return cannotJudge() // judged by GEN-BODY-JSON
 	}
@@ -104,12 +107,12 @@ func statusAgrees(ex *client.Exchange) Judgement {
 	return conforms()
 }
 
-// messageString: ENV-MESSAGE-STRING.
-func messageString(ex *client.Exchange) Judgement {
+// MessageString judges ENV-MESSAGE-STRING.
+func MessageString(ex *client.Exchange) rules.Judgement {
 	if !jsonObject(ex) {
 		return cannotJudge() // judged by GEN-BODY-JSON and the shape rules
 	}
-	if IsUploadSuccess(ex) {
+	if uploadSuccess(ex) {
 		return cannotJudge() // the response shape of uploads is "not shown" (4.12, 4.13)
 	}
 	m := ex.Get("message")
@@ -124,9 +127,9 @@ func messageString(ex *client.Exchange) Judgement {
 
 func jsonObject(ex *client.Exchange) bool { return ex.IsJSON() && ex.JSON().IsObject() }
 
-// IsUploadSuccess reports a 2xx answer to POST /api/images or POST
+// uploadSuccess reports a 2xx answer to POST /api/images or POST
 // /api/files/{key}, whose body the spec does not show.
-func IsUploadSuccess(ex *client.Exchange) bool {
+func uploadSuccess(ex *client.Exchange) bool {
 	if ex.Method != "POST" || ex.Status < 200 || ex.Status > 299 {
 		return false
 	}
