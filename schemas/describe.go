@@ -134,34 +134,40 @@ func newMessage(segs []pathSeg, text string) message {
 // describeMessages describes each error, unsorted (sortedViolations
 // makes them the violations).
 func describeMessages(cat *catalog, name string, doc any, errs []gojsonschema.ResultError) []message {
-	type located struct {
-		err   gojsonschema.ResultError
-		segs  []pathSeg
-		value any
-		path  string
-	}
-	all := make([]located, 0, len(errs))
+	all := make([]locatedError, 0, len(errs))
 	for _, e := range errs {
 		segs, value := locate(doc, e.Context())
-		all = append(all, located{e, segs, value, renderPath(segs)})
+		all = append(all, locatedError{e, segs, value, renderPath(segs)})
 	}
-
-	// Paths where an anyOf/oneOf failure was summarised as "expected A or B":
-	// the merged errors of the closest alternative at the same path are noise.
-	summarised := map[string]bool{}
-	var msgs []message
+	msgs, summarised := summariseAlternatives(cat, name, all)
 	for _, l := range all {
-		t := l.err.Type()
-		if t != "number_any_of" && t != "number_one_of" {
+		msgs = append(msgs, describeError(cat, name, l, summarised)...)
+	}
+	return msgs
+}
+
+// locatedError is a validation error with its place in the document.
+type locatedError struct {
+	err   gojsonschema.ResultError
+	segs  []pathSeg
+	value any // the document's value there (nil when absent)
+	path  string
+}
+
+// summariseAlternatives describes each anyOf/oneOf failure whose
+// alternatives the catalog can name as "expected A or B". It returns the
+// paths it summarised too: there, the merged errors of the closest
+// alternative are noise.
+func summariseAlternatives(cat *catalog, name string, all []locatedError) (msgs []message, summarised map[string]bool) {
+	summarised = map[string]bool{}
+	for _, l := range all {
+		kw, ok := alternativesKeyword[l.err.Type()]
+		if !ok {
 			continue
-		}
-		kw := "anyOf"
-		if t == "number_one_of" {
-			kw = "oneOf"
 		}
 		alts := cat.alternatives(name, l.segs, kw)
 		if alts == "" {
-			continue // described by the generic code below
+			continue // described by describeError
 		}
 		summarised[l.path] = true
 		if kw == "oneOf" {
@@ -170,51 +176,73 @@ func describeMessages(cat *catalog, name string, doc any, errs []gojsonschema.Re
 			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected %s, got %s", alts, shortValue(l.value))))
 		}
 	}
+	return msgs, summarised
+}
 
-	for _, l := range all {
-		e, d := l.err, l.err.Details()
-		switch e.Type() {
-		case "number_all_of", "condition_then", "condition_else":
-			// Summaries of sub-errors that are reported on their own.
-		case "number_any_of", "number_one_of":
-			if !summarised[l.path] {
-				msgs = append(msgs, newMessage(l.segs, e.Description()))
-			}
-		case "invalid_type", "const", "enum", "pattern":
-			if !summarised[l.path] {
-				msgs = append(msgs, newMessage(l.segs, expectation(e.Type(), d, l.value)))
-			}
-		case "required":
-			msgs = append(msgs, newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "required property is missing"))
-		case "additional_property_not_allowed":
-			msgs = append(msgs, newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "property not allowed"))
-		case "false":
-			msgs = append(msgs, newMessage(l.segs, "not allowed"))
-		case "number_not":
-			keys := cat.forbiddenPresent(name, l.segs, l.value)
-			types := cat.forbiddenTypes(name, l.segs)
-			switch {
-			case len(keys) == 0 && len(types) > 0:
-				msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected no %s, got %s", strings.Join(types, " or "), shortValue(l.value))))
-			case len(keys) == 0:
-				msgs = append(msgs, newMessage(l.segs, e.Description()))
-			}
-			for _, k := range keys {
-				msgs = append(msgs, newMessage(appendSeg(l.segs, k), "property not allowed"))
-			}
-		case "number_gte":
-			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected >= %v, got %s", d["min"], jsonText(l.value))))
-		case "number_gt":
-			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected > %v, got %s", d["min"], jsonText(l.value))))
-		case "number_lte":
-			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected <= %v, got %s", d["max"], jsonText(l.value))))
-		case "number_lt":
-			msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected < %v, got %s", d["max"], jsonText(l.value))))
-		default:
-			msgs = append(msgs, newMessage(l.segs, e.Description()))
-		}
+// alternativesKeyword is the schema keyword of an error that none of some
+// alternatives matched.
+var alternativesKeyword = map[string]string{"number_any_of": "anyOf", "number_one_of": "oneOf"}
+
+// bounds are the comparisons of the number errors: the operator, and the
+// detail that holds the bound.
+var bounds = map[string]struct{ op, detail string }{
+	"number_gte": {">=", "min"},
+	"number_gt":  {">", "min"},
+	"number_lte": {"<=", "max"},
+	"number_lt":  {"<", "max"},
+}
+
+// describeError describes one error: none, when it only summarises
+// sub-errors reported on their own or sits where an anyOf/oneOf was
+// summarised; more than one for a not whose forbidden properties are
+// present.
+func describeError(cat *catalog, name string, l locatedError, summarised map[string]bool) []message {
+	e, d := l.err, l.err.Details()
+	if b, ok := bounds[e.Type()]; ok {
+		return []message{newMessage(l.segs, fmt.Sprintf("expected %s %v, got %s", b.op, d[b.detail], jsonText(l.value)))}
 	}
+	switch e.Type() {
+	case "number_all_of", "condition_then", "condition_else":
+		// Summaries of sub-errors that are reported on their own.
+		return nil
+	case "number_any_of", "number_one_of":
+		if summarised[l.path] {
+			return nil
+		}
+		return []message{newMessage(l.segs, e.Description())}
+	case "invalid_type", "const", "enum", "pattern":
+		if summarised[l.path] {
+			return nil
+		}
+		return []message{newMessage(l.segs, expectation(e.Type(), d, l.value))}
+	case "required":
+		return []message{newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "required property is missing")}
+	case "additional_property_not_allowed":
+		return []message{newMessage(appendSeg(l.segs, fmt.Sprint(d["property"])), "property not allowed")}
+	case "false":
+		return []message{newMessage(l.segs, "not allowed")}
+	case "number_not":
+		return describeNot(cat, name, l)
+	default:
+		return []message{newMessage(l.segs, e.Description())}
+	}
+}
 
+// describeNot describes a failed "not": the forbidden properties present,
+// one message each, else the forbidden types, else gojsonschema's words.
+func describeNot(cat *catalog, name string, l locatedError) []message {
+	keys := cat.forbiddenPresent(name, l.segs, l.value)
+	types := cat.forbiddenTypes(name, l.segs)
+	var msgs []message
+	switch {
+	case len(keys) == 0 && len(types) > 0:
+		msgs = append(msgs, newMessage(l.segs, fmt.Sprintf("expected no %s, got %s", strings.Join(types, " or "), shortValue(l.value))))
+	case len(keys) == 0:
+		msgs = append(msgs, newMessage(l.segs, l.err.Description()))
+	}
+	for _, k := range keys {
+		msgs = append(msgs, newMessage(appendSeg(l.segs, k), "property not allowed"))
+	}
 	return msgs
 }
 

@@ -88,63 +88,137 @@ func (c *Client) transportError(runCtx, attemptCtx context.Context, err error, p
 	if errors.As(err, &ue) {
 		err = ue.Err // Op and URL are in the exchange already; the URL holds tokens
 	}
-	te := &TransportError{Kind: KindOther, Err: err}
-	var netErr net.Error
-	var dnsErr *net.DNSError
-	msg := err.Error()
-	runDeadline := !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline)
-	switch {
-	case ph == phaseLimit && runCtx.Err() == nil:
-		te.Kind, te.Cause = KindRunDeadline, "not sent: waiting for the --rps rate limit would pass the time limit"
-	case ph == phaseLimit && runDeadline:
-		te.Kind, te.Cause = KindRunDeadline, "not sent: the run's time limit (--timeout) was reached"
-	case ph == phaseLimit && errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		te.Kind, te.Cause = KindRunDeadline, "not sent: the spec's or run's time limit was reached"
-	case ph == phaseLimit:
-		te.Kind, te.Cause = KindCancelled, "not sent: the run was interrupted"
-	case runCtx.Err() != nil && runDeadline:
-		te.Kind, te.Cause = KindRunDeadline, "the run's time limit (--timeout) was reached before the target answered"
-	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		te.Kind, te.Cause = KindRunDeadline, "the spec's or run's time limit was reached before the target answered"
-	case runCtx.Err() != nil:
-		te.Kind, te.Cause = KindCancelled, "the run was interrupted before the target answered"
-	case attemptCtx != nil && attemptCtx.Err() != nil, errors.As(err, &netErr) && netErr.Timeout():
-		te.Kind = KindTimeout
-		switch ph {
-		case phaseBody:
-			te.Cause = fmt.Sprintf("the response body did not arrive in full within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
-		case phaseStream:
-			te.Cause = fmt.Sprintf("the response body stopped coming: nothing more arrived within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
-		default:
-			te.Cause = fmt.Sprintf("no answer within the request timeout (%s, --request-timeout)", c.cfg.RequestTimeout)
-		}
-	case errors.Is(err, syscall.ECONNREFUSED):
-		te.Kind, te.Cause = KindRefused, "the connection was refused"
-	case errors.As(err, &dnsErr):
-		te.Kind, te.Cause = KindDNS, fmt.Sprintf("the host name %q does not resolve", dnsErr.Name)
-	case strings.Contains(msg, "x509:") || strings.Contains(msg, "tls:") || strings.Contains(msg, "certificate"):
-		te.Kind, te.Cause = KindTLS, "the TLS handshake failed: "+lastPart(msg)
-	case strings.Contains(msg, "HTTP response to HTTPS client"):
-		te.Kind, te.Cause = KindTLS, "the server answers plain HTTP, not HTTPS: use an http:// --base-url"
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, syscall.EPIPE), strings.Contains(msg, "server closed"), strings.Contains(msg, "connection reset"):
-		if ph == phaseBody || ph == phaseStream {
-			te.Kind, te.Cause, te.bodyCut = KindClosed, ErrBodyCut.Error(), true
-		} else {
-			te.Kind, te.Cause = KindClosed, "the connection closed without an answer"
-		}
-	case strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "malformed chunked") || strings.Contains(msg, "invalid"):
-		te.Kind, te.Cause = KindProtocol, "the answer is not valid HTTP: "+lastPart(msg)
-	case strings.Contains(msg, "transport connection broken"):
-		// net/http's wording when the server sent bytes nobody asked for.
-		te.Kind, te.Cause = KindProtocol, "the connection broke before a valid HTTP answer arrived"
-	default:
-		te.Cause = lastPart(msg)
+	f := &failure{
+		c: c, runCtx: runCtx, attemptCtx: attemptCtx, err: err, msg: err.Error(), ph: ph,
+		runDeadline: !c.cfg.Deadline.IsZero() && !time.Now().Before(c.cfg.Deadline),
 	}
+	te := &TransportError{Kind: KindOther, Err: err, Cause: lastPart(f.msg)}
+	for _, r := range failureRules {
+		if r.match(f) {
+			te.Kind, te.Cause = r.kind, r.cause(f)
+			break
+		}
+	}
+	// Only a connection closed while the body was coming cuts a body: its
+	// status and headers stand (Exchange.BodyCut).
+	te.bodyCut = te.Kind == KindClosed && f.readingBody()
 	// Cause is printed on its own too (preflight, verdicts): redact both.
 	te.Cause = c.redactor.String(te.Cause)
-	te.msg = te.Cause + " (" + c.redactor.String(msg) + ")"
+	te.msg = te.Cause + " (" + c.redactor.String(f.msg) + ")"
 	return te
+}
+
+// failure is what transportError knows of a request that failed.
+type failure struct {
+	c                  *Client
+	runCtx, attemptCtx context.Context
+	err                error
+	msg                string
+	ph                 phase
+	// runDeadline: the run's --timeout has passed.
+	runDeadline bool
+}
+
+// notSent: the request failed before it was sent.
+func (f *failure) notSent() bool { return f.ph == phaseLimit }
+
+// readingBody: the status and headers had arrived.
+func (f *failure) readingBody() bool { return f.ph == phaseBody || f.ph == phaseStream }
+
+// runEnded: the run's or spec's context ended (interrupted or out of time).
+func (f *failure) runEnded() bool { return f.runCtx.Err() != nil }
+
+// runTimedOut: the run's or spec's time limit ended its context.
+func (f *failure) runTimedOut() bool { return errors.Is(f.runCtx.Err(), context.DeadlineExceeded) }
+
+func (f *failure) mentions(parts ...string) bool {
+	for _, p := range parts {
+		if strings.Contains(f.msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureRule is one kind of failure: the first rule (in failureRules'
+// order) whose match holds names it.
+type failureRule struct {
+	kind  string
+	match func(*failure) bool
+	cause func(*failure) string
+}
+
+// fixed is a rule's cause that does not depend on the failure.
+func fixed(cause string) func(*failure) string { return func(*failure) string { return cause } }
+
+// failureRules classify a failure, first match wins: the run's own ends
+// (its time limit, an interruption) come first, since they cause the
+// network errors below them; then the request's own timeout; then what
+// the network or the server did. A failure none matches is KindOther,
+// named by the innermost part of its message.
+var failureRules = []failureRule{
+	// Not sent at all. A limiter that refuses to wait while the context
+	// is alive does so because the wait would pass its deadline.
+	{KindRunDeadline, func(f *failure) bool { return f.notSent() && !f.runEnded() },
+		fixed("not sent: waiting for the --rps rate limit would pass the time limit")},
+	{KindRunDeadline, func(f *failure) bool { return f.notSent() && f.runDeadline },
+		fixed("not sent: the run's time limit (--timeout) was reached")},
+	{KindRunDeadline, func(f *failure) bool { return f.notSent() && f.runTimedOut() },
+		fixed("not sent: the spec's or run's time limit was reached")},
+	{KindCancelled, (*failure).notSent, fixed("not sent: the run was interrupted")},
+
+	// Sent, and the run ended before the answer came.
+	{KindRunDeadline, func(f *failure) bool { return f.runEnded() && f.runDeadline },
+		fixed("the run's time limit (--timeout) was reached before the target answered")},
+	{KindRunDeadline, (*failure).runTimedOut,
+		fixed("the spec's or run's time limit was reached before the target answered")},
+	{KindCancelled, (*failure).runEnded, fixed("the run was interrupted before the target answered")},
+
+	// --request-timeout.
+	{KindTimeout, func(f *failure) bool {
+		var netErr net.Error
+		return (f.attemptCtx != nil && f.attemptCtx.Err() != nil) || (errors.As(f.err, &netErr) && netErr.Timeout())
+	}, timeoutCause},
+
+	// What the network and the server did.
+	{KindRefused, func(f *failure) bool { return errors.Is(f.err, syscall.ECONNREFUSED) },
+		fixed("the connection was refused")},
+	{KindDNS, func(f *failure) bool { var dnsErr *net.DNSError; return errors.As(f.err, &dnsErr) },
+		func(f *failure) string {
+			var dnsErr *net.DNSError
+			errors.As(f.err, &dnsErr)
+			return fmt.Sprintf("the host name %q does not resolve", dnsErr.Name)
+		}},
+	{KindTLS, func(f *failure) bool { return f.mentions("x509:", "tls:", "certificate") },
+		func(f *failure) string { return "the TLS handshake failed: " + lastPart(f.msg) }},
+	{KindTLS, func(f *failure) bool { return f.mentions("HTTP response to HTTPS client") },
+		fixed("the server answers plain HTTP, not HTTPS: use an http:// --base-url")},
+	{KindClosed, func(f *failure) bool {
+		return errors.Is(f.err, io.ErrUnexpectedEOF) || errors.Is(f.err, io.EOF) || errors.Is(f.err, syscall.ECONNRESET) ||
+			errors.Is(f.err, syscall.EPIPE) || f.mentions("server closed", "connection reset")
+	}, func(f *failure) string {
+		if f.readingBody() {
+			return ErrBodyCut.Error()
+		}
+		return "the connection closed without an answer"
+	}},
+	{KindProtocol, func(f *failure) bool { return f.mentions("malformed HTTP", "malformed chunked", "invalid") },
+		func(f *failure) string { return "the answer is not valid HTTP: " + lastPart(f.msg) }},
+	// net/http's wording when the server sent bytes nobody asked for.
+	{KindProtocol, func(f *failure) bool { return f.mentions("transport connection broken") },
+		fixed("the connection broke before a valid HTTP answer arrived")},
+}
+
+// timeoutCause says which part of the answer --request-timeout cut.
+func timeoutCause(f *failure) string {
+	switch f.ph {
+	case phaseBody:
+		return fmt.Sprintf("the response body did not arrive in full within the request timeout (%s, --request-timeout)", f.c.cfg.RequestTimeout)
+	case phaseStream:
+		return fmt.Sprintf("the response body stopped coming: nothing more arrived within the request timeout (%s, --request-timeout)", f.c.cfg.RequestTimeout)
+	default:
+		return fmt.Sprintf("no answer within the request timeout (%s, --request-timeout)", f.c.cfg.RequestTimeout)
+	}
 }
 
 // lastPart is the innermost part of a wrapped error message.

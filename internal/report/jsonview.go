@@ -99,107 +99,183 @@ type jsonFrame struct {
 // its key) in <mark>. It returns HTML. Text that stops early, or is not
 // quite JSON, is printed as far as it goes.
 func prettyJSON(s string, marked map[string]bool) string {
-	var b strings.Builder
-	var stack []jsonFrame
-	depth := func() string { return strings.Repeat("  ", len(stack)) }
-	open := false // a <mark> is open until the current value ends
-	closeMark := func() {
-		if open {
-			b.WriteString("</mark>")
-			open = false
-		}
+	p := &jsonPrinter{s: s, marked: marked}
+	for i := 0; i < len(s); {
+		i = p.token(i)
 	}
-	// valuePath is the path of the value about to start.
-	valuePath := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		f := stack[len(stack)-1]
-		if f.object {
-			return joinPath(f.path, f.key)
-		}
+	p.closeMark()
+	return p.b.String()
+}
+
+// jsonPrinter is prettyJSON's state: where it is in the document and
+// whether a <mark> is open.
+type jsonPrinter struct {
+	b      strings.Builder
+	s      string
+	marked map[string]bool
+	stack  []jsonFrame
+	// open: a <mark> is open until the current value ends.
+	open bool
+}
+
+// token prints the token at s[i] and returns the index after it. Each
+// token is printed on its own, knowing only the frames it is inside, so a
+// cut document prints as far as it goes.
+func (p *jsonPrinter) token(i int) int {
+	switch c := p.s[i]; {
+	case isJSONSpace(c):
+		return i + 1 // the printer lays the text out anew
+	case c == '{' || c == '[':
+		return p.openContainer(i)
+	case c == '}' || c == ']':
+		return p.closeContainer(i)
+	case c == ',':
+		return p.comma(i)
+	case c == ':':
+		return p.colon(i)
+	case c == '"':
+		return p.quoted(i)
+	default: // a number, true, false, null, or something else
+		return p.bare(i)
+	}
+}
+
+func isJSONSpace(c byte) bool { return strings.IndexByte(" \t\n\r", c) >= 0 }
+
+// depth is the indentation of a line inside the current frames.
+func (p *jsonPrinter) depth() string { return strings.Repeat("  ", len(p.stack)) }
+
+// top is the innermost frame, nil at the top level.
+func (p *jsonPrinter) top() *jsonFrame {
+	if len(p.stack) == 0 {
+		return nil
+	}
+	return &p.stack[len(p.stack)-1]
+}
+
+func (p *jsonPrinter) openMark() {
+	p.b.WriteString("<mark>")
+	p.open = true
+}
+
+func (p *jsonPrinter) closeMark() {
+	if p.open {
+		p.b.WriteString("</mark>")
+		p.open = false
+	}
+}
+
+// valuePath is the path of the value about to start.
+func (p *jsonPrinter) valuePath() string {
+	f := p.top()
+	switch {
+	case f == nil:
+		return ""
+	case f.object:
+		return joinPath(f.path, f.key)
+	default:
 		return f.path + "[" + strconv.Itoa(f.index) + "]"
 	}
-	startValue := func() {
-		if len(stack) > 0 && !stack[len(stack)-1].object && marked[valuePath()] {
-			b.WriteString("<mark>")
-			open = true
+}
+
+// startValue opens a mark for an array element at a marked path. A
+// member's mark was opened at its key, so that the key is marked too.
+func (p *jsonPrinter) startValue() {
+	if f := p.top(); f != nil && !f.object && p.marked[p.valuePath()] {
+		p.openMark()
+	}
+}
+
+// openContainer prints { or [ and enters its frame. The mark of a marked
+// object or array (and of its key) ends at its opening bracket: what is
+// inside is marked only where its own path is.
+func (p *jsonPrinter) openContainer(i int) int {
+	c := p.s[i]
+	p.startValue()
+	p.b.WriteByte(c)
+	p.closeMark()
+	p.stack = append(p.stack, jsonFrame{path: p.valuePath(), object: c == '{', wantKey: c == '{'})
+	i++
+	// An empty object or array stays on one line.
+	if j := skipSpace(p.s, i); j < len(p.s) && (p.s[j] == '}' || p.s[j] == ']') {
+		return i
+	}
+	p.b.WriteString("\n" + p.depth())
+	return i
+}
+
+// closeContainer leaves the frame and prints } or ] on a line of its own,
+// unless the object or array was empty.
+func (p *jsonPrinter) closeContainer(i int) int {
+	if len(p.stack) > 0 {
+		p.stack = p.stack[:len(p.stack)-1]
+	}
+	if i > 0 {
+		if prev := p.s[skipSpaceBack(p.s, i-1)]; prev != '{' && prev != '[' {
+			p.b.WriteString("\n" + p.depth())
 		}
 	}
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '{' || c == '[':
-			startValue()
-			b.WriteByte(c)
-			closeMark()
-			stack = append(stack, jsonFrame{path: valuePath(), object: c == '{', wantKey: c == '{'})
-			i++
-			if j := skipSpace(s, i); j < len(s) && (s[j] == '}' || s[j] == ']') {
-				continue
-			}
-			b.WriteString("\n" + depth())
-		case c == '}' || c == ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-			if i > 0 && s[skipSpaceBack(s, i-1)] != '{' && s[skipSpaceBack(s, i-1)] != '[' {
-				b.WriteString("\n" + depth())
-			}
-			b.WriteByte(c)
-			i++
-		case c == ',':
-			closeMark()
-			b.WriteString(",\n")
-			if len(stack) > 0 {
-				f := &stack[len(stack)-1]
-				f.index++
-				f.wantKey = f.object
-			}
-			b.WriteString(depth())
-			i++
-		case c == ':':
-			b.WriteString(": ")
-			if len(stack) > 0 {
-				stack[len(stack)-1].wantKey = false
-			}
-			i++
-		case c == '"':
-			j := endOfString(s, i)
-			tok := s[i:j]
-			if len(stack) > 0 && stack[len(stack)-1].wantKey {
-				f := &stack[len(stack)-1]
-				f.key, _ = strconv.Unquote(tok)
-				if marked[joinPath(f.path, f.key)] {
-					b.WriteString("<mark>")
-					open = true
-				}
-			} else {
-				startValue()
-			}
-			b.WriteString(template.HTMLEscapeString(tok))
-			if len(stack) == 0 || !stack[len(stack)-1].wantKey {
-				closeMark()
-			}
-			i = j
-		default: // a number, true, false, null, or something else
-			j := i
-			for j < len(s) && !strings.ContainsRune(",:{}[] \t\n\r\"", rune(s[j])) {
-				j++
-			}
-			if j == i {
-				j++
-			}
-			startValue()
-			b.WriteString(template.HTMLEscapeString(s[i:j]))
-			closeMark()
-			i = j
-		}
+	p.b.WriteByte(p.s[i])
+	return i + 1
+}
+
+// comma ends a value and starts the next member or element on a new line.
+func (p *jsonPrinter) comma(i int) int {
+	p.closeMark()
+	p.b.WriteString(",\n")
+	if f := p.top(); f != nil {
+		f.index++
+		f.wantKey = f.object
 	}
-	closeMark()
-	return b.String()
+	p.b.WriteString(p.depth())
+	return i + 1
+}
+
+// colon ends a member's key: what follows is its value.
+func (p *jsonPrinter) colon(i int) int {
+	p.b.WriteString(": ")
+	if f := p.top(); f != nil {
+		f.wantKey = false
+	}
+	return i + 1
+}
+
+// quoted prints a string: a member's key (whose mark, when marked, stays
+// open over its value) or a value.
+func (p *jsonPrinter) quoted(i int) int {
+	j := endOfString(p.s, i)
+	tok := p.s[i:j]
+	f := p.top()
+	isKey := f != nil && f.wantKey
+	if isKey {
+		f.key, _ = strconv.Unquote(tok)
+		if p.marked[joinPath(f.path, f.key)] {
+			p.openMark()
+		}
+	} else {
+		p.startValue()
+	}
+	p.b.WriteString(template.HTMLEscapeString(tok))
+	if !isKey {
+		p.closeMark()
+	}
+	return j
+}
+
+// bare prints a number, true, false or null (or whatever else is there up
+// to the next delimiter, at least one byte).
+func (p *jsonPrinter) bare(i int) int {
+	j := i
+	for j < len(p.s) && !strings.ContainsRune(",:{}[] \t\n\r\"", rune(p.s[j])) {
+		j++
+	}
+	if j == i {
+		j++
+	}
+	p.startValue()
+	p.b.WriteString(template.HTMLEscapeString(p.s[i:j]))
+	p.closeMark()
+	return j
 }
 
 func joinPath(parent, key string) string {

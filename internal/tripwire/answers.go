@@ -77,28 +77,57 @@ func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
 		tw.suspect = true // a page listed before the run's first write reads 404
 		return
 	}
-	if a.URL.Path != "/api/pages" || !a.Complete || a.Status != http.StatusOK || !everyType(a.URL.Query()) {
-		return
-	}
-	data := gjson.GetBytes(a.Body, "data")
-	if !data.IsArray() {
+	data, ok := everyTypeListing(a)
+	if !ok {
 		return
 	}
 	q := a.URL.Query()
-	if q.Get("untagged") == "true" {
-		return // a mutant may count it into meta.total: no evidence either way
-	}
-	if q.Get("numberOfItems") != "-1" || (q.Get("pageNumber") != "" && q.Get("pageNumber") != "1") {
+	switch {
+	case q.Get("untagged") == "true":
+		// A mutant may count it into meta.total: no evidence either way.
+	case !wholeListing(q):
 		// meta.total of every type is a check of its own (spec 4.1 rule 1).
-		if total, ok := totalOf(a.Body); ok && tw.baseline != nil && tw.tripped == nil {
-			if total < tw.expected() {
-				tw.suspect = true
-			} else {
-				tw.sinceCheck = 0
-			}
-		}
+		tw.sawTotal(a.Body)
+	default:
+		tw.sawListing(listedKeys(a, data))
+	}
+}
+
+// everyTypeListing returns the data of a complete page listing of every
+// type answered 200; ok is false for any other answer, which shows
+// nothing of the whole site.
+func everyTypeListing(a client.Answer) (data gjson.Result, ok bool) {
+	if a.URL.Path != "/api/pages" || !a.Complete || a.Status != http.StatusOK || !everyType(a.URL.Query()) {
+		return gjson.Result{}, false
+	}
+	data = gjson.GetBytes(a.Body, "data")
+	return data, data.IsArray()
+}
+
+// wholeListing reports whether a listing's query asks for every page at
+// once: only then are the listed keys all the site's.
+func wholeListing(q url.Values) bool {
+	page := q.Get("pageNumber")
+	return q.Get("numberOfItems") == "-1" && (page == "" || page == "1")
+}
+
+// sawTotal takes a listing's meta.total as a check once there is a
+// baseline to check against (and the tripwire has not tripped). The
+// caller holds tw.mu.
+func (tw *Tripwire) sawTotal(body []byte) {
+	total, ok := totalOf(body)
+	if !ok || tw.baseline == nil || tw.tripped != nil {
 		return
 	}
+	if total < tw.expected() {
+		tw.suspect = true
+	} else {
+		tw.sinceCheck = 0
+	}
+}
+
+// listedKeys are the keys of the pages a whole listing shows.
+func listedKeys(a client.Answer, data gjson.Result) map[string]bool {
 	keys := map[string]bool{}
 	if a.Streamed {
 		// Read as a stream: the envelope came without its items, whose
@@ -106,11 +135,17 @@ func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
 		for _, k := range a.ItemKeys {
 			keys[k] = true
 		}
-	} else {
-		for _, p := range data.Array() {
-			keys[p.Get("key").String()] = true
-		}
+		return keys
 	}
+	for _, p := range data.Array() {
+		keys[p.Get("key").String()] = true
+	}
+	return keys
+}
+
+// sawListing takes the keys of a whole listing: the baseline before the
+// run's first write, a check after it. The caller holds tw.mu.
+func (tw *Tripwire) sawListing(keys map[string]bool) {
 	if tw.writes == 0 {
 		tw.baseline = keys
 		return
@@ -120,10 +155,20 @@ func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
 	}
 	// A listing that falls short is checked again, with reads of the
 	// missing pages, before the next write.
+	if tw.fallsShort(keys) {
+		tw.suspect = true
+		return
+	}
+	tw.sinceCheck = 0
+}
+
+// fallsShort reports whether a whole listing after the first write lacks
+// a baseline page the run may not have removed, or shows fewer new pages
+// than the run surely created. The caller holds tw.mu.
+func (tw *Tripwire) fallsShort(keys map[string]bool) bool {
 	for k := range tw.baseline {
 		if !keys[k] && !tw.mayGo(k) {
-			tw.suspect = true
-			return
+			return true
 		}
 	}
 	newOnes := 0
@@ -132,11 +177,7 @@ func (tw *Tripwire) sawRead(a client.Answer, key string, isPage bool) {
 			newOnes++
 		}
 	}
-	if newOnes < tw.created-tw.unsure {
-		tw.suspect = true
-		return
-	}
-	tw.sinceCheck = 0
+	return newOnes < tw.created-tw.unsure
 }
 
 // createdKey is the key a create's answer names: data.key (spec 4.3), or
