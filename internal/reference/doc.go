@@ -167,4 +167,16 @@
 //     (ALLOWED_FILE_EXTENSIONS, ALLOWED_IMG_EXTENSION). The response shapes
 //     and messages are the previous release's.
 //   - Users: every profile value is a string, "" when empty.
+//
+// # What of the host is not modelled
+//
+// These the host does and the reference does not, because no rule of a
+// normal run reaches them or the spec's release may differ: the previous
+// release's plugin decoding entities in JSON content before storing it
+// ("&amp;" stored "&"); a child whose slug cleans to nothing keyed
+// "parent/"; a child's type forced to its parent's; the scheduler
+// publishing scheduled pages; a title with invalid UTF-8 stored as ""; a
+// tag stored with an empty key for "a,,b"; an upload's part checked before
+// its page; a MIME type read from the content; the single tag view's own
+// shape ({key, name, permalink, pages}).
 package reference
