@@ -54,7 +54,7 @@ func Install(t *Fixture) {
 			// It failed because its writes were stopped, not because of
 			// the target's answers: its rule is not checked.
 			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
-		case slices.ContainsFunc(evidence, settingsHeldBack):
+		case t.heldBackSettings(report, evidence):
 			// Its settings write was held back after one got no answer.
 			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.SettingsWritesStopped(), WritesStopped: true})
 		default:

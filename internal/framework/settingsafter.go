@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
 )
@@ -30,6 +33,15 @@ func (e *SettingsNotSent) Error() string { return "not sent: " + e.Reason }
 func settingsHeldBack(ex *client.Exchange) bool {
 	var held *SettingsNotSent
 	return errors.As(ex.Err, &held)
+}
+
+// heldBackSettings reports whether the failed spec of report failed on a
+// settings request the run held back: one among its evidence, or, for a
+// request a prepare sent (whose exchange another spec's evidence may have
+// taken), the run's own reason quoted in its failure.
+func (t *Fixture) heldBackSettings(report types.SpecReport, evidence []*client.Exchange) bool {
+	reason := t.SettingsWritesStopped()
+	return reason != "" && (slices.ContainsFunc(evidence, settingsHeldBack) || strings.Contains(report.Failure.Message, reason))
 }
 
 // lateOutcome is what the checks after a settings update without an

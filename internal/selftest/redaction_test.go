@@ -195,8 +195,11 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 		wantExit []int
 		check    func(t *testing.T, dir string)
 	}{
+		// The echo of a binary upload's body breaks the answer to POST
+		// /api/images: its rules fail, or could not finish when the
+		// connection is seen to close first (exit 4).
 		{name: "full run with writes", base: canaryServer(t, token, auth, true),
-			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{0, 1}},
+			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{0, 1, 4}},
 		{name: "failing run against legacy-3.21", base: canaryServer(t, token, auth, true, reference.Legacy321),
 			args: []string{"--allow-settings-write"}, env: env, wantExit: []int{1},
 			check: func(t *testing.T, dir string) {
@@ -204,7 +207,7 @@ func TestTokensNeverAppearInOutput(t *testing.T) {
 			}},
 		// The tokens in Authorization and X-Auth-Token (a newer release).
 		{name: "full run with header credentials", base: canaryServer(t, token, auth, true, reference.BenignNewerRelease),
-			args: []string{"--allow-settings-write", "--credentials", "header"}, env: env, wantExit: []int{0, 1}},
+			args: []string{"--allow-settings-write", "--credentials", "header"}, env: env, wantExit: []int{0, 1, 4}},
 		{name: "failing run with header credentials",
 			base: canaryServer(t, token, auth, true, reference.BenignNewerRelease, reference.CreateReturns200),
 			args: []string{"--credentials", "header", "--label-filter", "area:pages"}, env: env, wantExit: []int{1},
