@@ -52,7 +52,13 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 	}
 	// A pass of the helpers over the pages on disk makes no garbage (one
 	// buffer for all): a big site's rules pass over its listing often.
-	if allocs := testing.AllocsPerRun(3, func() { l.Pages.CountOfType("draft") }); allocs > 20 {
+	// AllocsPerRun counts the whole process's allocations: the least of a
+	// few measures leaves out what goroutines of earlier tests still do.
+	allocs := testing.AllocsPerRun(3, func() { l.Pages.CountOfType("draft") })
+	for range 4 {
+		allocs = min(allocs, testing.AllocsPerRun(3, func() { l.Pages.CountOfType("draft") }))
+	}
+	if allocs > 20 {
 		t.Errorf("counting %d pages on disk made %.0f allocations; want a few", n, allocs)
 	}
 	if l.Pages.Len() != n || l.Pages.Any(IsChildPage) {
