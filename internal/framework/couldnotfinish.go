@@ -19,11 +19,11 @@ import (
 // an exchange (its fact's Seq) is judged by that exchange; one that names
 // none (a plain assertion on what a read gave) by the spec's evidence.
 
-// couldNotFinishCause is why the spec of report could not finish, "" when nothing
-// below the API stopped it: the fault of the exchanges its failure named,
-// or, when it named none, of any exchange of its evidence. A failure that
-// names an exchange the API answered is the API's own, whatever else
-// happened.
+// couldNotFinishCause is why the spec of report could not finish, "" when
+// nothing below the API stopped it: the fault of the exchanges its failure
+// named, or, when it named none, of any exchange of its evidence. A
+// failure that names an exchange the API answered is the API's own,
+// whatever else happened.
 func couldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) string {
 	bySeq := map[int]*client.Exchange{}
 	for _, ex := range evidence {
