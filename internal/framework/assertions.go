@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -210,7 +211,7 @@ func (t *Fixture) assertionsOf(rule spec.Rule) int {
 // (deferred by the It wrapper, so failed and not-checked specs carry it
 // too).
 func (t *Fixture) recordAssertions(rule spec.Rule) {
-	addEntry(verdict.EntryAssertions, verdict.Assertions(t.assertionsOf(rule)))
+	verdicts.AddEntry(verdict.EntryAssertions, verdict.Assertions(t.assertionsOf(rule)))
 }
 
 // requireAssertion ends a spec whose body returned without evaluating an
@@ -218,6 +219,6 @@ func (t *Fixture) recordAssertions(rule spec.Rule) {
 // failed, so the rule must not count as passed.
 func (t *Fixture) requireAssertion(rule spec.Rule) {
 	if t.assertionsOf(rule) == 0 {
-		skipNotChecked(verdict.NoAssertion(), 2)
+		verdicts.Skip(verdict.NoAssertion(), 2)
 	}
 }

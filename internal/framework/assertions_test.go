@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -134,7 +135,7 @@ func TestOutcomesAsData(t *testing.T) {
 	}
 	ginkgo.Describe("outcomes", func() {
 		target.It("PAGE-GET-OK", func(ginkgo.SpecContext) {
-			framework.NotChecked("the target has no %s page", "draft")
+			verdicts.NotChecked("the target has no %s page", "draft")
 		}, framework.Case("not checked"))
 		target.It("PAGE-GET-404", func(ctx ginkgo.SpecContext) {
 			gomega.Expect(missing(ctx)).To(framework.HaveHTTPStatus(http.StatusOK))

@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -70,7 +71,7 @@ func pathOf(ex *client.Exchange) string {
 
 // couldNotFinish records that the running spec could not finish, and why.
 func couldNotFinish(cause string) {
-	addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: verdict.CouldNotFinishPrefix + cause, CouldNotFinish: true})
+	verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: verdict.CouldNotFinishPrefix + cause, CouldNotFinish: true})
 }
 
 // A write whose answer never came may have landed (fateUnknown): what it

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // The coverage kit: the assertions that fill cells of the spec coverage
@@ -207,7 +208,7 @@ func (c *Check) Problems() []string {
 // failed.
 func (c *Check) Expect(why string) {
 	if len(c.cells) == 0 && len(c.problems) == 0 {
-		notChecked("no value was there to judge: "+why, 1)
+		verdicts.NotCheckedAt("no value was there to judge: "+why, 1)
 	}
 	c.t.exercised(c.cells...)
 	problems := c.Problems()

@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -54,7 +55,7 @@ func TestCoverageMarksChild(t *testing.T) {
 		}, framework.Case("read back"))
 		target.It("PAGE-CREATE-FIELDS", func(ctx ginkgo.SpecContext) {
 			target.ExpectReadBack(slug, page(ctx), "data.slug", gomega.Equal("alpha-post"))
-			framework.NotChecked("judged, then found it could not say")
+			verdicts.NotChecked("judged, then found it could not say")
 		}, framework.Case("not checked"))
 		target.It("PAGE-CREATE-FIELDS", func(ctx ginkgo.SpecContext) {
 			target.ExpectReadBack(content, page(ctx), "data.contentRaw", gomega.Equal("not what was stored"))

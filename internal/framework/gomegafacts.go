@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/gomega/types"
 	"github.com/tidwall/gjson"
 
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -41,13 +42,13 @@ func (f factMatcher) Match(actual any) (bool, error) { return f.inner.Match(actu
 
 func (f factMatcher) FailureMessage(actual any) string {
 	msg := f.inner.FailureMessage(actual)
-	recordFact(verdict.Fact{Expected: "it " + phrase(f.inner, false), Got: words(actual), Rendered: msg})
+	verdicts.RecordFact(verdict.Fact{Expected: "it " + phrase(f.inner, false), Got: words(actual), Rendered: msg})
 	return msg
 }
 
 func (f factMatcher) NegatedFailureMessage(actual any) string {
 	msg := f.inner.NegatedFailureMessage(actual)
-	recordFact(verdict.Fact{Expected: "it " + phrase(f.inner, true), Got: words(actual), Rendered: msg})
+	verdicts.RecordFact(verdict.Fact{Expected: "it " + phrase(f.inner, true), Got: words(actual), Rendered: msg})
 	return msg
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/tripwire"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -53,10 +54,10 @@ func Install(t *Fixture) {
 		case slices.ContainsFunc(evidence, func(ex *client.Exchange) bool { return tripwire.IsStopped(ex.Err) }):
 			// It failed because its writes were stopped, not because of
 			// the target's answers: its rule is not checked.
-			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
+			verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
 		case t.heldBackSettings(report, evidence):
 			// Its settings write was held back after one got no answer.
-			addEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.SettingsWritesStopped(), WritesStopped: true})
+			verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.SettingsWritesStopped(), WritesStopped: true})
 		default:
 			cause := couldNotFinishCause(report, evidence)
 			if cause == "" {
@@ -70,11 +71,11 @@ func Install(t *Fixture) {
 		var data []verdict.Exchange
 		for _, ex := range evidence {
 			fmt.Fprintf(&b, "#%d\n%s\n", ex.Seq, ex.String())
-			data = append(data, exchangeData(ex, t.Client.Redactor().String))
+			data = append(data, verdicts.ExchangeData(ex, t.Client.Redactor().String))
 		}
 		if b.Len() > 0 {
 			ginkgo.AddReportEntry(verdict.EntryRequests, b.String(), ginkgo.ReportEntryVisibilityFailureOrVerbose)
-			addEntry(verdict.EntryExchanges, data)
+			verdicts.AddEntry(verdict.EntryExchanges, data)
 		}
 	})
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -184,7 +185,7 @@ func passCheck(expect, check, arrayPath string, listing func(*client.Exchange) (
 			if p.Path != "$" && p.Path != "" {
 				field += "." + p.Path
 			}
-			fact := factOf(ex, expect, p.Problem, field)
+			fact := verdicts.FactOf(ex, expect, p.Problem, field)
 			if m := wrongKind.FindStringSubmatch(p.Problem); m != nil {
 				// The page is gone: the fact says what kind it held.
 				fact.Want = m[1]

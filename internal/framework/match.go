@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -84,7 +85,7 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 		}
 		ok, notChecked := c.judge(ex)
 		if notChecked != "" {
-			NotChecked("%s", notChecked)
+			verdicts.NotChecked("%s", notChecked)
 		}
 		return ok, nil
 	}).WithTemplate(
@@ -95,14 +96,14 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 			"Problem": func(a any) string {
 				ex := a.(*client.Exchange)
 				problem := c.problem(ex)
-				facts := []verdict.Fact{factOf(ex, c.expect, problem, c.field)}
+				facts := []verdict.Fact{verdicts.FactOf(ex, c.expect, problem, c.field)}
 				if c.facts != nil {
 					if split := c.facts(ex); len(split) > 0 {
 						facts = split
 					}
 				}
 				for _, f := range facts {
-					recordFact(f)
+					verdicts.RecordFact(f)
 				}
 				return problem
 			},
@@ -112,7 +113,7 @@ func (c exchangeCheck) gomegaMatcher() types.GomegaMatcher {
 				if c.seen != nil {
 					seen = c.seen(ex)
 				}
-				recordFact(factOf(ex, "no "+c.expect, seen, c.field))
+				verdicts.RecordFact(verdicts.FactOf(ex, "no "+c.expect, seen, c.field))
 				if c.seen == nil {
 					return ""
 				}
@@ -242,7 +243,7 @@ func MatchSchema(name string) types.GomegaMatcher {
 		violations, _ := schemas.Violations(name, ex.Body())
 		var facts []verdict.Fact
 		for _, v := range violations {
-			f := factOf(ex, expect, v.Problem, v.Path)
+			f := verdicts.FactOf(ex, expect, v.Problem, v.Path)
 			// schemas words a value of a kind the schema does not allow
 			// "expected K, got K".
 			if m := wrongKind.FindStringSubmatch(v.Problem); m != nil {

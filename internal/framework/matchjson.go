@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -53,7 +54,7 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 			r := ex.Get(path)
 			for _, m := range ms {
 				if k, ok := m.(kinded); ok && r.Exists() && jsonKind(r.Value()) != withArticle(k.kind) {
-					f := factOf(ex, expect, fmt.Sprintf("expected %s, got %s", k.kind, strings.TrimPrefix(strings.TrimPrefix(jsonKind(r.Value()), "an "), "a ")), path)
+					f := verdicts.FactOf(ex, expect, fmt.Sprintf("expected %s, got %s", k.kind, strings.TrimPrefix(strings.TrimPrefix(jsonKind(r.Value()), "an "), "a ")), path)
 					f.Want = k.kind
 					return []verdict.Fact{f}
 				}
@@ -130,7 +131,7 @@ func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem
 		var facts []verdict.Fact
 		all := problems(ex)
 		for _, p := range all[:min(len(all), maxProblemsShown)] {
-			f := factOf(ex, expect, p.Problem, p.Field)
+			f := verdicts.FactOf(ex, expect, p.Problem, p.Field)
 			if p.Want != "" {
 				f.Want, f.Found = p.Want, p.Got
 			}
@@ -147,7 +148,7 @@ func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem
 func Evidence(ex *client.Exchange, format string, args ...any) func() string {
 	return func() string {
 		text := fmt.Sprintf(format, args...)
-		recordFact(factOf(ex, text, "", ""))
+		verdicts.RecordFact(verdicts.FactOf(ex, text, "", ""))
 		if ex == nil {
 			return text
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // This file holds what prepared.go's groups lean on: the cleanups a
@@ -123,7 +124,7 @@ func GotNothing(format string, args ...any) Got {
 // with the reason the prepare function gave.
 func (g Got) Exchange() *client.Exchange {
 	if g.notChecked != "" {
-		notChecked(g.notChecked, 1)
+		verdicts.NotCheckedAt(g.notChecked, 1)
 	}
 	return g.ex
 }

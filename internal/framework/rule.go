@@ -7,6 +7,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -122,10 +123,10 @@ func (t *Fixture) register(d specDef, loc types.CodeLocation, body func(ginkgo.S
 		t.beginSpecCoverage(d.rule.ID)
 		defer t.recordAssertions(d.rule)
 		if d.specCase != "" {
-			addEntry(verdict.EntryCase, verdict.Case(d.specCase))
+			verdicts.AddEntry(verdict.EntryCase, verdict.Case(d.specCase))
 		}
 		if reason := t.gate(d); reason != "" {
-			notChecked(reason, 1)
+			verdicts.NotCheckedAt(reason, 1)
 		}
 		body(ctx)
 		t.requireAssertion(d.rule)

@@ -12,6 +12,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // SettingsGuard holds the settings as they were before a spec sent a
@@ -55,7 +56,7 @@ type SettingsGuard struct {
 func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
 	g, reason := t.TryGuardSettings(ctx, what)
 	if reason != "" {
-		notChecked(reason, 2)
+		verdicts.NotCheckedAt(reason, 2)
 	}
 	return g
 }
@@ -107,7 +108,7 @@ func (t *Fixture) GuardSettingsInOrder(what string) *SettingsGuard {
 // spec is not checked. Call it before anything that may change them.
 func (g *SettingsGuard) Begin(ctx context.Context) {
 	if reason := g.t.SettingsWritesStopped(); reason != "" {
-		notChecked(reason, 1)
+		verdicts.NotCheckedAt(reason, 1)
 	}
 	if g.original == nil {
 		g.begin(ctx, 2)
@@ -119,7 +120,7 @@ func (g *SettingsGuard) Begin(ctx context.Context) {
 // location.
 func (g *SettingsGuard) begin(ctx context.Context, skip int) {
 	if reason := g.read(ctx); reason != "" {
-		notChecked(reason, skip+1)
+		verdicts.NotCheckedAt(reason, skip+1)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -38,7 +39,7 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, 
 					// anything else; a 401 says nothing of 5.6.
 					Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
 					if ex.Status == http.StatusUnauthorized {
-						framework.NotChecked("the request lacked the authentication token too (a read-only run sends it with no " +
+						verdicts.NotChecked("the request lacked the authentication token too (a read-only run sends it with no " +
 							"write), and it answered 401, which 5.5 gives a write without it: the missing API token's 400 was not reached")
 					}
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -86,7 +87,7 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 func expectRefused(p framework.Probe, ex *client.Exchange) {
 	Expect(ex).To(framework.HaveHTTPStatus(refusals(p)...))
 	if ex.Status == http.StatusNotFound {
-		framework.NotChecked("%s answered 404: no page has the key, which a server may check before the authentication "+
+		verdicts.NotChecked("%s answered 404: no page has the key, which a server may check before the authentication "+
 			"token (4.4, 4.5, 7), so this request shows nothing about 5.5's 401", p.Endpoint)
 	}
 }
@@ -120,7 +121,7 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			return refuseSettingsChange(ctx, t, pg)
 		}, func(ctx SpecContext, v refusedSettings) {
 			if v.notChecked != "" {
-				framework.NotChecked("%s", v.notChecked)
+				verdicts.NotChecked("%s", v.notChecked)
 			}
 			Expect(v.problem).To(BeEmpty(), framework.Evidence(v.now, "GET /api/settings gives the settings after the refused PUT"))
 			Expect(v.nowValue).To(Equal(v.was), framework.Evidence(v.now,
@@ -142,11 +143,11 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			return v
 		}, func(ctx SpecContext, v refusedCreate) {
 			if v.refused == nil {
-				framework.NotChecked("interrupted before the create was sent")
+				verdicts.NotChecked("interrupted before the create was sent")
 			}
 			t.Judged(v.refused, v.after)
 			if v.after.StatusErr() != nil {
-				framework.NotChecked("reading back %s failed: %s", v.key, framework.Outcome(v.after))
+				verdicts.NotChecked("reading back %s failed: %s", v.key, framework.Outcome(v.after))
 			}
 			// Judged on any answer: a 404 (or any answer without the page)
 			// passes, the page itself fails.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -76,10 +77,10 @@ type placedWrites struct {
 // checked when there is none.
 func (v *placedWrites) target() string {
 	if v == nil {
-		framework.NotChecked("interrupted before the page was written")
+		verdicts.NotChecked("interrupted before the page was written")
 	}
 	if v.notChecked != "" {
-		framework.NotChecked("%s", v.notChecked)
+		verdicts.NotChecked("%s", v.notChecked)
 	}
 	return v.key
 }
@@ -168,7 +169,7 @@ func registerPlacedWrites(t *framework.Fixture, g *framework.Group) {
 		for _, c := range bodies {
 			framework.Prepare(g, "AUTH-TOKEN-IN-BODY", c.write, func(ctx SpecContext, v *placedWrites) {
 				if v == nil {
-					framework.NotChecked("interrupted before the page was created")
+					verdicts.NotChecked("interrupted before the page was created")
 				}
 				t.Judged(v.created)
 				expectSuccessStatus(v.created)
@@ -188,7 +189,7 @@ func registerPlacedWrites(t *framework.Fixture, g *framework.Group) {
 			// Writes read the parameter too: a create and an edit, each
 			// authenticated by it alone.
 			if v == nil {
-				framework.NotChecked("interrupted before the page was created")
+				verdicts.NotChecked("interrupted before the page was created")
 			}
 			t.Judged(v.created)
 			expectSuccessStatus(v.created)

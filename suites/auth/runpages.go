@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -123,10 +124,10 @@ func refuseOnPage(ctx context.Context, t *framework.Fixture, auth *string, write
 // not checked when there is none.
 func (v *pageRefusals) sent(ep spec.Endpoint) *client.Exchange {
 	if v == nil {
-		framework.NotChecked("interrupted before the page was written")
+		verdicts.NotChecked("interrupted before the page was written")
 	}
 	if v.notChecked != "" {
-		framework.NotChecked("%s", v.notChecked)
+		verdicts.NotChecked("%s", v.notChecked)
 	}
 	return map[spec.Endpoint]*client.Exchange{spec.EditPage: v.edit, spec.DeletePage: v.del, spec.UploadFile: v.upload}[ep]
 }
@@ -220,7 +221,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 				}
 			}
 			if len(fields) == 0 {
-				framework.NotChecked("the page object has none of %s to compare", strings.Join(pageFieldsEdited, ", "))
+				verdicts.NotChecked("the page object has none of %s to compare", strings.Join(pageFieldsEdited, ", "))
 			}
 			Expect(v.afterEdit).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(v.afterEdit).To(framework.Hold(fmt.Sprintf("%s as before the edit sent without the authentication token (%s)",
@@ -248,7 +249,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 			refused := v.sent(spec.UploadFile)
 			t.Judged(refused, v.filesEx)
 			if !v.listed {
-				framework.NotChecked("GET /api/files/%s could not list the page's files after the refused upload: %s",
+				verdicts.NotChecked("GET /api/files/%s could not list the page's files after the refused upload: %s",
 					v.key, framework.Outcome(v.filesEx))
 			}
 			Expect(v.files).To(BeEmpty(), framework.Evidence(refused,

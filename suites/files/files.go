@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -61,7 +62,7 @@ func judgeTraversal(ctx context.Context, t *framework.Fixture, ex *client.Exchan
 	if front := t.AnsweredByFront(ctx, ex, "FILES-TRAVERSAL-400"); front.ByFront() {
 		// nginx refuses a NUL byte in the path with its own HTML 400,
 		// Apache with its own 404: the API never saw the request.
-		framework.NotChecked("%s", front.Observation(ex))
+		verdicts.NotChecked("%s", front.Observation(ex))
 	}
 	Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest),
 		"a files key containing .. or a NUL byte answers 400 (spec 4.11). A web server in front of the API "+
@@ -115,7 +116,7 @@ func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listin
 // judgeListShape: FILES-LIST-SHAPE on every list read.
 func judgeListShape(t *framework.Fixture, l listings) {
 	if l.notChecked != "" {
-		framework.NotChecked("%s", l.notChecked)
+		verdicts.NotChecked("%s", l.notChecked)
 	}
 	records := 0
 	for i, ex := range l.lists {
@@ -126,7 +127,7 @@ func judgeListShape(t *framework.Fixture, l listings) {
 	if records == 0 {
 		// The envelope and data array were checked, but no file record:
 		// not a pass of the rule, whose point is the record's fields.
-		framework.NotChecked("none of the %d listed pages read has files: only empty lists were checked, not a file record", len(l.keys))
+		verdicts.NotChecked("none of the %d listed pages read has files: only empty lists were checked, not a file record", len(l.keys))
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -50,7 +51,7 @@ type uploadPage struct {
 // made.
 func (p *uploadPage) require() {
 	if p.key == "" {
-		framework.NotChecked("the draft page to upload to could not be created (%s)", framework.Outcome(p.ex))
+		verdicts.NotChecked("the draft page to upload to could not be created (%s)", framework.Outcome(p.ex))
 	}
 }
 
@@ -228,7 +229,7 @@ func judgeNewestFirst(t *framework.Fixture, r *uploadRun) {
 	r.judged(t)
 	if len(r.uploads) < 2 || !accepted(r.uploads[0].ex) || !accepted(r.uploads[1].ex) ||
 		r.uploads[0].missing != "" || r.uploads[1].missing != "" {
-		framework.NotChecked("the run's two uploads could not both be found in the file list (see FILES-UPLOAD-ROUNDTRIP)")
+		verdicts.NotChecked("the run's two uploads could not both be found in the file list (see FILES-UPLOAD-ROUNDTRIP)")
 	}
 	older, newer := r.uploads[0], r.uploads[1]
 	final := newer.listing
@@ -245,7 +246,7 @@ func judgeRoundtrip(t *framework.Fixture, r *uploadRun) {
 	Expect(r.before).To(framework.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
 	for i, u := range r.uploads {
 		if !accepted(u.ex) && u.ex.Err == nil && (u.ex.Status == http.StatusBadRequest || u.ex.Get("status").String() == "1") {
-			framework.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
+			verdicts.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
 		}
 		Expect(u.ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, r.page.key)
 		Expect(u.listing).To(framework.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", r.page.key, u.name)
@@ -274,7 +275,7 @@ func judgeRoundtrip(t *framework.Fixture, r *uploadRun) {
 func judgeRefusal(_ SpecContext, p probe) {
 	p.page.require()
 	if accepted(p.ex) {
-		framework.NotChecked("the target accepted the upload of %s: which extensions are invalid is not shown in the spec, "+
+		verdicts.NotChecked("the target accepted the upload of %s: which extensions are invalid is not shown in the spec, "+
 			"so no refusal was there to judge", p.desc)
 	}
 	Expect(p.ex).To(framework.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -110,7 +111,7 @@ func registerBodies(t *framework.Fixture, g *framework.Group, k pageKit, form *f
 				// requires (not shown, 4.3)? The same fields in the other
 				// encoding tell.
 				if run.twinKey == "" {
-					framework.NotChecked("the create with %s was refused (%s), and so was the same body in the other "+
+					verdicts.NotChecked("the create with %s was refused (%s), and so was the same body in the other "+
 						"encoding (%s): which fields a create requires is not shown (4.3)", b.enc.sent,
 						framework.Outcome(run.created), framework.Outcome(run.twin))
 				}
@@ -139,11 +140,11 @@ func registerBodies(t *framework.Fixture, g *framework.Group, k pageKit, form *f
 				t.Judged(run.created, run.edited, run.deleted)
 				expectSuccessEnvelope(run.created)
 				if run.madeKey == "" {
-					framework.NotChecked("the create answered HTTP %d without data.key; no page to edit and delete", run.created.Status)
+					verdicts.NotChecked("the create answered HTTP %d without data.key; no page to edit and delete", run.created.Status)
 				}
 				expectSuccessEnvelope(run.edited)
 				if d := run.deleted; d == nil || d.StatusErr() != nil || d.Status < 200 || d.Status >= 300 {
-					framework.NotChecked("the delete did not succeed (%s); PAGE-DELETE-OK judges that", framework.Outcome(d))
+					verdicts.NotChecked("the delete did not succeed (%s); PAGE-DELETE-OK judges that", framework.Outcome(d))
 				}
 				// No data: a delete's success omits it (spec 1, 4.5).
 				Expect(run.deleted).To(framework.MatchSchema("envelope-success.json"))
@@ -172,7 +173,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 	framework.Prepare(g, "GEN-FORM-SANITISED-ONCE", form.run, func(_ SpecContext, run pageRun) {
 		t.Judged(run.created, run.createRead)
 		if run.madeKey == "" {
-			framework.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.created))
+			verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.created))
 		}
 		sanitisedOnce(form.created, readBack(run.createRead, "the page created from a form body"), "created from a form body")
 	}, framework.Case("POST /api/pages"))
@@ -181,7 +182,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 		run.needPage()
 		t.Judged(run.edited, run.editRead)
 		if run.edited.Status != http.StatusOK {
-			framework.NotChecked("the form-encoded edit was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.edited))
+			verdicts.NotChecked("the form-encoded edit was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.edited))
 		}
 		sanitisedOnce(form.edited, readBack(run.editRead, "the page edited with a form body"), "edited with a form body")
 	}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
@@ -202,7 +203,7 @@ func expectWritten(ex *client.Exchange, what string) {
 // nothing to read: the rule is then not checked.
 func readBack(ex *client.Exchange, what string) *client.Exchange {
 	if ex == nil {
-		framework.NotChecked("%s could not be read back: the write answered no data.key", what)
+		verdicts.NotChecked("%s could not be read back: the write answered no data.key", what)
 	}
 	ExpectWithOffset(1, ex).To(framework.BeSuccess(http.StatusOK), "reading %s back", what)
 	return ex

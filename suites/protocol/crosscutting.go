@@ -4,6 +4,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/rules/every"
 )
@@ -26,7 +27,7 @@ func registerEveryResponse(t *framework.Fixture) {
 			t.It(c.Rule, func(ginkgo.SpecContext) {
 				tally := t.CrossCutting.Tally(c.Rule)
 				if tally.Checked == 0 {
-					framework.NotChecked("no API response this rule can judge was recorded before this check " +
+					verdicts.NotChecked("no API response this rule can judge was recorded before this check " +
 						"(did the label filter leave no other spec?)")
 				}
 				if tally.Violations > 0 {

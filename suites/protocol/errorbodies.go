@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -129,9 +130,9 @@ func judgeErrorBodies(t *framework.Fixture, answers []answer, schema, what strin
 	switch {
 	case judged:
 	case len(answers) == 0:
-		framework.NotChecked("no request that %s answers got an answer", what)
+		verdicts.NotChecked("no request that %s answers got an answer", what)
 	default:
-		framework.NotChecked("no request was answered with %s (%s); the status codes are the endpoint's and the auth "+
+		verdicts.NotChecked("no request was answered with %s (%s); the status codes are the endpoint's and the auth "+
 			"rules' to judge", what, strings.Join(seen, "; "))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // The requests of the page-write specs (bodies.go), made in prepare
@@ -57,7 +58,7 @@ type pageRun struct {
 // edit.
 func (run pageRun) needPage() {
 	if run.noPage != "" {
-		framework.NotChecked("could not create the page this rule needs: %s", run.noPage)
+		verdicts.NotChecked("could not create the page this rule needs: %s", run.noPage)
 	}
 }
 

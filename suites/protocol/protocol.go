@@ -18,6 +18,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -79,7 +80,7 @@ func registerReads(t *framework.Fixture) {
 // endpoint's own rules judge its status code.
 func expectSuccessEnvelope(ex *client.Exchange) {
 	if ex.StatusErr() != nil || ex.Status < 200 || ex.Status >= 300 {
-		framework.NotChecked("the request did not succeed (%s), so there is no success envelope to check; "+
+		verdicts.NotChecked("the request did not succeed (%s), so there is no success envelope to check; "+
 			"the endpoint's own rules judge that", framework.Outcome(ex))
 	}
 	Expect(ex).To(framework.MatchSchema("envelope-success.json"))

@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -90,7 +91,7 @@ func registerShapes(t *framework.Fixture) {
 			t.It(r.rule, func(ginkgo.SpecContext) {
 				tally := t.CrossCutting.Tally(r.rule)
 				if tally.Checked == 0 {
-					framework.NotChecked("%s", r.nothingJudged())
+					verdicts.NotChecked("%s", r.nothingJudged())
 				}
 				if tally.Violations > 0 {
 					ginkgo.Fail(fmt.Sprintf("Expected: every successful answer of %s, whichever spec asked for it, to match schema %s\n\n%s",

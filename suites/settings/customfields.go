@@ -18,6 +18,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // Custom fields are forever: on the host system, a customFields setting
@@ -47,7 +48,7 @@ func (w *writes) customFieldsRoundTrip(ctx SpecContext) {
 	requireCustomFields(w.g)
 	c := w.changeOthers(ctx)
 	if _, sent := c.sent["customFields"]; !sent {
-		framework.NotChecked("%s", c.why)
+		verdicts.NotChecked("%s", c.why)
 	}
 	value := c.sent["customFields"].(string)
 	put, ex := c.put, c.read
@@ -62,7 +63,7 @@ func (w *writes) customFieldsRoundTrip(ctx SpecContext) {
 		}
 	}
 	if put.Err != nil || put.Status != http.StatusOK {
-		framework.NotChecked("%s, holding the site's own customFields (one label changed), was not accepted (%s), so it could not be "+
+		verdicts.NotChecked("%s, holding the site's own customFields (one label changed), was not accepted (%s), so it could not be "+
 			"read back (see SETTINGS-EDIT-OK)", what, framework.Outcome(put))
 	}
 	Expect(ex).To(framework.BeSuccess(http.StatusOK))
@@ -163,6 +164,6 @@ func showJSON(v any) string {
 // the settings could not be restored exactly.
 func requireCustomFields(g *framework.SettingsGuard) {
 	if _, had := g.Original()["customFields"]; !had {
-		framework.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
+		verdicts.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
 	}
 }

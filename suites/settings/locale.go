@@ -8,6 +8,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // The host sets locale from the language when an update changes the
@@ -24,12 +25,12 @@ func (w *writes) editLocale(ctx SpecContext) {
 	needField(w.g, "locale")
 	_, before, problem := w.g.Current(ctx)
 	if problem != "" {
-		framework.NotChecked("the settings could not be read before changing locale (%s)", problem)
+		verdicts.NotChecked("the settings could not be read before changing locale (%s)", problem)
 	}
 	value := pickSetting(before, "locale", "de,de_DE", "fr,fr_FR")
 	put := w.g.Put(ctx, map[string]any{"locale": value})
 	if put.Err != nil || put.Status == http.StatusBadRequest {
-		framework.NotChecked("the update of locale alone was refused (%s): the spec does not say which locales a site takes "+
+		verdicts.NotChecked("the update of locale alone was refused (%s): the spec does not say which locales a site takes "+
 			"(2.6 gives only an example kind)", framework.Outcome(put))
 	}
 	Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only locale")

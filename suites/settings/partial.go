@@ -17,6 +17,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // Partial updates proven from both sides (4.10: only fields present
@@ -112,7 +113,7 @@ func (w *writes) changeOthers(ctx SpecContext) *othersChange {
 	w.g.Begin(ctx)
 	_, before, problem := w.g.Current(ctx)
 	if problem != "" {
-		framework.NotChecked("the settings could not be read before the update (%s)", problem)
+		verdicts.NotChecked("the settings could not be read before the update (%s)", problem)
 	}
 	c := &othersChange{before: before, sent: w.otherValues(before)}
 	if _, had := w.g.Original()["customFields"]; !had {
@@ -140,7 +141,7 @@ func (w *writes) changeOthers(ctx SpecContext) *othersChange {
 func (w *writes) editOthers(ctx SpecContext) {
 	c := w.changeOthers(ctx)
 	if c.put.Err != nil || c.put.Status == http.StatusBadRequest {
-		framework.NotChecked("the update of %v was refused (%s): the spec does not say which values of these fields a site "+
+		verdicts.NotChecked("the update of %v was refused (%s): the spec does not say which values of these fields a site "+
 			"takes (2.6 gives only an example kind)", slices.Sorted(maps.Keys(c.sent)), framework.Outcome(c.put))
 	}
 	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT of every other field 2.6 names")

@@ -27,6 +27,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -35,7 +36,7 @@ func Register(t *framework.Fixture) {
 	Describe("4.9 GET /api/settings", Label(spec.GetSettings.Label()), framework.PhaseReads, func() {
 		t.It("SETTINGS-GET-SHAPE", func(ctx SpecContext) {
 			if !t.Client.HasAuth() {
-				framework.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
+				verdicts.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
 			}
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
@@ -104,7 +105,7 @@ func (w *writes) changeSlogan(ctx SpecContext) *sloganChange {
 	needField(w.g, "slogan")
 	_, before, problem := w.g.Current(ctx)
 	if problem != "" {
-		framework.NotChecked("the settings could not be read before changing slogan (%s)", problem)
+		verdicts.NotChecked("the settings could not be read before changing slogan (%s)", problem)
 	}
 	c := &sloganChange{before: before, value: "Conformance " + w.t.Marker("slogan") + " Salt & Pepper"}
 	c.put = w.g.PutForm(ctx, url.Values{"slogan": {c.value}})
@@ -161,7 +162,7 @@ func (w *writes) editPartial(ctx SpecContext) {
 			strings.Join(v, ", "))
 	}
 	if len(c.before)-1-len(w.g.Volatile()) < 1 {
-		framework.NotChecked("the settings have no field besides slogan that keeps its value between reads: nothing could show a change")
+		verdicts.NotChecked("the settings have no field besides slogan that keeps its value between reads: nothing could show a change")
 	}
 	check.Expect("a PUT changes only the fields present: every other field (those that change between reads aside) must keep its value")
 }
@@ -174,7 +175,7 @@ func (w *writes) customFieldsInvalid(ctx SpecContext) {
 	requireCustomFields(w.g)
 	beforeEx, before, problem := w.g.Current(ctx)
 	if problem != "" {
-		framework.NotChecked("the settings could not be read before the update (%s)", problem)
+		verdicts.NotChecked("the settings could not be read before the update (%s)", problem)
 	}
 	w.t.Judged(beforeEx)
 	put := w.g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
@@ -195,7 +196,7 @@ func (w *writes) formSanitisedOnce(ctx SpecContext) {
 		if c.formRefused != nil {
 			put = c.formRefused
 		}
-		framework.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", framework.Outcome(put))
+		verdicts.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", framework.Outcome(put))
 	}
 	Expect(c.read).To(framework.HaveJSON("data.slogan", readBack(c.value)),
 		"slogan sent form-encoded reads back as sent or HTML-encoded once, never twice (spec 1: sanitised exactly once)")
@@ -205,6 +206,6 @@ func (w *writes) formSanitisedOnce(ctx SpecContext) {
 // have (SETTINGS-GET-SHAPE fails such a target: 2.6 names the field).
 func needField(g *framework.SettingsGuard, name string) {
 	if _, ok := g.Original()[name]; !ok {
-		framework.NotChecked("the target's settings have no %s field to change (see SETTINGS-GET-SHAPE)", name)
+		verdicts.NotChecked("the target's settings have no %s field to change (see SETTINGS-GET-SHAPE)", name)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // Each rule's check is a prepare function, which makes the requests (side
@@ -66,7 +67,7 @@ func (s *shared) judgeListShape(_ ginkgo.SpecContext, v listShape) {
 	s.t.Judged(v.first) // read once for the group
 	if check(v.first) == 0 {
 		if v.reason != "" {
-			framework.NotChecked("%s", v.reason)
+			verdicts.NotChecked("%s", v.reason)
 		}
 		check(v.again)
 	}
@@ -93,7 +94,7 @@ func (s *shared) judgeListEntries(_ ginkgo.SpecContext, got framework.Got) {
 		entries += len(item.Get("list").Array())
 	}
 	if entries == 0 {
-		framework.NotChecked("no %s list named a page when read again, so no list entry could be judged", k.noun)
+		verdicts.NotChecked("no %s list named a page when read again, so no list entry could be judged", k.noun)
 	}
 }
 
@@ -116,7 +117,7 @@ func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	judged := 0
 	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += framework.PageItems(ex).Len() })
 	if judged == 0 {
-		framework.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
+		verdicts.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
 	}
 }
 
@@ -137,7 +138,7 @@ func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
 func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange)) {
 	k := s.k
 	if v.reason != "" {
-		framework.NotChecked("%s", v.reason)
+		verdicts.NotChecked("%s", v.reason)
 	}
 	s.t.Judged(v.views...) // read once for the group
 	for i, ex := range v.views {
@@ -163,7 +164,7 @@ func (s *shared) preparePagesMatchList(ctx context.Context) singles {
 func (s *shared) judgePagesMatchList(_ ginkgo.SpecContext, v singles) {
 	k := s.k
 	if v.reason != "" {
-		framework.NotChecked("%s", v.reason)
+		verdicts.NotChecked("%s", v.reason)
 	}
 	compared, named := 0, 0
 	s.t.Judged(v.views...) // read once for the group
@@ -188,10 +189,10 @@ func (s *shared) judgePagesMatchList(_ ginkgo.SpecContext, v singles) {
 		named += len(listKeys) + len(pageKeysOf(ex))
 	}
 	if compared == 0 {
-		framework.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
+		verdicts.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
 	}
 	if named == 0 {
-		framework.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)
+		verdicts.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // completeness is what TAG-LIST-COMPLETE / CAT-LIST-COMPLETE judges: the
@@ -79,16 +80,16 @@ func (s *shared) prepareListComplete(ctx context.Context) completeness {
 func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 	t, k := s.t, s.k
 	if v.reason != "" {
-		framework.NotChecked("the published pages could not be listed to compare with: %s (the page list rules judge that)", v.reason)
+		verdicts.NotChecked("the published pages could not be listed to compare with: %s (the page list rules judge that)", v.reason)
 	}
 	if len(v.carriers) == 0 {
-		framework.NotChecked("none of the %d published pages carries a %s (%s), so no %s list could miss one",
+		verdicts.NotChecked("none of the %d published pages carries a %s (%s), so no %s list could miss one",
 			v.all, k.noun, v.pagesEx.RequestLine(), k.noun)
 	}
 	listEx := v.listEx
 	t.Judged(listEx) // read once for the group
 	if listEx.Err != nil || listEx.Status != http.StatusOK || !listEx.Get("data").IsArray() {
-		framework.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(listEx), k.rule)
+		verdicts.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(listEx), k.rule)
 	}
 	Expect(listEx).To(framework.Hold(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
 		k.noun, len(v.termKeys), k.endpoint), func(ex *client.Exchange) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -107,7 +108,7 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	k := s.k
 	if v.reason != "" {
-		framework.NotChecked("%s", v.reason)
+		verdicts.NotChecked("%s", v.reason)
 	}
 	s.t.Judged(v.listing.Ex) // read once for the run
 	s.t.Judged(v.views...)   // read once for the group
@@ -157,7 +158,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 		}
 	}
 	if checked == 0 {
-		framework.NotChecked("no %s the target lists names any page", k.noun)
+		verdicts.NotChecked("no %s the target lists names any page", k.noun)
 	}
 	// Asserted even when nothing was found wrong: the pages were looked
 	// at, so the rule judged real data (an assertion that could have

@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // The same fact in two places: a tag or category in its list and in its
@@ -308,7 +309,7 @@ func pageCell(f string) coverage.ID { return coverage.CellID("page", f, coverage
 func (tv termViews) judgeAgree(t *framework.Fixture) {
 	t.Judged(append([]*client.Exchange{tv.listEx}, tv.singles...)...)
 	if len(tv.items) == 0 {
-		framework.NotChecked("GET /api/%s lists no %s to compare (%s)", tv.k.endpoint, tv.k.noun, framework.Outcome(tv.listEx))
+		verdicts.NotChecked("GET /api/%s lists no %s to compare (%s)", tv.k.endpoint, tv.k.noun, framework.Outcome(tv.listEx))
 	}
 	check := t.NewCheck()
 	for i, ex := range tv.singles {

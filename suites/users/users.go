@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -58,7 +59,7 @@ func Register(t *framework.Fixture) {
 				Expect(ex).To(framework.BeSuccess(http.StatusOK))
 				Expect(ex).To(framework.MatchSchema("user-list-response.json"))
 				if len(ex.Get("data").Map()) == 0 {
-					framework.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
+					verdicts.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
 				}
 			})
 
@@ -67,7 +68,7 @@ func Register(t *framework.Fixture) {
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 				Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data must be an object keyed by username")
 				if len(ex.Get("data").Map()) == 0 {
-					framework.NotChecked("GET /api/users lists no profile")
+					verdicts.NotChecked("GET /api/users lists no profile")
 				}
 				// The username is told twice: as the key, and in the profile.
 				check := t.NewCheck()
@@ -82,7 +83,7 @@ func Register(t *framework.Fixture) {
 				ex := got.Exchange()
 				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 				if len(listProfiles(ex)) == 0 {
-					framework.NotChecked("GET /api/users lists no profile")
+					verdicts.NotChecked("GET /api/users lists no profile")
 				}
 				Expect(ex).To(framework.Hold(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
 					strings.Join(singleOnly, ", ")), singleOnlyFields))
@@ -94,7 +95,7 @@ func Register(t *framework.Fixture) {
 				func(_ SpecContext, p profiles) {
 					p.judged(t)
 					if p.notChecked != "" {
-						framework.NotChecked("%s", p.notChecked)
+						verdicts.NotChecked("%s", p.notChecked)
 					}
 					for i, ex := range p.single {
 						name := p.names[i]
@@ -150,7 +151,7 @@ func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
 		Expect(ex).To(framework.Hold("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
 	}
 	if found == 0 {
-		framework.NotChecked("no users response held a profile to look at")
+		verdicts.NotChecked("no users response held a profile to look at")
 	}
 }
 
@@ -160,7 +161,7 @@ func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
 func judgeViewsAgree(t *framework.Fixture, p profiles) {
 	p.judged(t)
 	if p.notChecked != "" {
-		framework.NotChecked("%s", p.notChecked)
+		verdicts.NotChecked("%s", p.notChecked)
 	}
 	listed := map[string]gjson.Result{}
 	for _, prof := range listProfiles(p.list) {
@@ -183,7 +184,7 @@ func judgeViewsAgree(t *framework.Fixture, p profiles) {
 		}, coverage.UserListFields()...)
 	}
 	if pairs == 0 {
-		framework.NotChecked("no profile read on its own is also in GET /api/users, so no two views of one profile could be compared")
+		verdicts.NotChecked("no profile read on its own is also in GET /api/users, so no two views of one profile could be compared")
 	}
 	check.Expect("the list and the single profile of a user agree on the fields the list shows (2.4)")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // kit carries what the specs of one container share: the target, the
@@ -103,7 +104,7 @@ func (k kit) listAll(ctx context.Context, q url.Values) listing {
 func (k kit) pages(l listing) (framework.PageList, *client.Exchange) {
 	k.t.Judged(l.ex)
 	if l.problem != "" {
-		framework.NotChecked("%s", l.problem)
+		verdicts.NotChecked("%s", l.problem)
 	}
 	return l.items, l.ex
 }
@@ -113,7 +114,7 @@ func (k kit) pages(l listing) (framework.PageList, *client.Exchange) {
 func (k kit) everyPage(l listing) (framework.PageList, *client.Exchange) {
 	items, ex := k.pages(l)
 	if items.Len() == 0 {
-		framework.NotChecked("the target has no page at all")
+		verdicts.NotChecked("the target has no page at all")
 	}
 	return items, ex
 }
@@ -124,7 +125,7 @@ func (k kit) childPage(l listing) gjson.Result {
 	items, _ := k.pages(l)
 	child, ok := items.First(framework.IsChildPage)
 	if !ok {
-		framework.NotChecked("%s", k.lacking("no child page (key parent/child)"))
+		verdicts.NotChecked("%s", k.lacking("no child page (key parent/child)"))
 	}
 	return child
 }

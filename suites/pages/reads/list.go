@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
 
@@ -82,7 +83,7 @@ func (k kit) defaultFilterSpec() {
 		inv, invEx := k.pages(d.inv)
 		published := framework.OfType("published")
 		if inv.CountOfType("published") == inv.Len() {
-			framework.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
+			verdicts.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
 		}
 		expectList(1, d.first)
 		Expect(d.first).To(eachPage("without type filters every page listed is published", framework.PageItems(d.first), notOfType("published")))
@@ -119,14 +120,14 @@ func (k kit) typeFilterSpecs() {
 			var madeKeys []string
 			switch {
 			case created && made.problem != "":
-				framework.NotChecked("%s", made.problem)
+				verdicts.NotChecked("%s", made.problem)
 			case created:
 				if !want.Has(made.key) {
 					want.Add(made.key)
 					madeKeys = append(madeKeys, made.key)
 				}
 			case !inv.Any(ofType):
-				framework.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
+				verdicts.NotChecked("%s", k.lacking("no "+ty+" page in the list of every type"))
 			}
 			got, ex := f.got.items()
 			Expect(ex).To(eachPage("with only "+ty+"=true every page listed is "+ty, got, notOfType(ty)))
@@ -169,7 +170,7 @@ func (k kit) sizeSpecs() {
 				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
 			}
 			if total <= size {
-				framework.NotChecked("%s", k.lacking(count(total, c.pages)+", no more than the page size reported ("+
+				verdicts.NotChecked("%s", k.lacking(count(total, c.pages)+", no more than the page size reported ("+
 					strconv.Itoa(size)+"), so the size used cannot be seen"))
 			}
 		}, framework.Case(c.name))
@@ -192,14 +193,14 @@ func (k kit) sizeSpecs() {
 			Expect(total).To(Equal(refTotal), framework.Evidence(ex,
 				"meta.total is the same with numberOfItems=-1 as with the default page size (%s)", ref.RequestLine()))
 			if e.all == nil {
-				framework.NotChecked("%s was not one JSON document within the read limits (%s)", ex.RequestLine(), framework.Outcome(ex))
+				verdicts.NotChecked("%s was not one JSON document within the read limits (%s)", ex.RequestLine(), framework.Outcome(ex))
 			}
 			// Counted and compared from the stream, whatever its size.
 			items := e.all.Pages
 			expectChecks(ex, paging.All(ex, items.Len(), total, paging.ReadQuery(framework.QueryWith(c.q, "numberOfItems", "-1")))...)
 			Expect(items.RepeatedKeys()).To(BeEmpty(), framework.Evidence(ex, "numberOfItems=-1 lists each page once"))
 			if refTotal == 0 {
-				framework.NotChecked("%s", k.lacking("no "+c.pages))
+				verdicts.NotChecked("%s", k.lacking("no "+c.pages))
 			}
 		}, framework.Case(c.name))
 	}
@@ -248,7 +249,7 @@ func expectChecks(ex *client.Exchange, checks ...paging.Check) {
 func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen string) {
 	expectList(2, refEx)
 	if framework.PageItems(refEx).Len() == 0 {
-		framework.NotChecked("%s", k.lacking("no page at all"))
+		verdicts.NotChecked("%s", k.lacking("no page at all"))
 	}
 	expectList(2, ex)
 	Expect(pagingOf(ex)).To(Equal(pagingOf(refEx)), framework.Evidence(ex,
@@ -256,7 +257,7 @@ func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen strin
 	Expect(keysOf(ex)).To(ConsistOf(keysOf(refEx)), framework.Evidence(ex,
 		"%s gives the same pages as %s, in any order", what, refEx.RequestLine()))
 	if onePage(refEx) {
-		framework.NotChecked("%s", k.lacking(unseen))
+		verdicts.NotChecked("%s", k.lacking(unseen))
 	}
 }
 

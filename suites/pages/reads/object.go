@@ -17,6 +17,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -52,7 +53,7 @@ func (k kit) objectSpecs() {
 	}, func(_ SpecContext, r firstRead) {
 		expectList(1, r.first)
 		if framework.PageItems(r.first).Len() == 0 {
-			framework.NotChecked("the target has no page at all")
+			verdicts.NotChecked("the target has no page at all")
 		}
 		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
 		Expect(r.ex).To(framework.Hold("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
@@ -85,7 +86,7 @@ func (k kit) objectSpecs() {
 			}
 		}
 		if withUUID < 2 {
-			framework.NotChecked("%s", k.lacking(count(withUUID, "page")+" with a uuid, so no two could share one"))
+			verdicts.NotChecked("%s", k.lacking(count(withUUID, "page")+" with a uuid, so no two could share one"))
 		}
 		Expect(ex).To(framework.Hold("no two pages of the every-type listing share a uuid", func(*client.Exchange) []string {
 			var shared []string
@@ -103,7 +104,7 @@ func (k kit) objectSpecs() {
 		// false means no cover image; any other kind is PAGE-OBJECT-SHAPE's concern.
 		covered := func(it gjson.Result) bool { return it.Get("coverImage").Type == gjson.String }
 		if !items.Any(covered) {
-			framework.NotChecked("no page of the every-type listing has a cover image (the pages writes check one it " +
+			verdicts.NotChecked("no page of the every-type listing has a cover image (the pages writes check one it " +
 				"creates when the run may write)")
 		}
 		Expect(ex).To(eachPage("every cover image is an absolute http(s) URL", items, func(it gjson.Result) string {
@@ -178,7 +179,7 @@ func (k kit) getSpecs() {
 	}, func(_ SpecContext, r firstRead) {
 		expectList(1, r.first)
 		if topLevelKey(framework.PageItems(r.first)) == "" {
-			framework.NotChecked("the first list page shows no top-level page to put a missing child key under")
+			verdicts.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
 		Expect(r.ex).To(framework.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("missing child key under an existing page"))

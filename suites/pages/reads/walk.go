@@ -13,6 +13,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
 
@@ -89,7 +90,7 @@ func (k kit) walkSpecs() {
 				checkMeta(ex, pns[i+1], size, total)
 			}
 			if pages < 2 {
-				framework.NotChecked("%s", k.lacking(count(total, "page")+" of every type, one list page at size "+
+				verdicts.NotChecked("%s", k.lacking(count(total, "page")+" of every type, one list page at size "+
 					strconv.Itoa(size)+": hasMore and partly filled pages cannot be seen"))
 			}
 		}, framework.Case(name))
@@ -106,7 +107,7 @@ func (k kit) walkSpecs() {
 		for i, w := range ws {
 			ty := framework.PageTypes()[i]
 			if w.problem != "" {
-				framework.NotChecked("%s", w.problem)
+				verdicts.NotChecked("%s", w.problem)
 			}
 			expectList(1, w.pages[0])
 			total := w.count
@@ -125,7 +126,7 @@ func (k kit) walkSpecs() {
 			}
 		}
 		if walked == 0 {
-			framework.NotChecked("%s", k.lacking("no page type with more than "+strconv.Itoa(smallPageSize)+
+			verdicts.NotChecked("%s", k.lacking("no page type with more than "+strconv.Itoa(smallPageSize)+
 				" pages, so no type's listing spans several list pages"))
 		}
 	}, framework.Case("each type alone, every page"))
@@ -182,7 +183,7 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 // pages in order, and the last page read.
 func (w typeWalk) items() (framework.PageList, *client.Exchange) {
 	if w.problem != "" {
-		framework.NotChecked("%s", w.problem)
+		verdicts.NotChecked("%s", w.problem)
 	}
 	lists := make([]framework.PageList, 0, len(w.pages))
 	for _, ex := range w.pages {
@@ -250,7 +251,7 @@ func (k kit) untaggedSpecs() {
 			untaggedPerPage = append(untaggedPerPage, len(want))
 		}
 		if !filterOrderShows(untaggedPerPage, size) {
-			framework.NotChecked("%s", k.lacking("no tagged page on a list page before one holding an untagged page, so "+
+			verdicts.NotChecked("%s", k.lacking("no tagged page on a list page before one holding an untagged page, so "+
 				"filtering before or after pagination gives the same pages"))
 		}
 	}, framework.Case("every page of a walk, every type"))
@@ -269,7 +270,7 @@ func (k kit) untaggedSpecs() {
 	}, func(_ SpecContext, w untaggedWalk) {
 		inv, _ := k.pages(w.inv)
 		if !inv.Any(isTagged) {
-			framework.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
+			verdicts.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
 		}
 		for i := 0; i < len(w.pairs); i += 2 {
 			plain, ex := w.pairs[i], w.pairs[i+1]

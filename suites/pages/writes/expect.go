@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // answer is one answer a spec judges, with what it is for messages.
@@ -51,7 +52,7 @@ func expectReadOffset(offset int, ex *client.Exchange, why string) *client.Excha
 // alone judges a refused create.
 func needPage(ex *client.Exchange, key string) {
 	if key == "" {
-		framework.NotChecked("could not create the page this rule needs: %s", framework.CreateOutcome(ex))
+		verdicts.NotChecked("could not create the page this rule needs: %s", framework.CreateOutcome(ex))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // formPage is a page created with a form-encoded body and read back.
@@ -38,7 +39,7 @@ func (s *suite) makeFormPage(ctx context.Context) *formPage {
 // judgeTitleForm: PAGE-TITLE-ENCODED for the title sent in a form body.
 func (s *suite) judgeTitleForm(_ SpecContext, p *formPage) {
 	if p.key == "" {
-		framework.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(p.created))
+		verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(p.created))
 	}
 	s.k.created(p.created, "the create")
 	why := "title " + p.title + " sent in a form body (encoded once; never &amp;amp;)"

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // fullPage is a draft created with title, description, content (Markdown),
@@ -183,7 +184,7 @@ func (s *suite) judgeCoverImage(_ SpecContext, p *fullPage) {
 			continue // the create response's shape is PAGE-CREATE-201's
 		}
 		if cover.Type != gjson.String {
-			framework.NotChecked("the page created with coverImage %q has coverImage %s in %s: no cover image to judge",
+			verdicts.NotChecked("the page created with coverImage %q has coverImage %s in %s: no cover image to judge",
 				file, framework.Show(cover), c.why)
 		}
 		Expect(c.ex).To(framework.HaveJSON("data.coverImage", beAbsoluteURL()),

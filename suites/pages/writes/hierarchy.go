@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // hierarchy is one parent page and, where the run may make one, one child:
@@ -103,7 +104,7 @@ func (h *hierarchy) needChild() {
 		if ex == nil {
 			ex = &client.Exchange{Err: &framework.NotCreated{Reason: h.blocked}}
 		}
-		framework.NotChecked("could not create the page this rule needs: %s", framework.CreateOutcome(ex))
+		verdicts.NotChecked("could not create the page this rule needs: %s", framework.CreateOutcome(ex))
 	}
 }
 
@@ -115,10 +116,10 @@ func judgeCreate201(_ SpecContext, h *hierarchy) {
 func (s *suite) judgeCreateParent(_ SpecContext, h *hierarchy) {
 	needPage(h.parentCreated, h.parent)
 	if h.childCreated == nil {
-		framework.NotChecked("the child page was not created: %s", h.blocked)
+		verdicts.NotChecked("the child page was not created: %s", h.blocked)
 	}
 	if nc := (*framework.NotCreated)(nil); errors.As(h.childCreated.Err, &nc) {
-		framework.NotChecked("the child page was not created: %s", nc.Reason)
+		verdicts.NotChecked("the child page was not created: %s", nc.Reason)
 	}
 	expectWritten(h.childCreated, "the create of a child page")
 	want := h.parent + "/" + h.childSlug

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // kit holds the helpers of the page write specs that send requests: they
@@ -48,10 +49,10 @@ func (k kit) title(words string) string {
 // So does a create the run did not send (see framework.CreatePage).
 func (k kit) created(ex *client.Exchange, what string) {
 	if nc := (*framework.NotCreated)(nil); errors.As(ex.Err, &nc) {
-		framework.NotChecked("%s was not sent: %s", what, nc.Reason)
+		verdicts.NotChecked("%s was not sent: %s", what, nc.Reason)
 	}
 	if ex.Err == nil && ex.Status == http.StatusBadRequest {
-		framework.NotChecked("%s was refused (%s); which fields a create requires is not shown (4.3), so "+
+		verdicts.NotChecked("%s was refused (%s); which fields a create requires is not shown (4.3), so "+
 			"PAGE-CREATE-201 alone judges the refusal", what, framework.Outcome(ex))
 	}
 	expectWrittenOffset(2, ex, what)

@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
 
@@ -58,7 +59,7 @@ func (v *seen) keys() []string {
 // views were read (its create or an earlier write failed).
 func needViews(views []*seen) {
 	if len(views) == 0 {
-		framework.NotChecked("the page this check needs was not written (see PAGE-CREATE-201 and PAGE-EDIT-OK)")
+		verdicts.NotChecked("the page this check needs was not written (see PAGE-CREATE-201 and PAGE-EDIT-OK)")
 	}
 }
 
@@ -97,7 +98,7 @@ func (u *unjudged) unread(ex *client.Exchange) bool {
 // check.Expect.
 func (u *unjudged) orNotChecked(check *framework.Check) {
 	if !u.judged && len(check.Problems()) == 0 && len(u.reasons) > 0 {
-		framework.NotChecked("no answer could be judged: %s", strings.Join(framework.Uniq(u.reasons), "; "))
+		verdicts.NotChecked("no answer could be judged: %s", strings.Join(framework.Uniq(u.reasons), "; "))
 	}
 }
 
@@ -294,13 +295,13 @@ func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, ter
 // read beside the views gone (404).
 func (s *suite) judgeGoneEverywhere(v *seen) {
 	if v == nil {
-		framework.NotChecked("the page this check needs was not deleted (see PAGE-DELETE-OK)")
+		verdicts.NotChecked("the page this check needs was not deleted (see PAGE-DELETE-OK)")
 	}
 	s.t.Judged(v.exchanges()...)
 	deleted := v.answer.Err == nil && v.answer.Status >= 200 && v.answer.Status < 300
 	gone := v.page != nil && v.page.Err == nil && v.page.Status == http.StatusNotFound
 	if !deleted && !gone {
-		framework.NotChecked("the delete did not take (%s), and the page read beside the views is not gone (%s): "+
+		verdicts.NotChecked("the delete did not take (%s), and the page read beside the views is not gone (%s): "+
 			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", framework.Outcome(v.answer), framework.Outcome(v.page))
 	}
 	check := s.t.NewCheck()

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
 // typedPage is a page created with one type, read back, then edited to
@@ -271,7 +272,7 @@ func (s *suite) judgeKeyChange(p *typedPage, name string) {
 	needPage(p.created, p.key)
 	e := p.edits[0]
 	if _, slug := e.sent["slug"]; slug && e.refused != nil {
-		framework.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
+		verdicts.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
 	}
 	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "an edit with the %s", name)
 	newKey := e.ex.Get("data.key").String()
@@ -298,7 +299,7 @@ func (s *suite) judgeUUIDStable(_ SpecContext, p *typedPage) {
 	Expect(e.ex).To(framework.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
 	expectString(expectRead(e.read, "after the rename"), "data.uuid", uuid, "the uuid after the edit")
 	if e.at == e.from {
-		framework.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
+		verdicts.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
 	}
 }
 

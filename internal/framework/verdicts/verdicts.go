@@ -1,4 +1,8 @@
-package framework
+// Package verdicts writes a spec's outcome into the Ginkgo report as data
+// (internal/verdict), next to the text people read: why a rule was not
+// checked, what a failed expectation saw, and the exchanges of a failing
+// spec.
+package verdicts
 
 import (
 	"fmt"
@@ -11,43 +15,40 @@ import (
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
-// This file writes a spec's outcome into the Ginkgo report as data
-// (internal/verdict), next to the text people read: why a rule was not
-// checked, what a failed expectation saw, and the exchanges of a failing
-// spec.
-
 // NotChecked stops the current spec and reports its rule as not checked,
 // with the reason (e.g. the target has no draft page to look at).
 func NotChecked(format string, args ...any) {
-	notChecked(fmt.Sprintf(format, args...), 2)
+	NotCheckedAt(fmt.Sprintf(format, args...), 2)
 }
 
-func notChecked(reason string, skip int) {
-	skipNotChecked(verdict.NotChecked{Reason: reason}, skip+1)
+// NotCheckedAt is NotChecked for a helper of a spec: skip counts the frames
+// above the caller to name as the location.
+func NotCheckedAt(reason string, skip int) {
+	Skip(verdict.NotChecked{Reason: reason}, skip+1)
 }
 
-// skipNotChecked records n and stops the current spec; skip counts the
+// Skip records n and stops the current spec; skip counts the
 // frames above the caller to name as its location.
-func skipNotChecked(n verdict.NotChecked, skip int) {
-	addEntry(verdict.EntryNotChecked, n)
+func Skip(n verdict.NotChecked, skip int) {
+	AddEntry(verdict.EntryNotChecked, n)
 	ginkgo.Skip(n.String(), skip)
 }
 
-// recordFact adds what a failed expectation saw to the current spec.
-func recordFact(f verdict.Fact) { addEntry(verdict.EntryFact, f) }
+// RecordFact adds what a failed expectation saw to the current spec.
+func RecordFact(f verdict.Fact) { AddEntry(verdict.EntryFact, f) }
 
-// addEntry adds a report entry no reporter prints (the text beside it says
+// AddEntry adds a report entry no reporter prints (the text beside it says
 // the same) to the running spec; outside a spec (a matcher used in a plain
 // test) there is no spec to add it to, and nothing is recorded.
-func addEntry(name string, value any) {
+func AddEntry(name string, value any) {
 	if ginkgo.CurrentSpecReport().LeafNodeType != types.NodeTypeIt {
 		return
 	}
 	ginkgo.AddReportEntry(name, value, ginkgo.ReportEntryVisibilityNever)
 }
 
-// factOf is the fact of an expectation on ex that failed.
-func factOf(ex *client.Exchange, expected, got, field string) verdict.Fact {
+// FactOf is the fact of an expectation on ex that failed.
+func FactOf(ex *client.Exchange, expected, got, field string) verdict.Fact {
 	f := verdict.Fact{Expected: expected, Got: got, Field: field}
 	if ex != nil {
 		f.Status, f.Seq = ex.Status, ex.Seq
@@ -59,9 +60,9 @@ func factOf(ex *client.Exchange, expected, got, field string) verdict.Fact {
 // is cut, so that a token straddling the cut is replaced whole.
 const redactSlack = 1024
 
-// exchangeData is ex as data for the report: the start of its body,
+// ExchangeData is ex as data for the report: the start of its body,
 // redacted (a body cut by --max-body can be megabytes long).
-func exchangeData(ex *client.Exchange, redact func(string) string) verdict.Exchange {
+func ExchangeData(ex *client.Exchange, redact func(string) string) verdict.Exchange {
 	out := verdict.Exchange{Seq: ex.Seq, Method: ex.Method, Status: ex.Status, Cut: ex.Truncated || ex.BodyCut}
 	if u, err := url.Parse(ex.URL); err == nil {
 		out.Path, out.Query = u.EscapedPath(), redact(u.RawQuery)
