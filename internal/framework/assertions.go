@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/verdict"
@@ -120,23 +121,23 @@ func (c counted[A]) eval() A {
 }
 
 func (c counted[A]) Should(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().Should(withFacts(m), desc...)
+	return c.eval().Should(match.WithFacts(m), desc...)
 }
 
 func (c counted[A]) ShouldNot(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().ShouldNot(withFacts(m), desc...)
+	return c.eval().ShouldNot(match.WithFacts(m), desc...)
 }
 
 func (c counted[A]) To(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().To(withFacts(m), desc...)
+	return c.eval().To(match.WithFacts(m), desc...)
 }
 
 func (c counted[A]) ToNot(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().ToNot(withFacts(m), desc...)
+	return c.eval().ToNot(match.WithFacts(m), desc...)
 }
 
 func (c counted[A]) NotTo(m types.GomegaMatcher, desc ...any) bool {
-	return c.eval().NotTo(withFacts(m), desc...)
+	return c.eval().NotTo(match.WithFacts(m), desc...)
 }
 
 // countingAssertion is a counted Expect or Ω.

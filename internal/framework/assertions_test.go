@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
@@ -61,8 +62,8 @@ func TestAssertionCountingChild(t *testing.T) {
 		}, framework.Case("empty"))
 		target.It("PAGE-LIST-SHAPE", func(ctx ginkgo.SpecContext) {
 			ex := list(ctx)
-			gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			gomega.Ω(ex).Should(framework.HaveJSON("data"))
+			gomega.Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+			gomega.Ω(ex).Should(match.HaveJSON("data"))
 			gomega.Expect(strconv.Atoi("x")).Error().To(gomega.HaveOccurred())
 		}, framework.Case("matchers"))
 		target.It("PAGE-LIST-SHAPE", func(ginkgo.SpecContext) {
@@ -138,7 +139,7 @@ func TestOutcomesAsData(t *testing.T) {
 			verdicts.NotChecked("the target has no %s page", "draft")
 		}, framework.Case("not checked"))
 		target.It("PAGE-GET-404", func(ctx ginkgo.SpecContext) {
-			gomega.Expect(missing(ctx)).To(framework.HaveHTTPStatus(http.StatusOK))
+			gomega.Expect(missing(ctx)).To(match.HaveHTTPStatus(http.StatusOK))
 		}, framework.Case("matcher"))
 		target.It("TAG-GET-404", func(ctx ginkgo.SpecContext) {
 			ex := missing(ctx)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -139,12 +140,12 @@ func placedIn(ex *client.Exchange, q url.Values, name string) string {
 // ExpectReadBack expects the value at path of ex — a page or the settings
 // read back after a request that sent it, or the answer to that request —
 // to match m, and marks cell: the value sent came back. It asserts like
-// Expect(ex).To(HaveJSON(path, m), desc...).
+// Expect(ex).To(match.HaveJSON(path, m), desc...).
 func (t *Fixture) ExpectReadBack(cell coverage.ID, ex *client.Exchange, path string, m gtypes.GomegaMatcher, desc ...any) {
 	if ex != nil && ex.IsJSON() {
 		t.exercised(cell)
 	}
-	gomega.ExpectWithOffset(1, ex).To(HaveJSON(path, m), desc...)
+	gomega.ExpectWithOffset(1, ex).To(match.HaveJSON(path, m), desc...)
 }
 
 // Check is one assertion over many values: the cells it exercises, the
@@ -212,7 +213,7 @@ func (c *Check) Expect(why string) {
 	}
 	c.t.exercised(c.cells...)
 	problems := c.Problems()
-	gomega.ExpectWithOffset(1, problems).To(gomega.BeEmpty(), Evidence(c.evidence, "%s:\n  %s", why, strings.Join(problems, "\n  ")))
+	gomega.ExpectWithOffset(1, problems).To(gomega.BeEmpty(), match.Evidence(c.evidence, "%s:\n  %s", why, strings.Join(problems, "\n  ")))
 }
 
 // Kept compares the fields of two reads of one record, before and after an

@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
@@ -61,7 +62,7 @@ func TestCoverageMarksChild(t *testing.T) {
 			target.ExpectReadBack(content, page(ctx), "data.contentRaw", gomega.Equal("not what was stored"))
 		}, framework.Case("failed"))
 		target.It("PAGE-LIST-TYPE-FILTERS", func(ctx ginkgo.SpecContext) {
-			gomega.Expect(drafts(ctx)).To(framework.HaveHTTPStatus(http.StatusOK))
+			gomega.Expect(drafts(ctx)).To(match.HaveHTTPStatus(http.StatusOK))
 		}, framework.Case("a filter sent"))
 		target.It("PAGE-VIEWS-AGREE", func(ctx ginkgo.SpecContext) {
 			ex := page(ctx)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/rules"
 )
 
@@ -237,7 +238,7 @@ func (p *CrossCutting) Observations() []string {
 	if n := len(p.unanswered); n > 0 {
 		shown := p.unanswered[:min(n, maxFrontNotes)]
 		out = append(out, fmt.Sprintf("%d answer(s) came from the server in front instead of the API (429, 502, 503 or 504 "+
-			"without the API's JSON envelope), and no every-answer rule judged them: %s%s", n, strings.Join(Uniq(shown), ", "),
+			"without the API's JSON envelope), and no every-answer rule judged them: %s%s", n, strings.Join(match.Uniq(shown), ", "),
 			map[bool]string{true: ", …", false: ""}[n > len(shown)]))
 	}
 	return out
@@ -311,7 +312,7 @@ func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
 	defer p.mu.Unlock()
 	for i := range p.fronts {
 		if p.fronts[i].ex == ex {
-			p.fronts[i].probed = Uniq(append(p.fronts[i].probed, rule))
+			p.fronts[i].probed = match.Uniq(append(p.fronts[i].probed, rule))
 			return true
 		}
 	}
@@ -368,15 +369,7 @@ func (t Tally) Summary() string {
 		if g.Unlisted > 0 {
 			fmt.Fprintf(&b, "   %4d x other requests\n", g.Unlisted)
 		}
-		fmt.Fprintf(&b, "   The first of them, from %q:\n%s", g.Spec, indent(g.Exchange, "     "))
+		fmt.Fprintf(&b, "   The first of them, from %q:\n%s", g.Spec, match.Indent(g.Exchange, "     "))
 	}
 	return b.String()
-}
-
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n") + "\n"
 }

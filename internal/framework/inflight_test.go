@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -112,7 +113,7 @@ func guardedLatePut(t *testing.T, tg *Fixture) (*SettingsGuard, context.Context)
 	}
 	ex := g.Put(ctx, map[string]any{"slogan": "held by the front", "title": "held title"})
 	if !fateUnknown(ex) {
-		t.Fatalf("the held PUT was answered: %s", Outcome(ex))
+		t.Fatalf("the held PUT was answered: %s", match.Outcome(ex))
 	}
 	return g, ctx
 }
@@ -253,7 +254,7 @@ func TestLateCreateFound(t *testing.T) {
 		ctx := context.WithValue(context.Background(), cleanupsKey{}, &cleanups{})
 		ex, key := tg.CreatePage(ctx, map[string]any{"slug": tg.Marker("held-page")})
 		if !fateUnknown(ex) || key != "" {
-			t.Fatalf("the held create was answered: %s", Outcome(ex))
+			t.Fatalf("the held create was answered: %s", match.Outcome(ex))
 		}
 		tg.sweep(ctx) // the AfterSuite's first sweep: before the page landed
 		if f.landedCount() != 0 {

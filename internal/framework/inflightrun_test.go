@@ -18,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
@@ -65,7 +66,7 @@ func TestInflightRunChild(t *testing.T) {
 		for _, name := range []string{"held", "after"} {
 			target.It("SETTINGS-EDIT-OK", func(ctx ginkgo.SpecContext) {
 				g.Begin(ctx)
-				gomega.Expect(g.Put(ctx, map[string]any{"slogan": name + " by the front"})).To(framework.HaveHTTPStatus(http.StatusOK))
+				gomega.Expect(g.Put(ctx, map[string]any{"slogan": name + " by the front"})).To(match.HaveHTTPStatus(http.StatusOK))
 			}, framework.Case(name))
 		}
 	})
@@ -76,7 +77,7 @@ func TestInflightRunChild(t *testing.T) {
 		}, framework.Case("later"))
 		target.It("PAGE-CREATE-201", func(ctx ginkgo.SpecContext) {
 			ex, _ := target.CreatePage(ctx, map[string]any{"slug": target.Marker("held-page")})
-			gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusCreated))
+			gomega.Expect(ex).To(match.HaveHTTPStatus(http.StatusCreated))
 		})
 	})
 	sc, rc := types.NewDefaultSuiteConfig(), types.NewDefaultReporterConfig()

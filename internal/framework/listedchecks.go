@@ -2,7 +2,6 @@ package framework
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
@@ -107,7 +107,7 @@ func (f *checkFindings) add(index int, page gjson.Result, problems []PageProblem
 			f.more++
 			continue
 		}
-		f.items = append(f.items, itemProblem{index: index, key: Show(page.Get("key")), PageProblem: p})
+		f.items = append(f.items, itemProblem{index: index, key: match.Show(page.Get("key")), PageProblem: p})
 	}
 }
 
@@ -155,12 +155,8 @@ func PassCheckOnStream(check, arrayPath, expect string) types.GomegaMatcher {
 	})
 }
 
-// gotKind reads the kind a schema violation found ("expected object, got
-// string").
-var gotKind = regexp.MustCompile(`, got (object|array|string|integer|number|boolean|null|true|false)$`)
-
 func passCheck(expect, check, arrayPath string, listing func(*client.Exchange) (Listing, bool)) types.GomegaMatcher {
-	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
+	return match.BodyCheck{Expect: expect, Problem: func(ex *client.Exchange) string {
 		l, ok := listing(ex)
 		problems, more, checked := l.Problems(check)
 		switch {
@@ -173,7 +169,7 @@ func passCheck(expect, check, arrayPath string, listing func(*client.Exchange) (
 			return ""
 		}
 		return "\n  " + strings.Join(problems, "\n  ")
-	}, facts: func(ex *client.Exchange) []verdict.Fact {
+	}, Facts: func(ex *client.Exchange) []verdict.Fact {
 		l, _ := listing(ex)
 		f := l.found[check]
 		if f == nil {
@@ -186,18 +182,9 @@ func passCheck(expect, check, arrayPath string, listing func(*client.Exchange) (
 				field += "." + p.Path
 			}
 			fact := verdicts.FactOf(ex, expect, p.Problem, field)
-			if m := wrongKind.FindStringSubmatch(p.Problem); m != nil {
-				// The page is gone: the fact says what kind it held.
-				fact.Want = m[1]
-				if g := gotKind.FindStringSubmatch(p.Problem); g != nil {
-					fact.Found = map[string]string{"integer": "number", "true": "boolean", "false": "boolean"}[g[1]]
-					if fact.Found == "" {
-						fact.Found = g[1]
-					}
-				}
-			}
+			match.AddKinds(&fact, p.Problem)
 			facts = append(facts, fact)
 		}
 		return facts
-	}}.matcher()
+	}}.Matcher()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // PageListRequest is GET /api/pages with query q read as a stream, as
@@ -76,7 +77,7 @@ func Unread(ex *client.Exchange) string {
 	case ex.Streamed != nil && ex.Streamed.Full:
 		return fmt.Sprintf("%s lists more than %d pages, more than this run keeps to compare with", ex.RequestLine(), maxListed)
 	case ex.Truncated || ex.BodyCut:
-		return lostBody(ex)
+		return match.LostBody(ex)
 	}
 	return ""
 }

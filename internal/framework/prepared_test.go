@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -94,7 +95,7 @@ func preparedOrder(t *testing.T, concurrency int) {
 			}, func(_ ginkgo.SpecContext, exs []*client.Exchange) {
 				for _, ex := range exs {
 					gomega.Expect(ex.Seq).To(gomega.BeNumerically(">", 0), "numbered once its spec judges it")
-					gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+					gomega.Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 				}
 			}, framework.Case(fmt.Sprintf("order %d", i)))
 		}
@@ -150,7 +151,7 @@ func preparedSharedRead(t *testing.T, concurrency int) {
 		for _, ex := range exs {
 			u, _ := url.Parse(ex.URL)
 			w.event(fmt.Sprintf("%s #%d replayed %v", u.Path, ex.Seq, ex.Replayed))
-			gomega.Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+			gomega.Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 		}
 	}
 	ginkgo.Describe("shared read", func() {
@@ -205,7 +206,7 @@ func preparedSelection(t *testing.T) {
 				return framework.GotExchange(w.target.Read(ctx, "/t/"+strings.ReplaceAll(c.name, " ", "-"), nil))
 			}, func(_ ginkgo.SpecContext, got framework.Got) {
 				w.event("judge " + c.name)
-				gomega.Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusOK))
+				gomega.Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusOK))
 			}, append(c.args, framework.Case(c.name))...)
 		}
 	})
@@ -344,7 +345,7 @@ func preparedCleanups(t *testing.T) {
 		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-CREATE-201", createPage(w, "passes"), func(ctx ginkgo.SpecContext, m made) {
 			gomega.Expect(m.key).NotTo(gomega.BeEmpty())
-			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil)).To(framework.HaveHTTPStatus(http.StatusOK),
+			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil)).To(match.HaveHTTPStatus(http.StatusOK),
 				"the page is there while its spec judges")
 		}, framework.Case("passes"))
 		framework.Prepare(g, "PAGE-CREATE-201", createPage(w, "judge fails"), func(_ ginkgo.SpecContext, m made) {
@@ -403,9 +404,9 @@ func preparedShare(t *testing.T) {
 				key := page(ctx)
 				return made{ex: w.target.Read(ctx, framework.PagePath(key), nil), key: key}
 			}, func(ctx ginkgo.SpecContext, m made) {
-				gomega.Expect(m.ex).To(framework.HaveHTTPStatus(http.StatusOK))
+				gomega.Expect(m.ex).To(match.HaveHTTPStatus(http.StatusOK))
 				gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil, framework.Fresh())).To(
-					framework.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
+					match.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
 				if i == len(cases)-1 {
 					gomega.Expect(m.key).To(gomega.BeEmpty(), "the group's last judge fails on purpose")
 				}
@@ -455,7 +456,7 @@ func preparedShareRunOrder(t *testing.T) {
 		prepare := func(ctx context.Context) made { return made{key: page(ctx)} }
 		judge := func(ctx ginkgo.SpecContext, m made) {
 			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil, framework.Fresh())).To(
-				framework.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
+				match.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
 		}
 		// Registered last, but its location comes first: it runs first.
 		first := func() { framework.Prepare(g, "PAGE-GET-OK", prepare, judge, framework.Case("registered last")) }

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -101,7 +102,7 @@ func (p Probe) Request() client.Request {
 		// No settings field: even a server that wrongly carries the request
 		// out has nothing to change. The tokens are the input.
 	case spec.UploadImage:
-		r.Files = []client.File{{Field: "image", Name: p.File, MIMEType: "image/png", Content: TinyPNG()}}
+		r.Files = []client.File{{Field: "image", Name: p.File, MIMEType: "image/png", Content: match.TinyPNG()}}
 	case spec.UploadFile:
 		r.Files = []client.File{{Field: "file", Name: p.File, MIMEType: "text/plain", Content: []byte("conformance probe\n")}}
 	default: // GET and DELETE

@@ -44,6 +44,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // NotCreated is the error of a create the run did not send, because the
@@ -64,9 +65,9 @@ func CreateOutcome(ex *client.Exchange) string {
 		return nc.Reason
 	}
 	if ex.Status == 0 {
-		return Outcome(ex)
+		return match.Outcome(ex)
 	}
-	return "the server answered " + Outcome(ex)
+	return "the server answered " + match.Outcome(ex)
 }
 
 // removal holds what the run found out about removing what it creates:
@@ -106,7 +107,7 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 	missing, list := exs[0], exs[1]
 	for _, ex := range exs {
 		if ex.Err != nil || ex.Status >= 500 || !ex.IsJSON() {
-			return nil, fmt.Errorf("%s could not be judged: %s", ex.RequestLine(), Outcome(ex))
+			return nil, fmt.Errorf("%s could not be judged: %s", ex.RequestLine(), match.Outcome(ex))
 		}
 	}
 	traits := []string{}
@@ -187,7 +188,7 @@ func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
 	parent := t.Adopt(ctx, ex)
 	if parent == "" {
 		return "the run could not show that this target removes a child page: the top-level page its proof needs " +
-			"was not created (" + Outcome(ex) + ")"
+			"was not created (" + match.Outcome(ex) + ")"
 	}
 	defer func() { _ = t.DeletePage(ctx, parent) }()
 	del := t.Write(ctx, http.MethodDelete, PagePath(parent+"/"+t.Marker("no-such-child")), nil)
@@ -206,11 +207,11 @@ func childProofOutcome(parent string, del, after *client.Exchange) string {
 	switch {
 	case after.Err != nil || after.Status >= 500:
 		return "the run could not show that this target removes a child page: reading " + parent + " after " +
-			sent + " failed (" + Outcome(after) + ")"
+			sent + " failed (" + match.Outcome(after) + ")"
 	case after.Status != http.StatusOK || after.Get("data.key").String() != parent:
 		return fmt.Sprintf("%s, a child page that does not exist, removed its parent %s (the DELETE answered %s; "+
 			"the parent then %s): this target's DELETE of parent/child acts on the parent, so a child page could not be removed",
-			sent, parent, Outcome(del), Outcome(after))
+			sent, parent, match.Outcome(del), match.Outcome(after))
 	}
 	return ""
 }

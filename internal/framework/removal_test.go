@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
@@ -87,19 +88,19 @@ func TestCleanupFollowsRename(t *testing.T) {
 	old := tg.Marker("before-rename")
 	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(ctx, map[string]any{"slug": old}))
 	if created.Status != http.StatusCreated || created.Get("data.key").String() != old {
-		t.Fatalf("create: %s", Outcome(created))
+		t.Fatalf("create: %s", match.Outcome(created))
 	}
 	tg.Ledger.AddPage(old)
 	edited := tg.Write(ctx, http.MethodPut, PagePath(old), map[string]any{"title": "Conformance " + tg.RunID + " After Rename"})
 	renamed := edited.Get("data.key").String()
 	if edited.Status != http.StatusOK || renamed == old || renamed == "" {
-		t.Fatalf("the title edit did not rename the page: %s", Outcome(edited))
+		t.Fatalf("the title edit did not rename the page: %s", match.Outcome(edited))
 	}
 	tg.Renamed(old, renamed)
 
 	tg.removeCreated(ctx, old)
 	if ex := tg.Read(ctx, PagePath(renamed), nil); ex.Status != http.StatusNotFound {
-		t.Errorf("after the cleanup of the page created as %s, its new key %s reads %s, want 404", old, renamed, Outcome(ex))
+		t.Errorf("after the cleanup of the page created as %s, its new key %s reads %s, want 404", old, renamed, match.Outcome(ex))
 	}
 	if pages := tg.Ledger.Pages(); len(pages) != 0 {
 		t.Errorf("the ledger still holds %v", pages)
@@ -148,7 +149,7 @@ func TestChildPagesBlocked(t *testing.T) {
 		caller := referenceTarget(t, mutants...)
 		parent := caller.Marker("caller-parent")
 		if ex := caller.Write(ctx, http.MethodPost, PagesPath, caller.PageFields(ctx, map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
-			t.Fatalf("%q: create: %s", c.mutant, Outcome(ex))
+			t.Fatalf("%q: create: %s", c.mutant, match.Outcome(ex))
 		}
 		del := caller.Write(ctx, http.MethodDelete, PagePath(parent+"/"+caller.Marker("no-such-child")), nil)
 		after := caller.Read(ctx, PagePath(parent), nil)

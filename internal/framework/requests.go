@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -206,7 +207,7 @@ func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
 	files := ex.Get("data")
 	switch {
 	case ex.Err != nil || ex.Status != http.StatusOK || !files.IsArray():
-		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, Outcome(ex)))
+		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, match.Outcome(ex)))
 	case len(files.Array()) == 0:
 		t.Ledger.uploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
 	default:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -32,7 +33,7 @@ func settingsBody(t *testing.T, tg *Fixture) []byte {
 	t.Helper()
 	ex := tg.ReadAuth(context.Background(), "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK {
-		t.Fatalf("GET /api/settings: %s", Outcome(ex))
+		t.Fatalf("GET /api/settings: %s", match.Outcome(ex))
 	}
 	return append([]byte(nil), ex.Body()...)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -79,7 +80,7 @@ func TestSettingsGuardInOrderChild(t *testing.T) {
 	// homepage set, so that a PUT resetting it changes something.
 	if ex := c.Do(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
 		JSON: map[string]any{"homepage": "alpha-post"}, Credentials: client.BothTokens}); ex.Status != http.StatusOK {
-		t.Fatalf("setting homepage: %s", framework.Outcome(ex))
+		t.Fatalf("setting homepage: %s", match.Outcome(ex))
 	}
 	before := rawSettings(t, c)
 	requests = nil
@@ -93,7 +94,7 @@ func TestSettingsGuardInOrderChild(t *testing.T) {
 		change := func(ctx ginkgo.SpecContext, name string, fields map[string]any) {
 			ran[name] = true
 			g.Begin(ctx)
-			gomega.Expect(g.Put(ctx, fields)).To(framework.HaveHTTPStatus(http.StatusOK))
+			gomega.Expect(g.Put(ctx, fields)).To(match.HaveHTTPStatus(http.StatusOK))
 		}
 		target.It("SETTINGS-EDIT-OK", func(ctx ginkgo.SpecContext) {
 			change(ctx, "passes", map[string]any{"slogan": "changed by the first spec"})
@@ -176,7 +177,7 @@ func rawSettings(t *testing.T, c *client.Client) []byte {
 	t.Helper()
 	ex := c.Do(context.Background(), client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens, Fresh: true})
 	if ex.Err != nil || ex.Status != http.StatusOK {
-		t.Fatalf("GET /api/settings: %s", framework.Outcome(ex))
+		t.Fatalf("GET /api/settings: %s", match.Outcome(ex))
 	}
 	return append([]byte(nil), ex.Body()...)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // This file restores and compares settings maps for SettingsGuard
@@ -57,7 +58,7 @@ func (t *Fixture) restoreSettings(ctx context.Context, original, current map[str
 		ex := t.Write(ctx, http.MethodPut, "/api/settings", body)
 		t.noteWrite(ex) // a restore without an answer may land late too
 		if ex.Err != nil || ex.Status != http.StatusOK {
-			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), Outcome(ex)))
+			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), match.Outcome(ex)))
 		}
 		current = nil
 	}
@@ -148,7 +149,7 @@ func (t *Fixture) ReadSettings(ctx context.Context, opts ...RequestOption) (*cli
 // says what went wrong.
 func settingsOf(ex *client.Exchange) (map[string]any, string) {
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsObject() {
-		return nil, "GET /api/settings: " + Outcome(ex)
+		return nil, "GET /api/settings: " + match.Outcome(ex)
 	}
 	var m map[string]any
 	dec := json.NewDecoder(strings.NewReader(ex.Get("data").Raw))

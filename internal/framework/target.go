@@ -28,6 +28,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/tripwire"
@@ -156,7 +157,7 @@ func (t *Fixture) Observations() []string {
 	for _, o := range t.CrossCutting.Observations() {
 		own = append(own, t.Client.Redactor().String(o))
 	}
-	return Uniq(own)
+	return match.Uniq(own)
 }
 
 // Bugs returns mistakes in how specs were registered (unknown rule IDs and

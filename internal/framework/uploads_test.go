@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -45,13 +46,13 @@ func TestUploadsSeenAfterDelete(t *testing.T) {
 			created := tg.Write(ctx, http.MethodPost, PagesPath, map[string]any{"title": "uploads", "slug": tg.Marker("uploads"), "type": "draft"})
 			key := created.Get("data.key").String()
 			if key == "" {
-				t.Fatalf("create: %s", Outcome(created))
+				t.Fatalf("create: %s", match.Outcome(created))
 			}
 			tg.Ledger.AddPage(key)
 			up := tg.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: client.KeyPath("files", key), Credentials: client.BothTokens,
 				Files: []client.File{{Field: "file", Name: "a.txt", MIMEType: "text/plain", Content: []byte("a")}}})
 			if up.Status != http.StatusOK {
-				t.Fatalf("upload: %s", Outcome(up))
+				t.Fatalf("upload: %s", match.Outcome(up))
 			}
 			tg.Ledger.AddUploadOn(key, "file a.txt on page "+key)
 			if err := tg.DeletePage(ctx, key); err != nil {

@@ -27,7 +27,7 @@ func answer(seq int, method, path string, status int, body string) verdict.Excha
 	return verdict.Exchange{Seq: seq, Method: method, Path: path, Status: status, Body: body}
 }
 
-// schemaFact is what framework.MatchSchema records for one violation.
+// schemaFact is what match.MatchSchema records for one violation.
 func schemaFact(ex verdict.Exchange, field, got, want string) verdict.Fact {
 	return verdict.Fact{Expected: "a body matching schema x.json", Got: got, Field: field, Want: want, Status: ex.Status, Seq: ex.Seq}
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -37,13 +38,13 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, 
 					// both tokens, and 5.5's 401 describes it as well as
 					// 5.6's 400 (see the rule's Reading). Neither allows
 					// anything else; a 401 says nothing of 5.6.
-					Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
+					Expect(ex).To(match.HaveHTTPStatus(http.StatusBadRequest, http.StatusUnauthorized))
 					if ex.Status == http.StatusUnauthorized {
 						verdicts.NotChecked("the request lacked the authentication token too (a read-only run sends it with no " +
 							"write), and it answered 401, which 5.5 gives a write without it: the missing API token's 400 was not reached")
 					}
 				}
-				Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest))
+				Expect(ex).To(match.HaveHTTPStatus(http.StatusBadRequest))
 				expectTokenMessage(t, ex)
 			}, append([]any{framework.Case(string(ep))}, missing.Decorators()...)...)
 		}
@@ -55,7 +56,7 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, 
 			framework.Prepare(g, "AUTH-INVALID-TOKEN-401", func(ctx context.Context) framework.Got {
 				return pg.got(ctx, invalid, invalid.WithWrongAPIToken())
 			}, func(ctx SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+				Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusUnauthorized))
 			}, append([]any{framework.Case(string(ep))}, invalid.Decorators()...)...)
 		}
 	})

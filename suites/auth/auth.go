@@ -20,6 +20,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // Register adds the auth specs for target t, in three containers, one per
@@ -76,7 +77,7 @@ func writing(method string) bool { return method != http.MethodGet }
 // "Clé manquante." and "Access denied." all pass), so they are recorded as
 // an observation, never judged.
 func expectTokenMessage(t *framework.Fixture, ex *client.Exchange) {
-	Expect(ex).To(framework.HaveJSON("message", framework.BeJSONString(), Not(BeEmpty())),
+	Expect(ex).To(match.HaveJSON("message", match.BeJSONString(), Not(BeEmpty())),
 		"the 400 answer has a message (the spec fixes no wording)")
 	t.Observe("AUTH-MISSING-TOKEN-400: a request without the API token is answered with the message %q", ex.Get("message").String())
 }
@@ -84,5 +85,5 @@ func expectTokenMessage(t *framework.Fixture, ex *client.Exchange) {
 // expectSuccessStatus expects a 2xx answer: the request's tokens were read
 // and accepted (which 2xx is the endpoint's own rule).
 func expectSuccessStatus(ex *client.Exchange) {
-	Expect(ex).To(framework.HaveHTTPStatus(200, 201))
+	Expect(ex).To(match.HaveHTTPStatus(200, 201))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -72,7 +73,7 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 			framework.Prepare(g, "AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx context.Context) framework.Got {
 				return framework.GotExchange(t.Client.Do(ctx, c.r))
 			}, func(ctx SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+				Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusUnauthorized))
 			}, framework.Case(c.name))
 		}
 	})
@@ -85,7 +86,7 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 // rules' Reading): when the run may write, the specs on a run-created
 // page check the 401.
 func expectRefused(p framework.Probe, ex *client.Exchange) {
-	Expect(ex).To(framework.HaveHTTPStatus(refusals(p)...))
+	Expect(ex).To(match.HaveHTTPStatus(refusals(p)...))
 	if ex.Status == http.StatusNotFound {
 		verdicts.NotChecked("%s answered 404: no page has the key, which a server may check before the authentication "+
 			"token (4.4, 4.5, 7), so this request shows nothing about 5.5's 401", p.Endpoint)
@@ -123,8 +124,8 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			if v.notChecked != "" {
 				verdicts.NotChecked("%s", v.notChecked)
 			}
-			Expect(v.problem).To(BeEmpty(), framework.Evidence(v.now, "GET /api/settings gives the settings after the refused PUT"))
-			Expect(v.nowValue).To(Equal(v.was), framework.Evidence(v.now,
+			Expect(v.problem).To(BeEmpty(), match.Evidence(v.now, "GET /api/settings gives the settings after the refused PUT"))
+			Expect(v.nowValue).To(Equal(v.was), match.Evidence(v.now,
 				"setting %s changed after a PUT sent without the authentication token tried to change it (#%d, among this spec's requests)",
 				v.field, v.refused.Seq))
 		}, framework.Case(string(spec.EditSettings)), spec.EditSettings, framework.SettingsWrites)
@@ -147,11 +148,11 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			}
 			t.Judged(v.refused, v.after)
 			if v.after.StatusErr() != nil {
-				verdicts.NotChecked("reading back %s failed: %s", v.key, framework.Outcome(v.after))
+				verdicts.NotChecked("reading back %s failed: %s", v.key, match.Outcome(v.after))
 			}
 			// Judged on any answer: a 404 (or any answer without the page)
 			// passes, the page itself fails.
-			Expect(v.after).NotTo(framework.HaveJSON("data.key", Equal(v.key)),
+			Expect(v.after).NotTo(match.HaveJSON("data.key", Equal(v.key)),
 				"the create sent without the authentication token (%s) made page %s anyway", v.refused.RequestLine(), v.key)
 		}, framework.Case(string(spec.CreatePage)), spec.CreatePage)
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -55,7 +56,7 @@ func registerPlacedReads(t *framework.Fixture, g *framework.Group) {
 
 // expectOK judges a read with the tokens placed as the spec says: 200.
 func expectOK(ctx SpecContext, got framework.Got) {
-	Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusOK))
+	Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusOK))
 }
 
 // placedWrites is a page created and then edited with the tokens in a
@@ -92,7 +93,7 @@ func (v *placedWrites) workOn(ctx context.Context, t *framework.Fixture, key str
 		var ex *client.Exchange
 		ex, key = t.CreatePage(ctx, map[string]any{"description": "edited and deleted with the tokens placed as the spec says"})
 		if key == "" {
-			v.notChecked = "could not create a page to work on: " + framework.Outcome(ex)
+			v.notChecked = "could not create a page to work on: " + match.Outcome(ex)
 			return false
 		}
 	}
@@ -203,7 +204,7 @@ func registerPlacedWrites(t *framework.Fixture, g *framework.Group) {
 		framework.Prepare(g, "AUTH-TOKEN-IN-QUERY", jsonTokens, func(ctx SpecContext, v *placedWrites) {
 			v.target()
 			t.Judged(v.deleted)
-			Expect(v.deleted).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(v.deleted).To(match.HaveHTTPStatus(http.StatusOK))
 		}, framework.Case("DELETE /api/pages/{key}"), spec.DeletePage, framework.Writes)
 	})
 
@@ -211,7 +212,7 @@ func registerPlacedWrites(t *framework.Fixture, g *framework.Group) {
 		framework.Prepare(g, "AUTH-DELETE-JSON-BODY", formTokens, func(ctx SpecContext, v *placedWrites) {
 			v.target()
 			t.Judged(v.deleted)
-			Expect(v.deleted).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(v.deleted).To(match.HaveHTTPStatus(http.StatusOK))
 		})
 	})
 }

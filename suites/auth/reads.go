@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -72,10 +73,10 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				ex := t.Client.Do(ctx, r)
 				return unknownAnswer{ex: ex, after: pg.pages.Read(ctx, slug)}
 			}, func(ctx SpecContext, v unknownAnswer) {
-				Expect(v.ex).To(framework.HaveHTTPStatus(unlistedMethodAnswers...))
+				Expect(v.ex).To(match.HaveHTTPStatus(unlistedMethodAnswers...))
 				t.Observe("AUTH-UNKNOWN-ENDPOINT-401: %s, a method the endpoint table does not list for a known path, "+
 					"is answered HTTP %d", c.name, v.ex.Status)
-				Expect(v.ex).To(framework.Hold("a JSON object body", func(ex *client.Exchange) []string {
+				Expect(v.ex).To(match.Holds("a JSON object body", func(ex *client.Exchange) []string {
 					if !ex.IsJSON() || !ex.JSON().IsObject() {
 						return []string{"the body is not a JSON object"}
 					}
@@ -84,7 +85,7 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				if after := v.after; after != nil && after.StatusErr() == nil && after.Status == http.StatusOK {
 					// No effect: the draft the body describes was not made.
 					_, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
-					Expect(after).NotTo(framework.HaveJSON("data.key", Equal(slug)),
+					Expect(after).NotTo(match.HaveJSON("data.key", Equal(slug)),
 						"%s (among this spec's requests) made page %s from its body", c.name, slug)
 				}
 			}, framework.Case(c.name))
@@ -98,7 +99,7 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				r, _ := t.UnknownEndpointRequest(http.MethodGet, path, "")
 				return framework.GotExchange(t.Client.Do(ctx, r))
 			}, func(ctx SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusUnauthorized))
+				Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusUnauthorized))
 			}, framework.Case("GET "+path))
 		}
 	})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -78,7 +79,7 @@ func refuseOnPage(ctx context.Context, t *framework.Fixture, auth *string, write
 	compare := auth == nil
 	created, key := t.CreatePage(ctx, map[string]any{"description": "target of writes without a valid authentication token"})
 	if key == "" {
-		return &pageRefusals{notChecked: "could not create a page to work on: " + framework.Outcome(created)}
+		return &pageRefusals{notChecked: "could not create a page to work on: " + match.Outcome(created)}
 	}
 	v := &pageRefusals{key: key}
 	write := func(ep spec.Endpoint) client.Request {
@@ -195,7 +196,7 @@ func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth fu
 				framework.Prepare(g, c.rule, c.refusals, func(ctx SpecContext, v *pageRefusals) {
 					ex := v.sent(ep)
 					t.Judged(ex)
-					Expect(ex).To(framework.HaveHTTPStatus(http.StatusUnauthorized),
+					Expect(ex).To(match.HaveHTTPStatus(http.StatusUnauthorized),
 						"%s the authentication token, to page %s which the run created", c.withToken, v.key)
 				}, framework.Case(string(ep)+", a page the run created"), ep, framework.Writes)
 			}
@@ -213,7 +214,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
 			refused := v.sent(spec.EditPage)
 			t.Judged(v.before, refused, v.afterEdit)
-			Expect(v.before).To(framework.HaveHTTPStatus(http.StatusOK))
+			Expect(v.before).To(match.HaveHTTPStatus(http.StatusOK))
 			var fields []string
 			for _, f := range pageFieldsEdited {
 				if _, ok := v.was[f]; ok {
@@ -223,14 +224,14 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 			if len(fields) == 0 {
 				verdicts.NotChecked("the page object has none of %s to compare", strings.Join(pageFieldsEdited, ", "))
 			}
-			Expect(v.afterEdit).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(v.afterEdit).To(framework.Hold(fmt.Sprintf("%s as before the edit sent without the authentication token (%s)",
+			Expect(v.afterEdit).To(match.HaveHTTPStatus(http.StatusOK))
+			Expect(v.afterEdit).To(match.Holds(fmt.Sprintf("%s as before the edit sent without the authentication token (%s)",
 				strings.Join(fields, ", "), refused.RequestLine()),
 				func(*client.Exchange) []string {
 					var changed []string
 					for _, f := range fields {
 						if was, now := v.was[f], v.now[f]; was.Raw != now.Raw {
-							changed = append(changed, fmt.Sprintf("data.%s was %s, is %s", f, was.Raw, framework.Show(now)))
+							changed = append(changed, fmt.Sprintf("data.%s was %s, is %s", f, was.Raw, match.Show(now)))
 						}
 					}
 					return changed
@@ -241,8 +242,8 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 			refused := v.sent(spec.DeletePage)
 			t.Judged(refused, v.afterDelete)
 			gone := fmt.Sprintf("the page is gone after a delete sent without the authentication token (%s)", refused.RequestLine())
-			Expect(v.afterDelete).To(framework.HaveHTTPStatus(http.StatusOK), gone)
-			Expect(v.keyAfterDelete).To(Equal(v.key), framework.Evidence(v.afterDelete, "%s: data.key", gone))
+			Expect(v.afterDelete).To(match.HaveHTTPStatus(http.StatusOK), gone)
+			Expect(v.keyAfterDelete).To(Equal(v.key), match.Evidence(v.afterDelete, "%s: data.key", gone))
 		}, framework.Case(string(spec.DeletePage)), spec.DeletePage)
 
 		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
@@ -250,9 +251,9 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 			t.Judged(refused, v.filesEx)
 			if !v.listed {
 				verdicts.NotChecked("GET /api/files/%s could not list the page's files after the refused upload: %s",
-					v.key, framework.Outcome(v.filesEx))
+					v.key, match.Outcome(v.filesEx))
 			}
-			Expect(v.files).To(BeEmpty(), framework.Evidence(refused,
+			Expect(v.files).To(BeEmpty(), match.Evidence(refused,
 				"the new page lists a file after an upload sent without the authentication token (%s)", v.filesEx.RequestLine()))
 		}, framework.Case(string(spec.UploadFile)), spec.UploadFile)
 	})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -64,15 +65,15 @@ func judgeTraversal(ctx context.Context, t *framework.Fixture, ex *client.Exchan
 		// Apache with its own 404: the API never saw the request.
 		verdicts.NotChecked("%s", front.Observation(ex))
 	}
-	Expect(ex).To(framework.HaveHTTPStatus(http.StatusBadRequest),
+	Expect(ex).To(match.HaveHTTPStatus(http.StatusBadRequest),
 		"a files key containing .. or a NUL byte answers 400 (spec 4.11). A web server in front of the API "+
 			"that refuses such paths itself answers before the API does.")
 	// The spec ties this 400 to neither body shape: both are accepted,
 	// each judged whole (see the rule's Reading).
 	if ex.Get("status").Exists() {
-		Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest))
+		Expect(ex).To(match.BeHandlerError(http.StatusBadRequest))
 	} else {
-		Expect(ex).To(framework.BeEarlyError(http.StatusBadRequest))
+		Expect(ex).To(match.BeEarlyError(http.StatusBadRequest))
 	}
 }
 
@@ -102,7 +103,7 @@ func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listin
 		// This read rule writes only here, and only when writes are allowed.
 		ex, key := t.CreatePage(ctx, map[string]any{"title": "Conformance files " + t.RunID})
 		if key == "" {
-			return listings{notChecked: fmt.Sprintf("GET /api/pages lists no page, and creating one failed (%s)", framework.Outcome(ex))}
+			return listings{notChecked: fmt.Sprintf("GET /api/pages lists no page, and creating one failed (%s)", match.Outcome(ex))}
 		}
 		keys = []string{key}
 	}
@@ -120,8 +121,8 @@ func judgeListShape(t *framework.Fixture, l listings) {
 	}
 	records := 0
 	for i, ex := range l.lists {
-		Expect(ex).To(framework.BeSuccess(http.StatusOK), "page %q was listed by GET /api/pages", l.keys[i])
-		Expect(ex).To(framework.MatchSchema("file-list-response.json"))
+		Expect(ex).To(match.BeSuccess(http.StatusOK), "page %q was listed by GET /api/pages", l.keys[i])
+		Expect(ex).To(match.MatchSchema("file-list-response.json"))
 		records += len(ex.Get("data").Array())
 	}
 	if records == 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -51,7 +52,7 @@ type uploadPage struct {
 // made.
 func (p *uploadPage) require() {
 	if p.key == "" {
-		verdicts.NotChecked("the draft page to upload to could not be created (%s)", framework.Outcome(p.ex))
+		verdicts.NotChecked("the draft page to upload to could not be created (%s)", match.Outcome(p.ex))
 	}
 }
 
@@ -161,7 +162,7 @@ func imageProbe(p *uploadPage, name string) (string, client.Request) {
 	}
 	return fmt.Sprintf("image %s for page %s (POST /api/images)", name, p.key), client.Request{
 		Method: http.MethodPost, Path: "/api/images", Credentials: client.BothTokens, Form: form,
-		Files: []client.File{{Field: "image", Name: name, MIMEType: "image/png", Content: framework.TinyPNG()}},
+		Files: []client.File{{Field: "image", Name: name, MIMEType: "image/png", Content: match.TinyPNG()}},
 	}
 }
 
@@ -234,8 +235,8 @@ func judgeNewestFirst(t *framework.Fixture, r *uploadRun) {
 	older, newer := r.uploads[0], r.uploads[1]
 	final := newer.listing
 	iOld, iNew := indexOf(final, older.record), indexOf(final, newer.record)
-	Expect(iOld).To(BeNumerically(">=", 0), framework.Evidence(final, "the older upload %s must still be listed", older.name))
-	Expect(iNew).To(BeNumerically("<", iOld), framework.Evidence(final,
+	Expect(iOld).To(BeNumerically(">=", 0), match.Evidence(final, "the older upload %s must still be listed", older.name))
+	Expect(iNew).To(BeNumerically("<", iOld), match.Evidence(final,
 		"files are listed most recent first (spec 4.11): %s (uploaded %s later) must come before %s",
 		newer.name, uploadGap, older.name))
 }
@@ -243,24 +244,24 @@ func judgeNewestFirst(t *framework.Fixture, r *uploadRun) {
 // judgeRoundtrip: FILES-UPLOAD-ROUNDTRIP on each upload of the site.
 func judgeRoundtrip(t *framework.Fixture, r *uploadRun) {
 	r.judged(t)
-	Expect(r.before).To(framework.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
+	Expect(r.before).To(match.BeSuccess(http.StatusOK), "the files of the page the run created, before any upload")
 	for i, u := range r.uploads {
 		if !accepted(u.ex) && u.ex.Err == nil && (u.ex.Status == http.StatusBadRequest || u.ex.Get("status").String() == "1") {
 			verdicts.NotChecked("the target refused the upload of %s (HTTP %d): the allowed file types are not shown in the spec", u.name, u.ex.Status)
 		}
-		Expect(u.ex).To(framework.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, r.page.key)
-		Expect(u.listing).To(framework.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", r.page.key, u.name)
-		Expect(u.missing).To(BeEmpty(), framework.Evidence(u.listing, "after uploading %s, GET /api/files/{key} must list exactly one new record", u.name))
+		Expect(u.ex).To(match.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, r.page.key)
+		Expect(u.listing).To(match.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", r.page.key, u.name)
+		Expect(u.missing).To(BeEmpty(), match.Evidence(u.listing, "after uploading %s, GET /api/files/{key} must list exactly one new record", u.name))
 		// size is an integer (FILES-LIST-SHAPE's schema), but its unit "is
 		// not stated" (2.5): bytes are only assumed, so a size other than
 		// the bytes sent is recorded, not failed.
 		if size := u.record.Get("size"); size.Type != gjson.Number || size.Num != float64(len(u.content)) {
 			t.Observe("FILES-UPLOAD-ROUNDTRIP: the record of %s has size %s for %d bytes uploaded (the spec does not state the unit)",
-				u.name, framework.Show(size), len(u.content))
+				u.name, match.Show(size), len(u.content))
 		}
-		Expect(mediaType(u.record.Get("mime").String())).To(Equal("text/plain"), framework.Evidence(u.listing,
+		Expect(mediaType(u.record.Get("mime").String())).To(Equal("text/plain"), match.Evidence(u.listing,
 			"the record of %s must have mime text/plain (parameters such as charset are allowed), got %s",
-			u.name, framework.Show(u.record.Get("mime"))))
+			u.name, match.Show(u.record.Get("mime"))))
 		if got := u.record.Get("filename").String(); got != u.name && i == 0 {
 			t.Observe("POST /api/files/{key} stores a file under another name than sent, e.g. %q as %q (the spec does not say how names are kept)", u.name, got)
 		}
@@ -278,7 +279,7 @@ func judgeRefusal(_ SpecContext, p probe) {
 		verdicts.NotChecked("the target accepted the upload of %s: which extensions are invalid is not shown in the spec, "+
 			"so no refusal was there to judge", p.desc)
 	}
-	Expect(p.ex).To(framework.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")
+	Expect(p.ex).To(match.BeHandlerError(http.StatusBadRequest), "an upload refused for its file extension answers 400")
 }
 
 // accepted reports whether the server took the upload: 2xx without a

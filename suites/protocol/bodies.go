@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -113,25 +114,25 @@ func registerBodies(t *framework.Fixture, g *framework.Group, k pageKit, form *f
 				if run.twinKey == "" {
 					verdicts.NotChecked("the create with %s was refused (%s), and so was the same body in the other "+
 						"encoding (%s): which fields a create requires is not shown (4.3)", b.enc.sent,
-						framework.Outcome(run.created), framework.Outcome(run.twin))
+						match.Outcome(run.created), match.Outcome(run.twin))
 				}
 				t.Observe("%s: the create refused with %s was accepted with the same fields in the other encoding (%s)",
-					b.rule, b.enc.sent, framework.Outcome(run.twin))
+					b.rule, b.enc.sent, match.Outcome(run.twin))
 			}
 			expectWritten(run.created, "a create with "+b.enc.sent)
 			read := readBack(run.createRead, "the page created from a "+b.enc.name+" body")
 			// That the value arrived, however often it was encoded: how
 			// often is GEN-FORM-SANITISED-ONCE's and PAGE-TITLE-ENCODED's.
-			Expect(read).To(framework.HaveJSON("data.title", framework.DecodeTo(b.title)),
+			Expect(read).To(match.HaveJSON("data.title", match.DecodeTo(b.title)),
 				"the title sent in the %s body (as sent or HTML-encoded)", b.enc.name)
 		}, framework.Case("POST /api/pages"), spec.CreatePage)
 
 		framework.Prepare(g, b.rule, b.page, func(_ SpecContext, run pageRun) {
 			run.needPage()
 			t.Judged(run.edited, run.editRead)
-			Expect(run.edited).To(framework.BeSuccess(http.StatusOK), "an edit with "+b.enc.sent)
+			Expect(run.edited).To(match.BeSuccess(http.StatusOK), "an edit with "+b.enc.sent)
 			read := readBack(run.editRead, "the page edited with a "+b.enc.name+" body")
-			Expect(read).To(framework.HaveJSON("data.description", Equal(b.description)),
+			Expect(read).To(match.HaveJSON("data.description", Equal(b.description)),
 				"the description sent in the %s body", b.enc.name)
 		}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
 
@@ -144,10 +145,10 @@ func registerBodies(t *framework.Fixture, g *framework.Group, k pageKit, form *f
 				}
 				expectSuccessEnvelope(run.edited)
 				if d := run.deleted; d == nil || d.StatusErr() != nil || d.Status < 200 || d.Status >= 300 {
-					verdicts.NotChecked("the delete did not succeed (%s); PAGE-DELETE-OK judges that", framework.Outcome(d))
+					verdicts.NotChecked("the delete did not succeed (%s); PAGE-DELETE-OK judges that", match.Outcome(d))
 				}
 				// No data: a delete's success omits it (spec 1, 4.5).
-				Expect(run.deleted).To(framework.MatchSchema("envelope-success.json"))
+				Expect(run.deleted).To(match.MatchSchema("envelope-success.json"))
 			}, framework.Case("POST, PUT and DELETE /api/pages"), spec.CreatePage, spec.EditPage, spec.DeletePage, framework.Writes)
 		}
 	}
@@ -159,13 +160,13 @@ func registerBodies(t *framework.Fixture, g *framework.Group, k pageKit, form *f
 // is the source "HTML-encoded by the core"; both must read back encoded
 // exactly once. The spec does not say whether description is encoded, so
 // it may read back as sent or encoded once, never twice. Any entity form
-// counts as encoded (see framework.BeEncodedOnce).
+// counts as encoded (see match.BeEncodedOnce).
 func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formPage) {
 	sanitisedOnce := func(sent map[string]string, got *client.Exchange, why string) {
-		Expect(got).To(framework.HaveJSON("data.title", framework.BeEncodedOnce(sent["title"])), why+": title")
-		Expect(got).To(framework.HaveJSON("data.contentRaw", framework.BeEncodedOnce(sent["content"])), why+": contentRaw")
+		Expect(got).To(match.HaveJSON("data.title", match.BeEncodedOnce(sent["title"])), why+": title")
+		Expect(got).To(match.HaveJSON("data.contentRaw", match.BeEncodedOnce(sent["content"])), why+": contentRaw")
 		if d, ok := sent["description"]; ok {
-			Expect(got).To(framework.HaveJSON("data.description", Or(Equal(d), framework.BeEncodedOnce(d))),
+			Expect(got).To(match.HaveJSON("data.description", Or(Equal(d), match.BeEncodedOnce(d))),
 				"%s: description reads back as sent or HTML-encoded once, never twice", why)
 		}
 	}
@@ -173,7 +174,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 	framework.Prepare(g, "GEN-FORM-SANITISED-ONCE", form.run, func(_ SpecContext, run pageRun) {
 		t.Judged(run.created, run.createRead)
 		if run.madeKey == "" {
-			verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.created))
+			verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", match.Outcome(run.created))
 		}
 		sanitisedOnce(form.created, readBack(run.createRead, "the page created from a form body"), "created from a form body")
 	}, framework.Case("POST /api/pages"))
@@ -182,7 +183,7 @@ func registerSanitisedOnce(t *framework.Fixture, g *framework.Group, form *formP
 		run.needPage()
 		t.Judged(run.edited, run.editRead)
 		if run.edited.Status != http.StatusOK {
-			verdicts.NotChecked("the form-encoded edit was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(run.edited))
+			verdicts.NotChecked("the form-encoded edit was not accepted (%s; GEN-FORM-BODY judges that)", match.Outcome(run.edited))
 		}
 		sanitisedOnce(form.edited, readBack(run.editRead, "the page edited with a form body"), "edited with a form body")
 	}, framework.Case("PUT /api/pages/{key}"), spec.EditPage)
@@ -195,7 +196,7 @@ func expectWritten(ex *client.Exchange, what string) {
 	if ex.Status == http.StatusOK {
 		code = http.StatusOK
 	}
-	ExpectWithOffset(1, ex).To(framework.BeSuccess(code), what)
+	ExpectWithOffset(1, ex).To(match.BeSuccess(code), what)
 }
 
 // readBack expects a page read back after a write to answer 200 with a
@@ -205,6 +206,6 @@ func readBack(ex *client.Exchange, what string) *client.Exchange {
 	if ex == nil {
 		verdicts.NotChecked("%s could not be read back: the write answered no data.key", what)
 	}
-	ExpectWithOffset(1, ex).To(framework.BeSuccess(http.StatusOK), "reading %s back", what)
+	ExpectWithOffset(1, ex).To(match.BeSuccess(http.StatusOK), "reading %s back", what)
 	return ex
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -124,7 +125,7 @@ func judgeErrorBodies(t *framework.Fixture, answers []answer, schema, what strin
 			continue
 		}
 		t.Judged(a.ex)
-		Expect(a.ex).To(framework.MatchSchema(schema), "the answer to %s is %s", a.kind.what(), what)
+		Expect(a.ex).To(match.MatchSchema(schema), "the answer to %s is %s", a.kind.what(), what)
 		judged = true
 	}
 	switch {
@@ -159,9 +160,9 @@ func (a answer) notJudged() string {
 	}
 	switch {
 	case !theError:
-		return framework.Outcome(ex)
+		return match.Outcome(ex)
 	case ex.BodyCut || ex.Truncated || (ex.BodyReleased() && ex.IsJSON()):
-		return "the body did not arrive whole, or is no longer held (" + framework.Outcome(ex) + ")"
+		return "the body did not arrive whole, or is no longer held (" + match.Outcome(ex) + ")"
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -68,8 +69,8 @@ func registerReads(t *framework.Fixture) {
 			return framework.GotExchange(t.Read(ctx, "/api/pages", nil))
 		}, func(_ SpecContext, got framework.Got) {
 			ex := got.Exchange()
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()), "GET {base}/api/pages answers with the page list")
+			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(match.HaveJSON("data", match.BeJSONArray()), "GET {base}/api/pages answers with the page list")
 		}, spec.ListPages)
 	})
 }
@@ -81,8 +82,8 @@ func registerReads(t *framework.Fixture) {
 func expectSuccessEnvelope(ex *client.Exchange) {
 	if ex.StatusErr() != nil || ex.Status < 200 || ex.Status >= 300 {
 		verdicts.NotChecked("the request did not succeed (%s), so there is no success envelope to check; "+
-			"the endpoint's own rules judge that", framework.Outcome(ex))
+			"the endpoint's own rules judge that", match.Outcome(ex))
 	}
-	Expect(ex).To(framework.MatchSchema("envelope-success.json"))
-	Expect(ex).To(framework.HaveJSON("data"), "the success has a data field")
+	Expect(ex).To(match.MatchSchema("envelope-success.json"))
+	Expect(ex).To(match.HaveJSON("data"), "the success has a data field")
 }

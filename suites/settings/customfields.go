@@ -18,6 +18,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -57,17 +58,17 @@ func (w *writes) customFieldsRoundTrip(ctx SpecContext) {
 		// Refused, perhaps for another field's value (which values a
 		// field takes is not shown, 2.6): customFields goes again alone.
 		put, ex = w.g.Put(ctx, map[string]any{"customFields": value}), nil
-		what = "a PUT of customFields alone, after " + what + " was refused (" + framework.Outcome(c.put) + "),"
+		what = "a PUT of customFields alone, after " + what + " was refused (" + match.Outcome(c.put) + "),"
 		if put.Err == nil && put.Status == http.StatusOK {
 			ex, _, _ = w.g.Read(ctx)
 		}
 	}
 	if put.Err != nil || put.Status != http.StatusOK {
 		verdicts.NotChecked("%s, holding the site's own customFields (one label changed), was not accepted (%s), so it could not be "+
-			"read back (see SETTINGS-EDIT-OK)", what, framework.Outcome(put))
+			"read back (see SETTINGS-EDIT-OK)", what, match.Outcome(put))
 	}
-	Expect(ex).To(framework.BeSuccess(http.StatusOK))
-	Expect(ex).To(framework.MatchSchema("settings-response.json"))
+	Expect(ex).To(match.BeSuccess(http.StatusOK))
+	Expect(ex).To(match.MatchSchema("settings-response.json"))
 	w.t.ExpectReadBack(coverage.CellID("update", "customFields", coverage.Edit), ex, "data.customFields", holdJSON(),
 		"customFields was set to %s; it must read back as JSON text (spec 2.6), or JSON text HTML-encoded once (spec 1.4)", value)
 	cf := ex.Get("data.customFields")

@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -31,11 +31,11 @@ func (w *writes) editLocale(ctx SpecContext) {
 	put := w.g.Put(ctx, map[string]any{"locale": value})
 	if put.Err != nil || put.Status == http.StatusBadRequest {
 		verdicts.NotChecked("the update of locale alone was refused (%s): the spec does not say which locales a site takes "+
-			"(2.6 gives only an example kind)", framework.Outcome(put))
+			"(2.6 gives only an example kind)", match.Outcome(put))
 	}
-	Expect(put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only locale")
+	Expect(put).To(match.HaveHTTPStatus(http.StatusOK), "a PUT changing only locale")
 	read, after, problem := w.g.Read(ctx)
-	Expect(problem).To(BeEmpty(), framework.Evidence(read, "GET /api/settings after the change gives the settings"))
+	Expect(problem).To(BeEmpty(), match.Evidence(read, "GET /api/settings after the change gives the settings"))
 	check := w.t.NewCheck()
 	check.Exercised(coverage.CellID("update", "locale", coverage.Edit))
 	if got := read.Get("data.locale"); !got.Exists() || !sameSetting("locale", value, got.Value(), "", "") {

@@ -17,6 +17,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -142,10 +143,10 @@ func (w *writes) editOthers(ctx SpecContext) {
 	c := w.changeOthers(ctx)
 	if c.put.Err != nil || c.put.Status == http.StatusBadRequest {
 		verdicts.NotChecked("the update of %v was refused (%s): the spec does not say which values of these fields a site "+
-			"takes (2.6 gives only an example kind)", slices.Sorted(maps.Keys(c.sent)), framework.Outcome(c.put))
+			"takes (2.6 gives only an example kind)", slices.Sorted(maps.Keys(c.sent)), match.Outcome(c.put))
 	}
-	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT of every other field 2.6 names")
-	Expect(c.problem).To(BeEmpty(), framework.Evidence(c.read, "GET /api/settings after the update gives the settings"))
+	Expect(c.put).To(match.HaveHTTPStatus(http.StatusOK), "a PUT of every other field 2.6 names")
+	Expect(c.problem).To(BeEmpty(), match.Evidence(c.read, "GET /api/settings after the update gives the settings"))
 	check := w.t.NewCheck()
 	sent := slices.Sorted(maps.Keys(c.sent))
 	for _, f := range sent {

@@ -27,6 +27,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -39,10 +40,10 @@ func Register(t *framework.Fixture) {
 				verdicts.NotChecked("GET /api/settings needs the authentication token, and none was given (--auth-token)")
 			}
 			ex := t.ReadAuth(ctx, "/api/settings", nil)
-			Expect(ex).To(framework.BeSuccess(http.StatusOK))
-			Expect(ex).To(framework.MatchSchema("settings-response.json"))
+			Expect(ex).To(match.BeSuccess(http.StatusOK))
+			Expect(ex).To(match.MatchSchema("settings-response.json"))
 			if ex.Get("data.customFields").Exists() {
-				Expect(ex).To(framework.HaveJSON("data.customFields", holdJSON()), "customFields must be JSON text (spec 2.6)")
+				Expect(ex).To(match.HaveJSON("data.customFields", holdJSON()), "customFields must be JSON text (spec 2.6)")
 			}
 		})
 	})
@@ -126,8 +127,8 @@ func (w *writes) changeSlogan(ctx SpecContext) *sloganChange {
 // readBack expects a value sent form-encoded: as sent, or HTML-encoded
 // once, never twice (spec 1; the spec does not say settings are stored
 // encoded). GEN-FORM-SANITISED-ONCE's: SETTINGS-EDIT-PARTIAL asks only that
-// the value shows (framework.DecodeTo).
-func readBack(sent string) types.GomegaMatcher { return Or(Equal(sent), framework.BeEncodedOnce(sent)) }
+// the value shows (match.DecodeTo).
+func readBack(sent string) types.GomegaMatcher { return Or(Equal(sent), match.BeEncodedOnce(sent)) }
 
 // editOK: SETTINGS-EDIT-OK, on the answer of the first update: the one of
 // every other named field (partial.go), or, when the site refused those
@@ -137,8 +138,8 @@ func (w *writes) editOK(ctx SpecContext) {
 	if put.Err == nil && put.Status == http.StatusBadRequest {
 		put = w.changeSlogan(ctx).put
 	}
-	Expect(put).To(framework.BeSuccess(http.StatusOK))
-	Expect(put).To(framework.MatchSchema("settings-edit-response.json"))
+	Expect(put).To(match.BeSuccess(http.StatusOK))
+	Expect(put).To(match.MatchSchema("settings-edit-response.json"))
 }
 
 // editPartial: SETTINGS-EDIT-PARTIAL. slogan alone is changed; every other
@@ -148,12 +149,12 @@ func (w *writes) editOK(ctx SpecContext) {
 // guard finds and which are only recorded.
 func (w *writes) editPartial(ctx SpecContext) {
 	c := w.changeSlogan(ctx)
-	Expect(c.put).To(framework.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
+	Expect(c.put).To(match.HaveHTTPStatus(http.StatusOK), "a PUT changing only slogan")
 	ex, after := c.read, c.after
-	Expect(c.problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the change gives the settings"))
+	Expect(c.problem).To(BeEmpty(), match.Evidence(ex, "GET /api/settings after the change gives the settings"))
 	// That the change shows, however many times the value was encoded:
 	// how many times is GEN-FORM-SANITISED-ONCE's (4.10 does not say).
-	w.t.ExpectReadBack(coverage.CellID("update", "slogan", coverage.Edit), ex, "data.slogan", framework.DecodeTo(c.value),
+	w.t.ExpectReadBack(coverage.CellID("update", "slogan", coverage.Edit), ex, "data.slogan", match.DecodeTo(c.value),
 		"the slogan sent must show in the next GET (as sent or HTML-encoded)")
 	check := w.t.NewCheck()
 	w.expectKept(ctx, check, ex, c.before, after, "slogan")
@@ -180,10 +181,10 @@ func (w *writes) customFieldsInvalid(ctx SpecContext) {
 	w.t.Judged(beforeEx)
 	put := w.g.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
 		JSON: map[string]any{"customFields": "{not json"}, Credentials: client.BothTokens})
-	Expect(put).To(framework.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
+	Expect(put).To(match.BeHandlerError(http.StatusBadRequest), "customFields that is not valid JSON is refused with 400 (spec 2.6, 4.10)")
 	ex, after, problem := w.g.Read(ctx)
-	Expect(problem).To(BeEmpty(), framework.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
-	Expect(after["customFields"]).To(Equal(before["customFields"]), framework.Evidence(ex,
+	Expect(problem).To(BeEmpty(), match.Evidence(ex, "GET /api/settings after the refused update gives the settings"))
+	Expect(after["customFields"]).To(Equal(before["customFields"]), match.Evidence(ex,
 		"a refused update changes nothing: customFields, the field it tried to change, keeps its value"))
 }
 
@@ -196,9 +197,9 @@ func (w *writes) formSanitisedOnce(ctx SpecContext) {
 		if c.formRefused != nil {
 			put = c.formRefused
 		}
-		verdicts.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", framework.Outcome(put))
+		verdicts.NotChecked("the form-encoded PUT /api/settings was not accepted (%s), so nothing could be read back", match.Outcome(put))
 	}
-	Expect(c.read).To(framework.HaveJSON("data.slogan", readBack(c.value)),
+	Expect(c.read).To(match.HaveJSON("data.slogan", readBack(c.value)),
 		"slogan sent form-encoded reads back as sent or HTML-encoded once, never twice (spec 1: sanitised exactly once)")
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -57,11 +58,11 @@ func (s *shared) prepareListShape(ctx context.Context) listShape {
 func (s *shared) judgeListShape(_ ginkgo.SpecContext, v listShape) {
 	k := s.k
 	check := func(ex *client.Exchange) int {
-		Expect(ex).To(framework.BeSuccess(http.StatusOK))
-		Expect(ex).To(framework.MatchSchema(k.listSchema))
+		Expect(ex).To(match.BeSuccess(http.StatusOK))
+		Expect(ex).To(match.MatchSchema(k.listSchema))
 		// 4.6 and 4.7: list items come "without pages" (only the single
 		// view expands them).
-		Expect(ex).To(framework.Hold("list items carry no pages (spec "+k.section+": the list comes without pages)", itemsWithPages))
+		Expect(ex).To(match.Holds("list items carry no pages (spec "+k.section+": the list comes without pages)", itemsWithPages))
 		return len(ex.Get("data").Array())
 	}
 	s.t.Judged(v.first) // read once for the group
@@ -87,8 +88,8 @@ func (s *shared) prepareListEntries(ctx context.Context) framework.Got {
 func (s *shared) judgeListEntries(_ ginkgo.SpecContext, got framework.Got) {
 	k := s.k
 	ex := got.Exchange()
-	Expect(ex).To(framework.BeSuccess(http.StatusOK))
-	Expect(ex).To(framework.MatchSchema(k.listSchema))
+	Expect(ex).To(match.BeSuccess(http.StatusOK))
+	Expect(ex).To(match.MatchSchema(k.listSchema))
 	entries := 0
 	for _, item := range ex.Get("data").Array() {
 		entries += len(item.Get("list").Array())
@@ -128,7 +129,7 @@ func (s *shared) prepareGetShape(ctx context.Context) singles {
 
 func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
 	s.judgeViews(v, func(tm term, ex *client.Exchange) {
-		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", s.k.noun)
+		Expect(ex).To(match.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", s.k.noun)
 	})
 }
 
@@ -143,10 +144,10 @@ func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange))
 	s.t.Judged(v.views...) // read once for the group
 	for i, ex := range v.views {
 		tm := v.sample[i]
-		Expect(ex).To(framework.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
+		Expect(ex).To(match.BeSuccess(http.StatusOK), "%s %q is named by GET /api/%s", k.noun, tm.key, k.endpoint)
 		// The envelope and the term against the schema; the items of
 		// pages, read as a stream, each against page.json as they came.
-		Expect(ex).To(framework.MatchSchema(k.getSchema))
+		Expect(ex).To(match.MatchSchema(k.getSchema))
 		if ex.Streamed != nil {
 			Expect(ex).To(framework.PassCheckOnStream(framework.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
 		}
@@ -182,8 +183,8 @@ func (s *shared) judgePagesMatchList(_ ginkgo.SpecContext, v singles) {
 			// the list the list endpoint gave, so this rule is still judged.
 			listKeys, source = tm.list, fmt.Sprintf("its list in GET /api/%s (the single view has no list)", k.endpoint)
 		}
-		Expect(ex).To(framework.HaveJSON("data.pages", framework.BeJSONArray()), "data.pages must be an array of page objects")
-		Expect(ex).To(framework.Hold(fmt.Sprintf("the keys of data.pages are exactly the page keys %s names", source),
+		Expect(ex).To(match.HaveJSON("data.pages", match.BeJSONArray()), "data.pages must be an array of page objects")
+		Expect(ex).To(match.Holds(fmt.Sprintf("the keys of data.pages are exactly the page keys %s names", source),
 			func(ex *client.Exchange) []string { return multisetDiff(listKeys, pageKeysOf(ex)) }), "%s %q", k.noun, tm.key)
 		compared++
 		named += len(listKeys) + len(pageKeysOf(ex))
@@ -201,7 +202,7 @@ func itemsWithPages(ex *client.Exchange) []string {
 	var withPages []string
 	for i, item := range ex.Get("data").Array() {
 		if item.Get("pages").Exists() {
-			withPages = append(withPages, fmt.Sprintf("data[%d] (key %s) carries pages", i, framework.Show(item.Get("key"))))
+			withPages = append(withPages, fmt.Sprintf("data[%d] (key %s) carries pages", i, match.Show(item.Get("key"))))
 		}
 	}
 	return withPages
@@ -246,5 +247,5 @@ func (s *shared) prepareGet404(ctx context.Context) framework.Got {
 }
 
 func judgeGet404(_ ginkgo.SpecContext, got framework.Got) {
-	Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+	Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
 }

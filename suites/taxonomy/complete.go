@@ -13,7 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -89,9 +89,9 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 	listEx := v.listEx
 	t.Judged(listEx) // read once for the group
 	if listEx.Err != nil || listEx.Status != http.StatusOK || !listEx.Get("data").IsArray() {
-		verdicts.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, framework.Outcome(listEx), k.rule)
+		verdicts.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, match.Outcome(listEx), k.rule)
 	}
-	Expect(listEx).To(framework.Hold(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
+	Expect(listEx).To(match.Holds(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
 		k.noun, len(v.termKeys), k.endpoint), func(ex *client.Exchange) []string {
 		listed := map[string][]string{}
 		for _, item := range ex.Get("data").Array() {
@@ -117,10 +117,10 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 			// A term a page carries that cannot be read, or a single view
 			// without list: the GET-SHAPE and 404 rules judge those.
 			t.Observe("%s-LIST-COMPLETE: published page %q carries %s %q, whose single view gave no list (%s)",
-				k.rule, v.carriers[term][0], k.noun, term, framework.Outcome(ex))
+				k.rule, v.carriers[term][0], k.noun, term, match.Outcome(ex))
 			continue
 		}
-		Expect(ex).To(framework.Hold(fmt.Sprintf("the single %s's list names every published page that carries it", k.noun),
+		Expect(ex).To(match.Holds(fmt.Sprintf("the single %s's list names every published page that carries it", k.noun),
 			func(ex *client.Exchange) []string {
 				return lacking(k, term, strs(ex.Get("data.list")), v.carriers[term])
 			}))

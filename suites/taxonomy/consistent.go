@@ -12,6 +12,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -56,7 +57,7 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 		if ex.Err == nil && ex.Status == http.StatusOK {
 			named = append(named, strs(ex.Get("data.list"))...)
 		}
-		named = framework.Uniq(named)
+		named = match.Uniq(named)
 		all = append(all, named)
 		for _, key := range named {
 			wanted[key] = true
@@ -94,7 +95,7 @@ func (s *shared) prepareListConsistent(ctx context.Context) consistency {
 		v.named = append(v.named, named)
 		unlisted = append(unlisted, missing...)
 	}
-	unlisted = framework.Uniq(unlisted)
+	unlisted = match.Uniq(unlisted)
 	for i, ex := range readAll(ctx, s.t, "pages", unlisted) {
 		v.read[unlisted[i]] = ex
 	}
@@ -117,7 +118,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	}
 	// Problems by the answer that shows them: the listing, or a page's
 	// own read; each about the page's field that carries the term.
-	byAnswer := map[*client.Exchange][]framework.FieldProblem{}
+	byAnswer := map[*client.Exchange][]match.FieldProblem{}
 	var order []*client.Exchange
 	checked := 0
 	for i, tm := range v.sample {
@@ -135,7 +136,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 				page = ex.Get("data")
 				if ex.Err != nil || ex.Status != http.StatusOK || !page.IsObject() {
 					problem = fmt.Sprintf("%s %q names page %q, which the listing of every page type lacks and GET /api/pages/{key} did not return (%s)",
-						k.noun, tm.key, key, framework.Outcome(ex))
+						k.noun, tm.key, key, match.Outcome(ex))
 					field = ""
 				}
 			}
@@ -154,7 +155,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 			if _, seen := byAnswer[ex]; !seen {
 				order = append(order, ex)
 			}
-			byAnswer[ex] = append(byAnswer[ex], framework.FieldProblem{Field: field, Problem: problem, Want: want, Got: kindGot})
+			byAnswer[ex] = append(byAnswer[ex], match.FieldProblem{Field: field, Problem: problem, Want: want, Got: kindGot})
 		}
 	}
 	if checked == 0 {
@@ -169,6 +170,6 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	}
 	for _, ex := range order {
 		problems := byAnswer[ex]
-		Expect(ex).To(framework.HoldFields(expect, func(*client.Exchange) []framework.FieldProblem { return problems }))
+		Expect(ex).To(match.HoldsFields(expect, func(*client.Exchange) []match.FieldProblem { return problems }))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -50,7 +51,7 @@ var kinds = []kind{
 		uses: func(page gjson.Result, key string) (bool, string) {
 			tags := page.Get("tags")
 			if !tags.IsObject() {
-				return false, "tags is " + framework.Show(tags) + ", not an object"
+				return false, "tags is " + match.Show(tags) + ", not an object"
 			}
 			if _, ok := tags.Map()[key]; ok {
 				return true, ""
@@ -67,7 +68,7 @@ var kinds = []kind{
 			if cat.Type == gjson.String && cat.Str == key {
 				return true, ""
 			}
-			return false, "category is " + framework.Show(cat)
+			return false, "category is " + match.Show(cat)
 		},
 	},
 }

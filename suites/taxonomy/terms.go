@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // This file holds what the specs of one kind share: the list endpoint
@@ -75,7 +76,7 @@ func (s *shared) listTerms(ctx context.Context) listed {
 	ex := s.t.Read(ctx, "/api/"+k.endpoint, nil)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
 		return listed{ex: ex, reason: fmt.Sprintf("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)",
-			k.endpoint, framework.Outcome(ex), k.rule)}
+			k.endpoint, match.Outcome(ex), k.rule)}
 	}
 	var out []term
 	for _, item := range ex.Get("data").Array() {
@@ -143,7 +144,7 @@ func (s *shared) createTerm(ctx context.Context) listed {
 	ex, key := t.CreatePage(ctx, fields)
 	if key == "" {
 		return listed{reason: fmt.Sprintf("the target lists %s, and creating a draft page with %s %q failed (%s)",
-			what, k.noun, made, framework.Outcome(ex))}
+			what, k.noun, made, match.Outcome(ex))}
 	}
 	again := s.listTerms(ctx)
 	again.what, again.made = what, made
@@ -190,7 +191,7 @@ func (s *shared) readViews(ctx context.Context) map[string]*client.Exchange {
 			keys = append(keys, tm.key)
 		}
 	}
-	keys = framework.Uniq(keys)
+	keys = match.Uniq(keys)
 	out := map[string]*client.Exchange{}
 	for i, ex := range s.readViewsOf(ctx, keys) {
 		out[keys[i]] = ex

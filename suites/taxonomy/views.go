@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -88,13 +89,13 @@ func readSiteViews(ctx context.Context, t *framework.Fixture) siteViews {
 		var named []string
 		for _, tm := range sample(ts) {
 			tv.sample = append(tv.sample, tm.key)
-			named = append(named, framework.Uniq(tm.list)...)
+			named = append(named, match.Uniq(tm.list)...)
 		}
 		v.terms[i] = tv
 		// A few of the pages the sample names are read on their own: the
 		// single view beside the listing's and the terms' (the other read
 		// specs read each page once, in the listing of every type).
-		for _, key := range framework.Uniq(named)[:min(pagesReadAlone, len(framework.Uniq(named)))] {
+		for _, key := range match.Uniq(named)[:min(pagesReadAlone, len(match.Uniq(named)))] {
 			v.pages[key] = nil
 		}
 	}
@@ -309,7 +310,7 @@ func pageCell(f string) coverage.ID { return coverage.CellID("page", f, coverage
 func (tv termViews) judgeAgree(t *framework.Fixture) {
 	t.Judged(append([]*client.Exchange{tv.listEx}, tv.singles...)...)
 	if len(tv.items) == 0 {
-		verdicts.NotChecked("GET /api/%s lists no %s to compare (%s)", tv.k.endpoint, tv.k.noun, framework.Outcome(tv.listEx))
+		verdicts.NotChecked("GET /api/%s lists no %s to compare (%s)", tv.k.endpoint, tv.k.noun, match.Outcome(tv.listEx))
 	}
 	check := t.NewCheck()
 	for i, ex := range tv.singles {
@@ -424,7 +425,7 @@ func CheckTagNames(check *framework.Check, ex *client.Exchange, page gjson.Resul
 				check.Problem(ex, "the pages of tag %q spell its name %s; %s names it %s, none of them", key.Str,
 					strings.Join(spellings, ", "), view.Name, framework.JSONText(got))
 			case len(spellings) <= 1 && !framework.SameJSON(got, name):
-				check.Problem(ex, "page %s gives tag %q the name %s; %s names it %s", framework.Show(page.Get("key")), key.Str,
+				check.Problem(ex, "page %s gives tag %q the name %s; %s names it %s", match.Show(page.Get("key")), key.Str,
 					name.Raw, view.Name, framework.JSONText(got))
 			}
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -56,8 +57,8 @@ func Register(t *framework.Fixture) {
 		Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
 			framework.Prepare(reads, "USER-LIST-SHAPE", list, func(_ SpecContext, got framework.Got) {
 				ex := got.Exchange()
-				Expect(ex).To(framework.BeSuccess(http.StatusOK))
-				Expect(ex).To(framework.MatchSchema("user-list-response.json"))
+				Expect(ex).To(match.BeSuccess(http.StatusOK))
+				Expect(ex).To(match.MatchSchema("user-list-response.json"))
 				if len(ex.Get("data").Map()) == 0 {
 					verdicts.NotChecked("GET /api/users lists no profile: only the envelope could be checked, not a profile's fields")
 				}
@@ -65,8 +66,8 @@ func Register(t *framework.Fixture) {
 
 			framework.Prepare(reads, "USER-LIST-KEYED-BY-USERNAME", list, func(_ SpecContext, got framework.Got) {
 				ex := got.Exchange()
-				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-				Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data must be an object keyed by username")
+				Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+				Expect(ex).To(match.HaveJSON("data", match.BeJSONObject()), "data must be an object keyed by username")
 				if len(ex.Get("data").Map()) == 0 {
 					verdicts.NotChecked("GET /api/users lists no profile")
 				}
@@ -81,11 +82,11 @@ func Register(t *framework.Fixture) {
 
 			framework.Prepare(reads, "USER-LIST-SUBSET", list, func(_ SpecContext, got framework.Got) {
 				ex := got.Exchange()
-				Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
+				Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 				if len(listProfiles(ex)) == 0 {
 					verdicts.NotChecked("GET /api/users lists no profile")
 				}
-				Expect(ex).To(framework.Hold(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
+				Expect(ex).To(match.Holds(fmt.Sprintf("list profiles carry none of %s (spec 2.4: single profile only)",
 					strings.Join(singleOnly, ", ")), singleOnlyFields))
 			})
 		})
@@ -99,16 +100,16 @@ func Register(t *framework.Fixture) {
 					}
 					for i, ex := range p.single {
 						name := p.names[i]
-						Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
-						Expect(ex).To(framework.MatchSchema("user-response.json"))
-						Expect(ex).To(framework.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
+						Expect(ex).To(match.BeSuccess(http.StatusOK), "username %q was found on the target", name)
+						Expect(ex).To(match.MatchSchema("user-response.json"))
+						Expect(ex).To(match.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
 					}
 				})
 
 			framework.Prepare(reads, "USER-GET-404", func(ctx context.Context) framework.Got {
 				return framework.GotExchange(t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{}))
 			}, func(_ SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+				Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
 			})
 		})
 
@@ -137,7 +138,7 @@ func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
 			// chance; real ones are far longer (5.8: 64 hexadecimal
 			// characters, older ones more).
 			if len(secret) >= minSecretLen {
-				Expect(ex).To(framework.Hold("the response body does not contain "+what+" (value not shown)",
+				Expect(ex).To(match.Holds("the response body does not contain "+what+" (value not shown)",
 					func(ex *client.Exchange) []string {
 						if bytes.Contains(ex.Body(), []byte(secret)) {
 							return []string{"the body contains " + what}
@@ -148,7 +149,7 @@ func judgeNoSensitiveFields(t *framework.Fixture, p profiles) {
 		}
 		// By name: in every profile the response holds.
 		found += len(profilesOf(ex))
-		Expect(ex).To(framework.Hold("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
+		Expect(ex).To(match.Holds("profiles never carry email, role, password hash or tokens (spec 2.4)", sensitiveFields))
 	}
 	if found == 0 {
 		verdicts.NotChecked("no users response held a profile to look at")
@@ -229,7 +230,7 @@ func keysNotUsernames(ex *client.Exchange) []string {
 	profiles := ex.Get("data").Map()
 	for _, key := range slices.Sorted(maps.Keys(profiles)) {
 		if u := profiles[key].Get("username"); u.Type != gjson.String || u.Str != key {
-			wrong = append(wrong, fmt.Sprintf("key %q holds the profile of username %s", key, framework.Show(u)))
+			wrong = append(wrong, fmt.Sprintf("key %q holds the profile of username %s", key, match.Show(u)))
 		}
 	}
 	return wrong
@@ -242,7 +243,7 @@ func singleOnlyFields(ex *client.Exchange) []string {
 	for _, p := range listProfiles(ex) {
 		for _, f := range singleOnly {
 			if p.Get(f).Exists() {
-				extra = append(extra, fmt.Sprintf("profile %s carries %s", framework.Show(p.Get("username")), f))
+				extra = append(extra, fmt.Sprintf("profile %s carries %s", match.Show(p.Get("username")), f))
 			}
 		}
 	}
@@ -257,7 +258,7 @@ func sensitiveFields(ex *client.Exchange) []string {
 		for name := range p.Map() {
 			for _, s := range sensitive {
 				if strings.EqualFold(name, s) {
-					found = append(found, fmt.Sprintf("profile %s carries %s", framework.Show(p.Get("username")), name))
+					found = append(found, fmt.Sprintf("profile %s carries %s", match.Show(p.Get("username")), name))
 				}
 			}
 		}

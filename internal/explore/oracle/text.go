@@ -3,14 +3,14 @@ package oracle
 import (
 	"html"
 
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // EncodedOnce reports whether got is sent HTML-encoded exactly once, in
 // any form (PAGE-TITLE-ENCODED's Reading): as the normal run judges it
-// (framework.EncodedOnce). Text without '&', '<' or '>' passes as sent,
+// (match.EncodedOnce). Text without '&', '<' or '>' passes as sent,
 // encoded or not.
-func EncodedOnce(got, sent string) bool { return framework.EncodedOnce(got, sent) }
+func EncodedOnce(got, sent string) bool { return match.EncodedOnce(got, sent) }
 
 // AsSentOrEncodedOnce reports whether got is sent as is, or encoded once
 // (a value the spec does not say is stored encoded: description, tag

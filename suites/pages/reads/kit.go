@@ -16,6 +16,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -193,8 +194,8 @@ func isList(ex *client.Exchange) bool {
 // expectList expects ex (a GET /api/pages answer) to be 200 with a data
 // array; offset is the caller's depth, as ExpectWithOffset takes it.
 func expectList(offset int, ex *client.Exchange) {
-	ExpectWithOffset(offset, ex).To(framework.HaveHTTPStatus(http.StatusOK))
-	ExpectWithOffset(offset, ex).To(framework.HaveJSON("data", framework.BeJSONArray()))
+	ExpectWithOffset(offset, ex).To(match.HaveHTTPStatus(http.StatusOK))
+	ExpectWithOffset(offset, ex).To(match.HaveJSON("data", match.BeJSONArray()))
 }
 
 // pageQueries is q with pageNumber set to each of pns.
@@ -208,9 +209,9 @@ func pageQueries(q url.Values, pns ...int) []url.Values {
 
 // integer reads a member that must be an integer (spec 4.1 list envelope).
 func integer(ex *client.Exchange, path string) int {
-	ExpectWithOffset(1, ex).To(framework.Hold(path+" is an integer", func(ex *client.Exchange) []string {
+	ExpectWithOffset(1, ex).To(match.Holds(path+" is an integer", func(ex *client.Exchange) []string {
 		if !isInteger(ex.Get(path)) {
-			return []string{path + " is " + framework.Show(ex.Get(path))}
+			return []string{path + " is " + match.Show(ex.Get(path))}
 		}
 		return nil
 	}))
@@ -233,11 +234,11 @@ func isInteger(r gjson.Result) bool {
 // objects that ex, or a walk ending with ex, listed); each problem is shown
 // with the page's key. expect says what holds of every page.
 func eachPage(expect string, items framework.PageList, problem func(it gjson.Result) string) types.GomegaMatcher {
-	return framework.Hold(expect, func(*client.Exchange) []string {
+	return match.Holds(expect, func(*client.Exchange) []string {
 		var out []string
 		for _, it := range items.Scan { // each problem is a string of its own (concatenated)
 			if p := problem(it); p != "" {
-				out = append(out, "page "+framework.Show(it.Get("key"))+": "+p)
+				out = append(out, "page "+match.Show(it.Get("key"))+": "+p)
 			}
 		}
 		return out

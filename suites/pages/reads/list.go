@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
@@ -43,8 +44,8 @@ func (k kit) listShapeSpecs() {
 			return listing{ex: k.t.Read(ctx, framework.PagesPath, c.q)}
 		}, func(_ SpecContext, l listing) {
 			ex := l.ex
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.MatchSchema("page-list.json"))
+			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(match.MatchSchema("page-list.json"))
 			if ex.Streamed != nil {
 				Expect(ex).To(shapeOfEveryPage(l, "every item of data matches schema page.json (page-list.json's items)"))
 			}
@@ -91,7 +92,7 @@ func (k kit) defaultFilterSpec() {
 		Expect(allEx).To(eachPage("without type filters every page of the whole listing is published", all, notOfType("published")))
 		listed := all.KeySet(nil)
 		missing := inv.KeysWhere(func(p gjson.Result) bool { return published(p) && !listed.Has(framework.PageKey(p)) })
-		Expect(missing).To(BeEmpty(), framework.Evidence(allEx,
+		Expect(missing).To(BeEmpty(), match.Evidence(allEx,
 			"without type filters the list holds every published page of the every-type list (%s); these are missing", invEx.RequestLine()))
 	})
 }
@@ -139,9 +140,9 @@ func (k kit) typeFilterSpecs() {
 				}
 			}
 			extra := got.KeysWhere(func(p gjson.Result) bool { return !want.Has(framework.PageKey(p)) })
-			Expect(missing).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds every %s page "+
+			Expect(missing).To(BeEmpty(), match.Evidence(ex, "with only %s=true the list (walked at %d a page) holds every %s page "+
 				"of the every-type list (%s) and any created for the check; these are missing", ty, f.got.size, ty, invEx.RequestLine()))
-			Expect(extra).To(BeEmpty(), framework.Evidence(ex, "with only %s=true the list (walked at %d a page) holds no page the "+
+			Expect(extra).To(BeEmpty(), match.Evidence(ex, "with only %s=true the list (walked at %d a page) holds no page the "+
 				"every-type list (%s) does not show as %s; these are extra", ty, f.got.size, invEx.RequestLine(), ty))
 		}, framework.Case(ty))
 	}
@@ -162,10 +163,10 @@ func (k kit) sizeSpecs() {
 			ex := got.Exchange()
 			expectList(1, ex)
 			n, size, total := integer(ex, "numberOfItems"), integer(ex, "meta.pageSize"), integer(ex, "meta.total")
-			Expect(n).To(Equal(size), framework.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
-			Expect(size).To(BeNumerically(">", 0), framework.Evidence(ex, "the default page size is positive"))
+			Expect(n).To(Equal(size), match.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
+			Expect(size).To(BeNumerically(">", 0), match.Evidence(ex, "the default page size is positive"))
 			Expect(framework.PageItems(ex).Len()).To(Equal(min(size, total)),
-				framework.Evidence(ex, "the first page holds min(page size %d, meta.total %d) pages", size, total))
+				match.Evidence(ex, "the first page holds min(page size %d, meta.total %d) pages", size, total))
 			if size != 15 {
 				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
 			}
@@ -190,15 +191,15 @@ func (k kit) sizeSpecs() {
 			refTotal := integer(ref, "meta.total")
 			expectList(1, ex)
 			total := integer(ex, "meta.total")
-			Expect(total).To(Equal(refTotal), framework.Evidence(ex,
+			Expect(total).To(Equal(refTotal), match.Evidence(ex,
 				"meta.total is the same with numberOfItems=-1 as with the default page size (%s)", ref.RequestLine()))
 			if e.all == nil {
-				verdicts.NotChecked("%s was not one JSON document within the read limits (%s)", ex.RequestLine(), framework.Outcome(ex))
+				verdicts.NotChecked("%s was not one JSON document within the read limits (%s)", ex.RequestLine(), match.Outcome(ex))
 			}
 			// Counted and compared from the stream, whatever its size.
 			items := e.all.Pages
 			expectChecks(ex, paging.All(ex, items.Len(), total, paging.ReadQuery(framework.QueryWith(c.q, "numberOfItems", "-1")))...)
-			Expect(items.RepeatedKeys()).To(BeEmpty(), framework.Evidence(ex, "numberOfItems=-1 lists each page once"))
+			Expect(items.RepeatedKeys()).To(BeEmpty(), match.Evidence(ex, "numberOfItems=-1 lists each page once"))
 			if refTotal == 0 {
 				verdicts.NotChecked("%s", k.lacking("no "+c.pages))
 			}
@@ -231,7 +232,7 @@ func (k kit) sizeSpecs() {
 // on ex to hold.
 func expectChecks(ex *client.Exchange, checks ...paging.Check) {
 	for _, c := range checks {
-		ExpectWithOffset(1, ex).To(framework.Hold(c.Expected, func(*client.Exchange) []string {
+		ExpectWithOffset(1, ex).To(match.Holds(c.Expected, func(*client.Exchange) []string {
 			if c.Holds() {
 				return nil
 			}
@@ -252,9 +253,9 @@ func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen strin
 		verdicts.NotChecked("%s", k.lacking("no page at all"))
 	}
 	expectList(2, ex)
-	Expect(pagingOf(ex)).To(Equal(pagingOf(refEx)), framework.Evidence(ex,
+	Expect(pagingOf(ex)).To(Equal(pagingOf(refEx)), match.Evidence(ex,
 		"%s is read as %s: numberOfItems and meta are those of %s", what, readAs, refEx.RequestLine()))
-	Expect(keysOf(ex)).To(ConsistOf(keysOf(refEx)), framework.Evidence(ex,
+	Expect(keysOf(ex)).To(ConsistOf(keysOf(refEx)), match.Evidence(ex,
 		"%s gives the same pages as %s, in any order", what, refEx.RequestLine()))
 	if onePage(refEx) {
 		verdicts.NotChecked("%s", k.lacking(unseen))
@@ -277,7 +278,7 @@ func onePage(ex *client.Exchange) bool {
 func notOfType(ty string) func(it gjson.Result) string {
 	return func(it gjson.Result) string {
 		if got := it.Get("type"); got.Type != gjson.String || got.Str != ty {
-			return "type is " + framework.Show(got)
+			return "type is " + match.Show(got)
 		}
 		return ""
 	}
@@ -318,8 +319,8 @@ func (k kit) pastEndSpecs() {
 		}, func(_ SpecContext, p pastTheEnd) {
 			total := k.total(p.count)
 			pn, ex := pageNumber(total), p.ex
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONArray()),
+			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(match.HaveJSON("data", match.BeJSONArray()),
 				"pageNumber=%d, past the last page (%s at 2 a page), gives a data array", pn, count(total, "page"))
 			expectChecks(ex, paging.PastEnd(ex, framework.PageItems(ex).Len(), paging.Slice{Total: total, Size: 2, Page: pn})...)
 		}, framework.Case(c.name))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -30,8 +31,8 @@ func (k kit) objectSpecs() {
 
 	framework.Prepare(k.g, "PAGE-OBJECT-SHAPE", k.readSampled, func(_ SpecContext, s sampled) {
 		k.eachSampled(s, func(_ string, ex *client.Exchange) {
-			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
-			Expect(ex).To(framework.Hold("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
+			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
+			Expect(ex).To(match.Holds("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
 				return pageSchemaProblems(ex.Get("data"))
 			}))
 		})
@@ -55,8 +56,8 @@ func (k kit) objectSpecs() {
 		if framework.PageItems(r.first).Len() == 0 {
 			verdicts.NotChecked("the target has no page at all")
 		}
-		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		Expect(r.ex).To(framework.Hold("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
+		Expect(r.ex).To(match.HaveHTTPStatus(http.StatusOK))
+		Expect(r.ex).To(match.Holds("data.permalink is an absolute http(s) URL", func(ex *client.Exchange) []string {
 			if p := absoluteURLProblem(ex.Get("data.permalink")); p != "" {
 				return []string{"data.permalink: " + p}
 			}
@@ -81,16 +82,16 @@ func (k kit) objectSpecs() {
 		for _, it := range items.Scan {
 			if u := it.Get("uuid"); u.Type == gjson.String && counts.Count(u.Str) > 1 {
 				uuid := strings.Clone(u.Str) // not a part of the page's text, which it would keep
-				byUUID[uuid] = append(byUUID[uuid], strings.Clone(framework.Show(it.Get("key"))))
+				byUUID[uuid] = append(byUUID[uuid], strings.Clone(match.Show(it.Get("key"))))
 				uuids = append(uuids, uuid)
 			}
 		}
 		if withUUID < 2 {
 			verdicts.NotChecked("%s", k.lacking(count(withUUID, "page")+" with a uuid, so no two could share one"))
 		}
-		Expect(ex).To(framework.Hold("no two pages of the every-type listing share a uuid", func(*client.Exchange) []string {
+		Expect(ex).To(match.Holds("no two pages of the every-type listing share a uuid", func(*client.Exchange) []string {
 			var shared []string
-			for _, u := range framework.Uniq(uuids) {
+			for _, u := range match.Uniq(uuids) {
 				if keys := byUUID[u]; len(keys) > 1 {
 					shared = append(shared, "uuid "+strconv.Quote(u)+" is that of pages "+strings.Join(keys, ", "))
 				}
@@ -144,8 +145,8 @@ func (k kit) slugSpecs() {
 
 	framework.Prepare(k.g, "PAGE-SLUG-LAST-SEGMENT", k.readChild, func(_ SpecContext, r childRead) {
 		k.childPage(r.inv)
-		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusOK))
-		Expect(r.ex).To(framework.Hold("data.slug is the last segment of data.key", func(ex *client.Exchange) []string {
+		Expect(r.ex).To(match.HaveHTTPStatus(http.StatusOK))
+		Expect(r.ex).To(match.Holds("data.slug is the last segment of data.key", func(ex *client.Exchange) []string {
 			if p := slugProblem(ex.Get("data")); p != "" {
 				return []string{p}
 			}
@@ -158,16 +159,16 @@ func (k kit) getSpecs() {
 	t := k.t
 	framework.Prepare(k.g, "PAGE-GET-OK", k.readSampled, func(_ SpecContext, s sampled) {
 		k.eachSampled(s, func(key string, ex *client.Exchange) {
-			Expect(ex).To(framework.BeSuccess(http.StatusOK))
-			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data is a page object")
-			Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
+			Expect(ex).To(match.BeSuccess(http.StatusOK))
+			Expect(ex).To(match.HaveJSON("data", match.BeJSONObject()), "data is a page object")
+			Expect(ex).To(match.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) framework.Got {
 		return framework.GotExchange(t.Read(ctx, framework.PagePath(t.Marker("no-such-page")), nil))
 	}, func(_ SpecContext, got framework.Got) {
-		Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+		Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("top-level key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
@@ -181,7 +182,7 @@ func (k kit) getSpecs() {
 		if topLevelKey(framework.PageItems(r.first)) == "" {
 			verdicts.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
-		Expect(r.ex).To(framework.BeHandlerError(http.StatusNotFound))
+		Expect(r.ex).To(match.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("missing child key under an existing page"))
 }
 
@@ -200,10 +201,10 @@ func (k kit) hierarchicalSpec() {
 	framework.Prepare(k.g, "PAGE-GET-HIERARCHICAL", k.readChild, func(_ SpecContext, r childRead) {
 		child := k.childPage(r.inv)
 		key := child.Get("key").String()
-		Expect(r.ex).To(framework.BeSuccess(http.StatusOK))
-		Expect(r.ex).To(framework.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
+		Expect(r.ex).To(match.BeSuccess(http.StatusOK))
+		Expect(r.ex).To(match.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
 		if uuid := child.Get("uuid"); uuid.Type == gjson.String && uuid.Str != "" {
-			Expect(r.ex).To(framework.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
+			Expect(r.ex).To(match.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
 		}
 	})
 }
@@ -295,7 +296,7 @@ func pageSchemaProblems(page gjson.Result) []string {
 func slugProblem(page gjson.Result) string {
 	key, slug := page.Get("key").String(), page.Get("slug")
 	if slug.Type != gjson.String || slug.Str != lastSegment(key) {
-		return fmt.Sprintf("slug is %s, want %q", framework.Show(slug), lastSegment(key))
+		return fmt.Sprintf("slug is %s, want %q", match.Show(slug), lastSegment(key))
 	}
 	return ""
 }
@@ -304,7 +305,7 @@ func slugProblem(page gjson.Result) string {
 // ("" when it is).
 func absoluteURLProblem(r gjson.Result) string {
 	if r.Type != gjson.String {
-		return framework.Show(r) + " is not a string"
+		return match.Show(r) + " is not a string"
 	}
 	u, err := url.Parse(r.Str)
 	switch {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -126,7 +127,7 @@ func (k kit) setUp(ctx context.Context) {
 	create := func(what string, fields map[string]any) string {
 		ex, key := k.createPage(ctx, dated(fields))
 		if key == "" {
-			k.note("creating %s failed (%s)", what, framework.Outcome(ex))
+			k.note("creating %s failed (%s)", what, match.Outcome(ex))
 		} else {
 			created++
 			drafts++
@@ -202,12 +203,12 @@ func (k kit) createOfType(ctx context.Context, ty string, dated func(map[string]
 	ex, key := k.createPage(ctx, dated(fields))
 	if key == "" {
 		return typedPage{problem: fmt.Sprintf("the list of every type shows no %s page and creating one failed (%s)",
-			ty, framework.Outcome(ex))}
+			ty, match.Outcome(ex))}
 	}
 	read := k.t.Read(ctx, framework.PagePath(key), nil)
 	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
 		return typedPage{key: key, problem: fmt.Sprintf("the list of every type shows no %s page, and the %s page created "+
-			"for the check (%s) reads back with type %s (%s)", ty, ty, key, framework.Show(read.Get("data.type")), framework.Outcome(read))}
+			"for the check (%s) reads back with type %s (%s)", ty, ty, key, match.Show(read.Get("data.type")), match.Outcome(read))}
 	}
 	return typedPage{key: key}
 }

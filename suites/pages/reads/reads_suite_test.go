@@ -23,6 +23,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/suites/pages/reads"
 )
@@ -177,7 +178,7 @@ func keepOnly(t *testing.T, cfg client.Config, keep ...string) {
 			continue
 		}
 		if ex := admin.Write(t.Context(), http.MethodDelete, framework.PagePath(key), nil); ex.Status != http.StatusOK {
-			t.Fatalf("deleting %s: %s", key, framework.Outcome(ex))
+			t.Fatalf("deleting %s: %s", key, match.Outcome(ex))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
@@ -80,7 +81,7 @@ func (k kit) walkSpecs() {
 			if pageSize := integer(w.first, "meta.pageSize"); !small {
 				size = pageSize
 			}
-			Expect(size).To(BeNumerically(">", 0), framework.Evidence(w.first, "the page size is positive"))
+			Expect(size).To(BeNumerically(">", 0), match.Evidence(w.first, "the page size is positive"))
 			pages := pageCount(total, size)
 			pns := visit(max(pages, 1))
 			// Each page judged as a one-by-one walk would.
@@ -116,9 +117,9 @@ func (k kit) walkSpecs() {
 			}
 			items, last := w.items()
 			pages := pageCount(total, w.size)
-			Expect(items.RepeatedKeys()).To(BeEmpty(), framework.Evidence(last,
+			Expect(items.RepeatedKeys()).To(BeEmpty(), match.Evidence(last,
 				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields each page once (these keys came more than once)", pages, ty, w.size))
-			Expect(items.Len()).To(Equal(total), framework.Evidence(last,
+			Expect(items.Len()).To(Equal(total), match.Evidence(last,
 				"walking pages 1 to %d of only %s=true at numberOfItems=%d yields all %d matching pages (meta.total of %s)",
 				pages, ty, w.size, total, w.pages[0].RequestLine()))
 			if pages >= 2 {
@@ -200,7 +201,7 @@ func checkMeta(ex *client.Exchange, pn, size, total int) {
 	expectChecks(ex, paging.Meta(ex, framework.PageItems(ex).Len(), paging.Request{Page: pn},
 		paging.Slice{Total: total, Size: size, Page: pn})...)
 	v := paging.Total(ex, total)
-	Expect(v.Problem).To(BeEmpty(), framework.Evidence(ex, "meta.total is the same on every page (%d)", total))
+	Expect(v.Problem).To(BeEmpty(), match.Evidence(ex, "meta.total is the same on every page (%d)", total))
 }
 
 // untaggedWalk is what PAGE-LIST-UNTAGGED-AFTER-PAGINATION and
@@ -246,7 +247,7 @@ func (k kit) untaggedSpecs() {
 			}
 			want := untaggedKeys(framework.PageItems(plain))
 			expectList(1, ex)
-			Expect(keysOf(ex)).To(ConsistOf(want), framework.Evidence(ex, "untagged=true on page %d keeps exactly the untagged "+
+			Expect(keysOf(ex)).To(ConsistOf(want), match.Evidence(ex, "untagged=true on page %d keeps exactly the untagged "+
 				"pages of the same page without it (%s; the order within the page is not specified)", pn, plain.RequestLine()))
 			untaggedPerPage = append(untaggedPerPage, len(want))
 		}
@@ -276,7 +277,7 @@ func (k kit) untaggedSpecs() {
 			plain, ex := w.pairs[i], w.pairs[i+1]
 			expectList(1, plain)
 			expectList(1, ex)
-			Expect(integer(ex, "meta.total")).To(Equal(integer(plain, "meta.total")), framework.Evidence(ex,
+			Expect(integer(ex, "meta.total")).To(Equal(integer(plain, "meta.total")), match.Evidence(ex,
 				"meta.total with untagged=true is the one without it (%s): it counts the type filters only", plain.RequestLine()))
 		}
 	}, framework.Case("every type"))

@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -43,7 +44,7 @@ func expectRead(ex *client.Exchange, why string) *client.Exchange {
 }
 
 func expectReadOffset(offset int, ex *client.Exchange, why string) *client.Exchange {
-	ExpectWithOffset(offset, ex).To(framework.BeSuccess(http.StatusOK), "reading the page back (%s)", why)
+	ExpectWithOffset(offset, ex).To(match.BeSuccess(http.StatusOK), "reading the page back (%s)", why)
 	return ex
 }
 
@@ -66,20 +67,20 @@ func expectWrittenOffset(offset int, ex *client.Exchange, what string) {
 	if ex.Status == http.StatusOK {
 		code = http.StatusOK
 	}
-	ExpectWithOffset(offset, ex).To(framework.BeSuccess(code), what)
+	ExpectWithOffset(offset, ex).To(match.BeSuccess(code), what)
 }
 
 // expectString expects the string at path of ex's body to equal want.
 func expectString(ex *client.Exchange, path, want, why string) {
 	r := ex.Get(path)
 	ExpectWithOffset(1, r.Type == gjson.String && r.Str == want).To(BeTrue(),
-		framework.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
+		match.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
 }
 
 // expectEncodedOnce expects the string at path of ex's body to be sent
-// HTML-encoded exactly once (framework.BeEncodedOnce).
+// HTML-encoded exactly once (match.BeEncodedOnce).
 func expectEncodedOnce(ex *client.Exchange, path, sent, why string) {
-	ExpectWithOffset(1, ex).To(framework.HaveJSON(path, framework.BeEncodedOnce(sent)), why)
+	ExpectWithOffset(1, ex).To(match.HaveJSON(path, match.BeEncodedOnce(sent)), why)
 }
 
 // expectEncodedOnceIfPresent is expectEncodedOnce for a field a response
@@ -120,7 +121,7 @@ func haveTagNames(names []string) types.GomegaMatcher {
 		}
 		return ""
 	}
-	return framework.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
+	return match.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
 		WithTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}",
 			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem}))
 }
@@ -167,7 +168,7 @@ func haveCoverFile(file string) types.GomegaMatcher { return Equal(file) }
 func expectCoverFile(t *framework.Fixture, cell coverage.ID, ex *client.Exchange, file string, keeps bool, rule, why string) {
 	if got := ex.Get("data.coverImageFilename"); !keeps && ex.IsJSON() && (!got.Exists() || got.Type == gjson.False) {
 		t.Observe("%s: coverImage %q, a filename that names no uploaded file, reads back with coverImageFilename %s (%s); "+
-			"the spec does not say a server keeps such a filename", rule, file, framework.Show(got), why)
+			"the spec does not say a server keeps such a filename", rule, file, match.Show(got), why)
 		return
 	}
 	t.ExpectReadBack(cell, ex, "data.coverImageFilename", haveCoverFile(file), why)
@@ -204,7 +205,7 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 		}
 	}
 	ExpectWithOffset(1, diffs).To(BeEmpty(),
-		framework.Evidence(after, "%s:\n  %s\n\nbefore:\n%s\nafter:", why, strings.Join(diffs, "\n  "), before.String()))
+		match.Evidence(after, "%s:\n  %s\n\nbefore:\n%s\nafter:", why, strings.Join(diffs, "\n  "), before.String()))
 }
 
 // beAbsoluteURL expects a decoded JSON string that is an absolute http or
@@ -239,7 +240,7 @@ func expectValidType(ex *client.Exchange, why string, ifPresent bool) {
 		return
 	}
 	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(framework.PageTypes(), r.Str)).To(BeTrue(),
-		framework.Evidence(ex, "%s: data.type is %s, want one of %q (a page's type is one of these five)",
+		match.Evidence(ex, "%s: data.type is %s, want one of %q (a page's type is one of these five)",
 			why, framework.JSONText(r), framework.PageTypes()))
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -39,13 +39,13 @@ func (s *suite) makeFormPage(ctx context.Context) *formPage {
 // judgeTitleForm: PAGE-TITLE-ENCODED for the title sent in a form body.
 func (s *suite) judgeTitleForm(_ SpecContext, p *formPage) {
 	if p.key == "" {
-		verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", framework.Outcome(p.created))
+		verdicts.NotChecked("the form-encoded create was not accepted (%s; GEN-FORM-BODY judges that)", match.Outcome(p.created))
 	}
 	s.k.created(p.created, "the create")
 	why := "title " + p.title + " sent in a form body (encoded once; never &amp;amp;)"
 	if p.created.Get("data.title").Exists() {
-		s.t.ExpectReadBack(bodyCell("title", coverage.Create), p.created, "data.title", framework.BeEncodedOnce(p.title), "the create response: "+why)
+		s.t.ExpectReadBack(bodyCell("title", coverage.Create), p.created, "data.title", match.BeEncodedOnce(p.title), "the create response: "+why)
 	}
-	s.t.ExpectReadBack(bodyCell("title", coverage.Create), expectRead(p.read, "its title"), "data.title", framework.BeEncodedOnce(p.title),
+	s.t.ExpectReadBack(bodyCell("title", coverage.Create), expectRead(p.read, "its title"), "data.title", match.BeEncodedOnce(p.title),
 		"the page read back: "+why)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -116,11 +117,11 @@ func (s *suite) judgeCreateFields(_ SpecContext, p *fullPage) {
 		t.Observe("PAGE-CREATE-FIELDS: GET /api/categories names no category, so category was not sent on create")
 	}
 	for _, c := range p.createdAndRead(s.k, "the create with every field") {
-		t.ExpectReadBack(bodyCell("title", coverage.Create), c.ex, "data.title", framework.BeEncodedOnce(p.title()),
+		t.ExpectReadBack(bodyCell("title", coverage.Create), c.ex, "data.title", match.BeEncodedOnce(p.title()),
 			c.why+": title, HTML-encoded once")
 		t.ExpectReadBack(bodyCell("description", coverage.Create), c.ex, "data.description", Equal(p.sent["description"]),
 			c.why+": description")
-		t.ExpectReadBack(bodyCell("content", coverage.Create), c.ex, "data.contentRaw", framework.BeEncodedOnce(p.sent["content"].(string)),
+		t.ExpectReadBack(bodyCell("content", coverage.Create), c.ex, "data.contentRaw", match.BeEncodedOnce(p.sent["content"].(string)),
 			c.why+": contentRaw, the source HTML-encoded once")
 		// The content sent is Markdown: its words come back, its ** as HTML.
 		t.ExpectReadBack(bodyCell("content", coverage.Create), c.ex, "data.content", ContainSubstring(p.plain),
@@ -144,7 +145,7 @@ func (s *suite) judgeCreateFields(_ SpecContext, p *fullPage) {
 
 // judgeTitleJSON: PAGE-TITLE-ENCODED for the title sent in a JSON body.
 // Read back as e.g. "Salt &amp; Pepper &lt;b&gt;": any once-encoding
-// passes (see framework.BeEncodedOnce).
+// passes (see match.BeEncodedOnce).
 func (s *suite) judgeTitleJSON(_ SpecContext, p *fullPage) {
 	s.k.created(p.created, "the create")
 	why := "title " + p.title() + " sent in a JSON body (encoded once; never &amp;amp;)"
@@ -159,9 +160,9 @@ func (s *suite) judgeMarkdown(_ SpecContext, p *fullPage) {
 		}
 		html := c.ex.Get("data.content").String()
 		Expect(strings.Contains(html, "<strong>bold</strong>") || strings.Contains(html, "<b>bold</b>")).To(BeTrue(),
-			framework.Evidence(c.ex, "%s: content %q renders **bold** as <strong>bold</strong> or <b>bold</b>", c.why, html))
+			match.Evidence(c.ex, "%s: content %q renders **bold** as <strong>bold</strong> or <b>bold</b>", c.why, html))
 		Expect(c.ex.Get("data.contentRaw").String()).To(ContainSubstring("**bold**"),
-			framework.Evidence(c.ex, "%s: contentRaw holds the Markdown source %q", c.why, p.sent["content"]))
+			match.Evidence(c.ex, "%s: contentRaw holds the Markdown source %q", c.why, p.sent["content"]))
 	}
 }
 
@@ -185,9 +186,9 @@ func (s *suite) judgeCoverImage(_ SpecContext, p *fullPage) {
 		}
 		if cover.Type != gjson.String {
 			verdicts.NotChecked("the page created with coverImage %q has coverImage %s in %s: no cover image to judge",
-				file, framework.Show(cover), c.why)
+				file, match.Show(cover), c.why)
 		}
-		Expect(c.ex).To(framework.HaveJSON("data.coverImage", beAbsoluteURL()),
+		Expect(c.ex).To(match.HaveJSON("data.coverImage", beAbsoluteURL()),
 			"%s: coverImage of a page created with the cover image filename %q", c.why, file)
 	}
 }
@@ -213,15 +214,15 @@ func (s *suite) judgePartial(_ SpecContext, p *fullPage) {
 			strings.Join(empty, ", "))
 	}
 
-	Expect(p.descEdit).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends only description")
+	Expect(p.descEdit).To(match.HaveHTTPStatus(http.StatusOK), "an edit that sends only description")
 	afterDesc := expectRead(p.afterDesc, "after an edit that sent only description")
 	t.ExpectReadBack(bodyCell("description", coverage.Edit), afterDesc, "data.description", Equal(p.descSent), "the field sent")
 	expectKept(t, before, afterDesc, "the fields the edit sending only description did not send keep their values", stableFields()...)
 
-	Expect(p.titleEdit).To(framework.HaveHTTPStatus(http.StatusOK), "an edit that sends every field but description")
+	Expect(p.titleEdit).To(match.HaveHTTPStatus(http.StatusOK), "an edit that sends every field but description")
 	after := expectRead(p.afterTitle, "after an edit that sent every field but description")
-	t.ExpectReadBack(bodyCell("title", coverage.Edit), after, "data.title", framework.BeEncodedOnce(p.edit["title"].(string)), "title sent")
-	t.ExpectReadBack(bodyCell("content", coverage.Edit), after, "data.contentRaw", framework.BeEncodedOnce(p.edit["content"].(string)),
+	t.ExpectReadBack(bodyCell("title", coverage.Edit), after, "data.title", match.BeEncodedOnce(p.edit["title"].(string)), "title sent")
+	t.ExpectReadBack(bodyCell("content", coverage.Edit), after, "data.contentRaw", match.BeEncodedOnce(p.edit["content"].(string)),
 		"content sent (contentRaw, the source)")
 	t.ExpectReadBack(bodyCell("content", coverage.Edit), after, "data.content", ContainSubstring(p.editPlain), "content sent (rendered)")
 	t.ExpectReadBack(bodyCell("tags", coverage.Edit), after, "data.tags", haveTagNames(p.editTags), "tags sent")

@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -109,8 +110,8 @@ func (h *hierarchy) needChild() {
 }
 
 func judgeCreate201(_ SpecContext, h *hierarchy) {
-	Expect(h.parentCreated).To(framework.BeSuccess(http.StatusCreated))
-	Expect(h.parentCreated).To(framework.MatchSchema("page-response.json"))
+	Expect(h.parentCreated).To(match.BeSuccess(http.StatusCreated))
+	Expect(h.parentCreated).To(match.MatchSchema("page-response.json"))
 }
 
 func (s *suite) judgeCreateParent(_ SpecContext, h *hierarchy) {
@@ -139,7 +140,7 @@ func (s *suite) judgeEditHierarchical(_ SpecContext, h *hierarchy) {
 		"PUT "+framework.PagePath(h.missing)+" (no such child page) changed its parent")
 
 	h.needChild()
-	Expect(h.childEdit).To(framework.HaveHTTPStatus(http.StatusOK), "PUT of the child page %s", h.child)
+	Expect(h.childEdit).To(match.HaveHTTPStatus(http.StatusOK), "PUT of the child page %s", h.child)
 	// The edit sent no parent: the page is still the child (4.4, only
 	// fields present change).
 	s.t.ExpectReadBack(bodyCell("parent", coverage.Kept), h.childEdit, "data.key", Equal(h.child),
@@ -152,12 +153,12 @@ func (s *suite) judgeEditHierarchical(_ SpecContext, h *hierarchy) {
 
 func judgeDeleteHierarchical(_ SpecContext, h *hierarchy) {
 	needPage(h.parentCreated, h.parent)
-	Expect(h.afterDel).To(framework.HaveJSON("data.key", Equal(h.parent)),
+	Expect(h.afterDel).To(match.HaveJSON("data.key", Equal(h.parent)),
 		"the parent %s still reads after DELETE %s (no such child page)", h.parent, framework.PagePath(h.missing))
 
 	h.needChild()
-	Expect(h.childDel).To(framework.HaveHTTPStatus(http.StatusOK), "DELETE of the child page %s", h.child)
-	Expect(h.childGone).To(framework.HaveHTTPStatus(http.StatusNotFound), "the deleted child page %s reads as gone", h.child)
-	Expect(h.parentLast).To(framework.HaveJSON("data.key", Equal(h.parent)),
+	Expect(h.childDel).To(match.HaveHTTPStatus(http.StatusOK), "DELETE of the child page %s", h.child)
+	Expect(h.childGone).To(match.HaveHTTPStatus(http.StatusNotFound), "the deleted child page %s reads as gone", h.child)
+	Expect(h.parentLast).To(match.HaveJSON("data.key", Equal(h.parent)),
 		"the parent %s still reads after its child's delete", h.parent)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -53,7 +54,7 @@ func (k kit) created(ex *client.Exchange, what string) {
 	}
 	if ex.Err == nil && ex.Status == http.StatusBadRequest {
 		verdicts.NotChecked("%s was refused (%s); which fields a create requires is not shown (4.3), so "+
-			"PAGE-CREATE-201 alone judges the refusal", what, framework.Outcome(ex))
+			"PAGE-CREATE-201 alone judges the refusal", what, match.Outcome(ex))
 	}
 	expectWrittenOffset(2, ex, what)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
 // invalidType is a page type outside the five values of section 3.
@@ -94,9 +95,9 @@ func (s *suite) judgeCreateInvalidType(_ SpecContext, r *invalidCreate) {
 		s.t.Observe("PAGE-CREATE-INVALID-TYPE: the create was refused with HTTP %d but page %s exists afterwards",
 			ex.Status, r.slug)
 	}
-	Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "a create with type %q", invalidType)
+	Expect(ex).To(match.BeHandlerError(http.StatusBadRequest), "a create with type %q", invalidType)
 }
 
 func judgeMissing404(_ SpecContext, m *missingKey) {
-	Expect(m.ex).To(framework.BeHandlerError(http.StatusNotFound))
+	Expect(m.ex).To(match.BeHandlerError(http.StatusNotFound))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
@@ -52,7 +53,7 @@ func (v *seen) now() (gjson.Result, bool) {
 
 // keys are the keys the page had around the write (the new one first).
 func (v *seen) keys() []string {
-	return framework.Uniq(slices.DeleteFunc([]string{v.key, v.old}, func(k string) bool { return k == "" }))
+	return match.Uniq(slices.DeleteFunc([]string{v.key, v.old}, func(k string) bool { return k == "" }))
 }
 
 // needViews makes the spec not checked when the chain made no write whose
@@ -98,7 +99,7 @@ func (u *unjudged) unread(ex *client.Exchange) bool {
 // check.Expect.
 func (u *unjudged) orNotChecked(check *framework.Check) {
 	if !u.judged && len(check.Problems()) == 0 && len(u.reasons) > 0 {
-		verdicts.NotChecked("no answer could be judged: %s", strings.Join(framework.Uniq(u.reasons), "; "))
+		verdicts.NotChecked("no answer could be judged: %s", strings.Join(match.Uniq(u.reasons), "; "))
 	}
 }
 
@@ -125,7 +126,7 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 				continue
 			}
 			if !v.isList(ex) {
-				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, types, framework.Outcome(ex))
+				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, types, match.Outcome(ex))
 				continue
 			}
 			got := keysOf(ex)
@@ -202,19 +203,19 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 			case u.unread(single):
 			case !shown.ok:
 				check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
-					v.what, v.key, k.noun, term, framework.Outcome(single))
+					v.what, v.key, k.noun, term, match.Outcome(single))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
 				if !shown.names(v.key) {
 					check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
-						v.what, v.key, k.noun, term, framework.Outcome(single))
+						v.what, v.key, k.noun, term, match.Outcome(single))
 				}
 			}
 			switch list := k.list(v); {
 			case list == nil || u.unread(list):
 			case !v.isList(list):
 				check.Problem(list, "%s, the published page %s carries %s %q; GET /api/%s gave no list (%s)",
-					v.what, v.key, k.noun, term, k.endpoint, framework.Outcome(list))
+					v.what, v.key, k.noun, term, k.endpoint, match.Outcome(list))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
 				if names, ok := v.listed(list, term, v.key); !names || !ok {
@@ -266,7 +267,7 @@ func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, ter
 	switch shown := v.termShown(single); {
 	case u.unread(single):
 	case !shown.ok && !shown.gone:
-		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, framework.Outcome(single))
+		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, match.Outcome(single))
 	default:
 		u.exercised(check, cell)
 		for _, key := range keys {
@@ -278,7 +279,7 @@ func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, ter
 	switch list := k.list(v); {
 	case list == nil || u.unread(list):
 	case !v.isList(list):
-		u.skip("GET /api/%s gave no list (%s)", k.endpoint, framework.Outcome(list))
+		u.skip("GET /api/%s gave no list (%s)", k.endpoint, match.Outcome(list))
 	default:
 		u.exercised(check, cell)
 		for _, key := range keys {
@@ -302,7 +303,7 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 	gone := v.page != nil && v.page.Err == nil && v.page.Status == http.StatusNotFound
 	if !deleted && !gone {
 		verdicts.NotChecked("the delete did not take (%s), and the page read beside the views is not gone (%s): "+
-			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", framework.Outcome(v.answer), framework.Outcome(v.page))
+			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", match.Outcome(v.answer), match.Outcome(v.page))
 	}
 	check := s.t.NewCheck()
 	var u unjudged
@@ -310,7 +311,7 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 		switch {
 		case u.unread(ex):
 		case !v.isList(ex):
-			u.skip("the listing with %v gave no page list (%s)", v.listTypes[i], framework.Outcome(ex))
+			u.skip("the listing with %v gave no page list (%s)", v.listTypes[i], match.Outcome(ex))
 		default:
 			u.exercised(check, cellsOfTypes(v.listTypes[i])...)
 			if slices.Contains(keysOf(ex), v.old) {

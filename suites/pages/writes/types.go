@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -258,7 +259,7 @@ func (s *suite) judgeTypeCreate(typ string, created, read *client.Exchange) {
 func (s *suite) judgeTypeEdit(p *typedPage, i int, from, typ string) {
 	needPage(p.created, p.key)
 	e := p.edits[i]
-	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "the edit from type %s to %s", from, typ)
+	Expect(e.ex).To(match.BeSuccess(http.StatusOK), "the edit from type %s to %s", from, typ)
 	if e.ex.Get("data.type").Exists() {
 		s.t.ExpectReadBack(bodyCell("type", coverage.Edit), e.ex, "data.type", Equal(typ), "the edit response")
 	}
@@ -274,13 +275,13 @@ func (s *suite) judgeKeyChange(p *typedPage, name string) {
 	if _, slug := e.sent["slug"]; slug && e.refused != nil {
 		verdicts.NotChecked("the edit sending slug was refused with HTTP 400; slug is not listed for edit (4.4), so a server may refuse it")
 	}
-	Expect(e.ex).To(framework.BeSuccess(http.StatusOK), "an edit with the %s", name)
+	Expect(e.ex).To(match.BeSuccess(http.StatusOK), "an edit with the %s", name)
 	newKey := e.ex.Get("data.key").String()
-	Expect(newKey).NotTo(BeEmpty(), framework.Evidence(e.ex, "data.key of the edit response"))
-	Expect(newKey).To(Equal(e.at), framework.Evidence(e.ex, "data.key names where the page now is"))
+	Expect(newKey).NotTo(BeEmpty(), match.Evidence(e.ex, "data.key of the edit response"))
+	Expect(newKey).To(Equal(e.at), match.Evidence(e.ex, "data.key names where the page now is"))
 	got := expectRead(e.read, "under the key the edit returned")
 	expectString(got, "data.key", newKey, "the page read under the key the edit returned")
-	s.t.ExpectReadBack(bodyCell("title", coverage.Edit), got, "data.title", framework.BeEncodedOnce(e.sent["title"].(string)),
+	s.t.ExpectReadBack(bodyCell("title", coverage.Edit), got, "data.title", match.BeEncodedOnce(e.sent["title"].(string)),
 		"the page read under the key the edit returned is the edited page")
 	if newKey == e.from {
 		s.t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", name)
@@ -296,7 +297,7 @@ func (s *suite) judgeUUIDStable(_ SpecContext, p *typedPage) {
 	if e.refused != nil {
 		s.t.Observe("PAGE-UUID-STABLE: an edit sending slug was refused with HTTP 400; the page is renamed by its title alone")
 	}
-	Expect(e.ex).To(framework.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
+	Expect(e.ex).To(match.HaveHTTPStatus(http.StatusOK), "an edit with a new title and slug")
 	expectString(expectRead(e.read, "after the rename"), "data.uuid", uuid, "the uuid after the edit")
 	if e.at == e.from {
 		verdicts.NotChecked("the edit with a new title and slug kept the key, so no rename happened (the uuid did stay the same)")
@@ -306,8 +307,8 @@ func (s *suite) judgeUUIDStable(_ SpecContext, p *typedPage) {
 func (s *suite) judgeEditOK(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
 	e := p.edits[0]
-	Expect(e.ex).To(framework.BeSuccess(http.StatusOK))
-	Expect(e.ex).To(framework.MatchSchema("page-response.json"))
+	Expect(e.ex).To(match.BeSuccess(http.StatusOK))
+	Expect(e.ex).To(match.MatchSchema("page-response.json"))
 	s.t.ExpectReadBack(bodyCell("description", coverage.Edit), e.ex, "data.description", Equal(e.sent["description"]),
 		"the updated page object")
 }
@@ -319,7 +320,7 @@ func (s *suite) judgeEditInvalid(_ SpecContext, p *typedPage) {
 		// Accepted: the spec does not list which values an edit validates,
 		// so a server may ignore or replace the value; it may not store it
 		// (a page's type is one of five, 2.1).
-		Expect(ex).To(framework.BeSuccess(http.StatusOK), "an accepted edit with type %q", invalidType)
+		Expect(ex).To(match.BeSuccess(http.StatusOK), "an accepted edit with type %q", invalidType)
 		expectValidType(ex, "the edit response to an edit with type "+invalidType, true)
 		after := expectRead(p.invalid.read, "after the accepted edit")
 		expectValidType(after, "the page edited with type "+invalidType, false)
@@ -329,7 +330,7 @@ func (s *suite) judgeEditInvalid(_ SpecContext, p *typedPage) {
 	}
 	// Refused: the spec says only that the edit failed (4.4), not that
 	// nothing of it applied, so the page is not compared.
-	Expect(ex).To(framework.BeHandlerError(http.StatusBadRequest), "an edit with type %q", invalidType)
+	Expect(ex).To(match.BeHandlerError(http.StatusBadRequest), "an edit with type %q", invalidType)
 }
 
 // judgeSlugFromTitle: the spec says only that the slug is "derived from the
@@ -344,10 +345,10 @@ func (s *suite) judgeSlugFromTitle(_ SpecContext, p *typedPage) {
 	got := expectRead(p.read, "the page created without slug")
 	slug := got.Get("data.slug")
 	Expect(slug.Type == gjson.String && slug.Str != "").To(BeTrue(),
-		framework.Evidence(got, "the page created without slug has a slug (a non-empty string); it is %s", framework.JSONText(slug)))
+		match.Evidence(got, "the page created without slug has a slug (a non-empty string); it is %s", framework.JSONText(slug)))
 	expectString(got, "data.key", slug.Str, "the key of a top-level page created without slug is its slug")
 	Expect(keepsTitleWord(slug.Str, title)).To(BeTrue(),
-		framework.Evidence(got, "the slug %q is derived from the title %q: it keeps at least one of the title's words", slug.Str, title))
+		match.Evidence(got, "the slug %q is derived from the title %q: it keeps at least one of the title's words", slug.Str, title))
 	if usual := s.t.Marker("slug-from-title"); slug.Str != usual {
 		s.t.Observe("PAGE-CREATE-SLUG-FROM-TITLE: the title %q gave the slug %q (lowercase words joined by '-' would be %q; the spec does not say how slugs are derived)",
 			title, slug.Str, usual)
@@ -359,13 +360,13 @@ func (s *suite) judgeSlugFromTitle(_ SpecContext, p *typedPage) {
 
 func judgeDeleteOK(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
-	Expect(p.deleted.del).To(framework.BeSuccess(http.StatusOK))
-	Expect(p.deleted.del).To(framework.MatchSchema("delete-response.json"))
+	Expect(p.deleted.del).To(match.BeSuccess(http.StatusOK))
+	Expect(p.deleted.del).To(match.MatchSchema("delete-response.json"))
 }
 
 func judgeDeleteGone(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
-	Expect(p.deleted.del).To(framework.HaveHTTPStatus(http.StatusOK), "the first delete")
-	Expect(p.deleted.read).To(framework.BeHandlerError(http.StatusNotFound), "reading the deleted page")
-	Expect(p.deleted.again).To(framework.BeHandlerError(http.StatusNotFound), "deleting it again")
+	Expect(p.deleted.del).To(match.HaveHTTPStatus(http.StatusOK), "the first delete")
+	Expect(p.deleted.read).To(match.BeHandlerError(http.StatusNotFound), "reading the deleted page")
+	Expect(p.deleted.again).To(match.BeHandlerError(http.StatusNotFound), "deleting it again")
 }

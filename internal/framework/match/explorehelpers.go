@@ -1,4 +1,4 @@
-package framework
+package match
 
 // Helpers the explorer (internal/explore) shares with the normal run, so
 // that the two judge alike.

@@ -1,4 +1,4 @@
-package framework
+package match
 
 import (
 	"fmt"
@@ -24,10 +24,10 @@ import (
 // a verdict.Fact, with the message it stands for; the reports show the
 // words in its place, and the message itself reaches Ginkgo unchanged.
 
-// withFacts wraps m so that its failure is recorded as a Fact, unless m is
+// WithFacts wraps m so that its failure is recorded as a Fact, unless m is
 // one of the suite's own matchers, whose messages are words already and
 // which record their own facts.
-func withFacts(m types.GomegaMatcher) types.GomegaMatcher {
+func WithFacts(m types.GomegaMatcher) types.GomegaMatcher {
 	switch m.(type) {
 	case nil, checkMatcher, gcustom.CustomGomegaMatcher, factMatcher:
 		return m

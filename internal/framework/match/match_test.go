@@ -1,4 +1,4 @@
-package framework
+package match
 
 import (
 	"context"
@@ -75,14 +75,14 @@ func TestHaveJSON(t *testing.T) {
 	}
 }
 
-func TestHold(t *testing.T) {
+func TestHolds(t *testing.T) {
 	ex := exchangeWith(t, `{"data":[1,2]}`)
 	none := func(*client.Exchange) []string { return nil }
 	two := func(*client.Exchange) []string { return []string{"item 1 is odd", "item 2 is even"} }
-	if got := failure(ex, Hold("every item is fine", none), false); got != "" {
+	if got := failure(ex, Holds("every item is fine", none), false); got != "" {
 		t.Errorf("no problem, yet: %s", got)
 	}
-	got := failure(ex, Hold("every item is fine", two), false)
+	got := failure(ex, Holds("every item is fine", two), false)
 	for _, part := range []string{"Expected: every item is fine", "\n  item 1 is odd\n  item 2 is even", "/api/pages/x"} {
 		if !strings.Contains(got, part) {
 			t.Errorf("the failure lacks %q:\n%s", part, got)
@@ -222,7 +222,7 @@ func TestCutBodyIsNoVerdict(t *testing.T) {
 		{"another status", HaveHTTPStatus(http.StatusOK), "Got: HTTP 401"},
 		{"a body field", HaveJSON("message"), "not checked"},
 		{"a schema", MatchSchema("error-early.json"), "not checked"},
-		{"a Hold on the body", Hold("the body is fine", bad), "not checked"},
+		{"a Holds on the body", Holds("the body is fine", bad), "not checked"},
 		{"an envelope with the right status", BeEarlyError(http.StatusUnauthorized), "not checked"},
 		{"an envelope with the wrong status", BeHandlerError(http.StatusNotFound), "Got: HTTP 401"},
 	} {

@@ -1,4 +1,4 @@
-package framework
+package match
 
 import (
 	"bytes"
@@ -56,4 +56,13 @@ func TinyPNG() []byte {
 	var b bytes.Buffer
 	_ = png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1)))
 	return b.Bytes()
+}
+
+// Indent prefixes every line of s, for a text shown inside another.
+func Indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n") + "\n"
 }

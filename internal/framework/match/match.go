@@ -1,4 +1,4 @@
-package framework
+package match
 
 import (
 	"fmt"
@@ -131,17 +131,17 @@ func (c exchangeCheck) judge(ex *client.Exchange) (ok bool, notChecked string) {
 		if c.status != nil && c.status(ex) != "" {
 			return false, ""
 		}
-		return false, lostBody(ex)
+		return false, LostBody(ex)
 	}
 	return c.problem(ex) == "", ""
 }
 
-// lostBody says why the body of ex cannot be judged: the run's own read
+// LostBody says why the body of ex cannot be judged: the run's own read
 // limit cut it (a huge listing on a big site is no violation of the spec),
 // or the connection closed before all of it arrived (a server that answers
 // a refused write and hangs up, behind a proxy: the status stands, the
 // body is not a verdict).
-func lostBody(ex *client.Exchange) string {
+func LostBody(ex *client.Exchange) string {
 	if ex.Truncated {
 		return fmt.Sprintf("the answer to %s is larger than the read limit of this run (--max-body); raise it to check this rule", ex.RequestLine())
 	}
@@ -278,4 +278,39 @@ func joinCodes(codes []int) string {
 		parts[i] = fmt.Sprint(c)
 	}
 	return strings.Join(parts, " or ")
+}
+
+// BodyCheck is an expectation on an exchange's body that a package of its
+// own words (a listing's page checks): Problem says what is wrong, ""
+// when nothing is; Facts, when set, splits a failure into one fact per
+// field. A body that did not arrive whole leaves it not checked.
+type BodyCheck struct {
+	Expect  string
+	Problem func(ex *client.Exchange) string
+	Facts   func(ex *client.Exchange) []verdict.Fact
+}
+
+// Matcher is the Gomega matcher of c.
+func (c BodyCheck) Matcher() types.GomegaMatcher {
+	return exchangeCheck{expect: c.Expect, body: c.Problem, facts: c.Facts}.matcher()
+}
+
+// gotKind reads the kind a schema violation found ("expected object, got
+// string").
+var gotKind = regexp.MustCompile(`, got (object|array|string|integer|number|boolean|null|true|false)$`)
+
+// AddKinds fills in f's wanted and found kinds when problem is a schema
+// violation about the kind of a value.
+func AddKinds(f *verdict.Fact, problem string) {
+	m := wrongKind.FindStringSubmatch(problem)
+	if m == nil {
+		return
+	}
+	f.Want = m[1]
+	if g := gotKind.FindStringSubmatch(problem); g != nil {
+		f.Found = map[string]string{"integer": "number", "true": "boolean", "false": "boolean"}[g[1]]
+		if f.Found == "" {
+			f.Found = g[1]
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package framework
+package match
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ func HaveJSON(path string, ms ...types.GomegaMatcher) types.GomegaMatcher {
 				case err != nil:
 					return fmt.Sprintf("%s is %s: %v", path, r.Raw, err)
 				case !ok:
-					return fmt.Sprintf("%s is %s:\n%s", path, r.Raw, indent(m.FailureMessage(r.Value()), "    "))
+					return fmt.Sprintf("%s is %s:\n%s", path, r.Raw, Indent(m.FailureMessage(r.Value()), "    "))
 				}
 			}
 			return ""
@@ -83,11 +83,11 @@ func withArticle(kind string) string {
 	return "a " + kind
 }
 
-// Hold expects problems to find nothing wrong with the exchange; each
+// Holds expects problems to find nothing wrong with the exchange; each
 // problem it returns is one line of the failure. expect says in words what
 // holds when there is none ("each key of data is the username of its
 // profile").
-func Hold(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
+func Holds(expect string, problems func(ex *client.Exchange) []string) types.GomegaMatcher {
 	return exchangeMatcher(expect, func(ex *client.Exchange) string {
 		if found := problems(ex); len(found) > 0 {
 			return "\n  " + strings.Join(firstProblems(found), "\n  ")
@@ -115,9 +115,9 @@ func firstProblems(problems []string) []string {
 // kind of value the spec allows there, and Got the kind it is instead.
 type FieldProblem struct{ Field, Problem, Want, Got string }
 
-// HoldFields is Hold with each problem about a field: a report groups such
+// HoldsFields is Hold with each problem about a field: a report groups such
 // failures by field, as it groups schema violations.
-func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem) types.GomegaMatcher {
+func HoldsFields(expect string, problems func(ex *client.Exchange) []FieldProblem) types.GomegaMatcher {
 	return exchangeCheck{expect: expect, body: func(ex *client.Exchange) string {
 		var found []string
 		for _, p := range problems(ex) {
@@ -142,7 +142,7 @@ func HoldFields(expect string, problems func(ex *client.Exchange) []FieldProblem
 }
 
 // Evidence is the description of an assertion on a value derived from ex
-// (Expect(v).To(m, framework.Evidence(ex, "why"))), for when no matcher on
+// (Expect(v).To(m, match.Evidence(ex, "why"))), for when no matcher on
 // the exchange fits: the failure shows the text and the exchange, and is
 // recorded as a verdict.Fact. It is rendered only when the assertion fails.
 func Evidence(ex *client.Exchange, format string, args ...any) func() string {
