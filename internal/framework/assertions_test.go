@@ -15,10 +15,12 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -40,8 +42,8 @@ func TestAssertionCountingChild(t *testing.T) {
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	target := frameworktest.Fixture(t)
 	framework.Install(target)
-	target.CrossCutting.Add(framework.ExchangeCheck{Rule: "GEN-NO-CACHE",
-		Check: func(*client.Exchange) framework.Judgement { return framework.Judgement{} }})
+	target.CrossCutting.Add(crosscutting.ExchangeCheck{Rule: "GEN-NO-CACHE",
+		Check: func(*client.Exchange) rules.Judgement { return rules.Judgement{} }})
 	// Fresh: each spec's read reaches the target (the read cache would
 	// replay the first), so the cross-cutting check judges every one.
 	list := func(ctx ginkgo.SpecContext) *client.Exchange {

@@ -90,7 +90,7 @@ func (t *Fixture) coverageRequest(ex *client.Exchange) coverage.Request {
 	if err != nil {
 		return r
 	}
-	r.Endpoint = t.CrossCutting.endpointShape(u.Path)
+	r.Endpoint = t.CrossCutting.EndpointShape(u.Path)
 	q := u.Query()
 	for name := range q {
 		if name != "token" && name != "authentication" {

@@ -28,6 +28,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -61,7 +62,7 @@ type Fixture struct {
 	Ledger *Ledger
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
-	CrossCutting *CrossCutting
+	CrossCutting *crosscutting.Watcher
 	// Tripwire stops every write once the site is seen losing data; nil in
 	// a run that cannot write (internal/tripwire).
 	Tripwire *tripwire.Tripwire
@@ -106,7 +107,7 @@ func New(c *client.Client, opts Options) *Fixture {
 		t.Observe("the pages of long listings are kept in memory, not in a temporary file (%v): a big site's run takes memory "+
 			"in proportion (set TMPDIR to a writable directory)", err)
 	}
-	t.CrossCutting = NewCrossCutting(c.BaseURL())
+	t.CrossCutting = crosscutting.New(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
 	if t.CanWrite() {
 		t.Tripwire = tripwire.New()

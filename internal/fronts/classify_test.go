@@ -7,15 +7,15 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/fronts"
 )
 
-// serverNames are the names framework.AnsweredByFront gives each front.
+// serverNames are the names crosscutting.AnsweredByFront gives each front.
 var serverNames = map[fronts.Kind]string{fronts.Nginx: "nginx", fronts.Apache: "Apache"}
 
 // TestClassifierKnowsTheRealFronts sends every probe through the suite's
-// client to each real front and checks that framework.AnsweredByFront
+// client to each real front and checks that crosscutting.AnsweredByFront
 // takes exactly the front's own answers for the front's, and names it.
 func TestClassifierKnowsTheRealFronts(t *testing.T) {
 	eachFront(t, func(t *testing.T, kind fronts.Kind, f *fronts.Front, token, _ string) {
@@ -29,7 +29,7 @@ func TestClassifierKnowsTheRealFronts(t *testing.T) {
 				t.Errorf("%s: %v", p.name, ex.Err)
 				continue
 			}
-			got := framework.AnsweredByFront(ex, true)
+			got := crosscutting.AnsweredByFront(ex, true)
 			_, byFront := p.answers[kind]
 			switch {
 			case byFront && got.Server != serverNames[kind]:

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/fronts"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
@@ -130,18 +130,18 @@ func checkOwnAnswersReported(t *testing.T, kind fronts.Kind, run *report.Run, ow
 	t.Helper()
 	reported := 0
 	for _, o := range run.Observations {
-		if strings.Contains(o, framework.FrontPhrase) && strings.Contains(o, serverNames[kind]) {
+		if strings.Contains(o, crosscutting.FrontPhrase) && strings.Contains(o, serverNames[kind]) {
 			reported++
 		}
 	}
 	switch {
 	case frontObservationsPending && reported > 0:
-		t.Errorf("the run reports %d answer(s) of %s as %q: set frontObservationsPending to false", reported, kind, framework.FrontPhrase)
+		t.Errorf("the run reports %d answer(s) of %s as %q: set frontObservationsPending to false", reported, kind, crosscutting.FrontPhrase)
 	case frontObservationsPending:
-		t.Logf("pending (issue 12, item 8): %d answer(s) %s gave itself are not yet reported as %q", own, kind, framework.FrontPhrase)
+		t.Logf("pending (issue 12, item 8): %d answer(s) %s gave itself are not yet reported as %q", own, kind, crosscutting.FrontPhrase)
 	case own > 0 && reported == 0:
 		t.Errorf("%s answered %d request(s) itself, but no observation of the report says %q and names %s:\n  %s",
-			kind, own, framework.FrontPhrase, serverNames[kind], strings.Join(run.Observations, "\n  "))
+			kind, own, crosscutting.FrontPhrase, serverNames[kind], strings.Join(run.Observations, "\n  "))
 	}
 }
 

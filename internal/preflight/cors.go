@@ -16,7 +16,7 @@ import (
 // only: the spec says nothing of preflights, and GEN-CORS-ANY-ORIGIN (5.9)
 // judges the answers to the suite's own requests. One OPTIONS request
 // does it all, and the every-response rules judge no OPTIONS answer
-// (framework.CrossCutting), so nothing here can fail a target.
+// (crosscutting.Watcher), so nothing here can fail a target.
 
 // CORSPrefix starts every CORS observation.
 const CORSPrefix = "CORS: "

@@ -7,7 +7,7 @@
 // are literals where each rule is judged.
 //
 // The package imports no test framework: the framework applies checks to
-// exchanges (framework.CrossCutting) and turns judgements into
+// exchanges (crosscutting.Watcher) and turns judgements into
 // assertions; the explorer turns them into findings.
 package rules
 

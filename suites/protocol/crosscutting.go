@@ -4,6 +4,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/rules/every"
@@ -20,7 +21,7 @@ const crossCuttingPriority = -1000
 // responses each judged reaches the report from t.CrossCutting, not from
 // these specs.
 func registerEveryResponse(t *framework.Fixture) {
-	checks := framework.ExchangeChecks(every.Checks()...)
+	checks := crosscutting.ExchangeChecks(every.Checks()...)
 	t.CrossCutting.Add(checks...)
 	ginkgo.Describe("Every response of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(framework.LabelCrossCutting), func() {
 		for _, c := range checks {

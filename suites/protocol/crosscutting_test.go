@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/rules/every"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestCrossCuttingChecks feeds the checks of every response
-// (every.Checks, judged by framework.CrossCutting) responses that break them in known ways and checks what
+// (every.Checks, judged by crosscutting.Watcher) responses that break them in known ways and checks what
 // each rule counted and how it groups the violations.
 func TestCrossCuttingChecks(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +56,7 @@ func TestCrossCuttingChecks(t *testing.T) {
 		"ENV-STATUS-AGREES":     {3, 2}, // only JSON objects with a status field
 		"ENV-MESSAGE-STRING":    {5, 2}, // only JSON objects
 	}
-	for _, c := range framework.ExchangeChecks(every.Checks()...) {
+	for _, c := range crosscutting.ExchangeChecks(every.Checks()...) {
 		got := p.Tally(c.Rule)
 		if w := want[c.Rule]; got.Checked != w.checked || got.Violations != w.violations {
 			t.Errorf("%s: checked %d, violations %d; want %d, %d\n%s", c.Rule, got.Checked, got.Violations, w.checked, w.violations, got.Summary())
@@ -152,7 +152,7 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	run := func(paths ...string) *framework.CrossCutting {
+	run := func(paths ...string) *crosscutting.Watcher {
 		c, p := judgedClient(t, srv.URL)
 		for _, path := range paths {
 			c.Do(context.Background(), client.Request{Path: path})
@@ -173,7 +173,7 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 		}
 	}
 	obs := p.Observations()
-	if len(obs) != 1 || !strings.Contains(obs[0], "GET /api/files/x%00y -> 400 was "+framework.FrontPhrase+" (nginx's own HTML 400 page)") ||
+	if len(obs) != 1 || !strings.Contains(obs[0], "GET /api/files/x%00y -> 400 was "+crosscutting.FrontPhrase+" (nginx's own HTML 400 page)") ||
 		!strings.Contains(obs[0], "not checked for this request: GEN-CONTENT-TYPE-JSON, GEN-BODY-JSON, GEN-CORS-ANY-ORIGIN") {
 		t.Errorf("observations: %q", obs)
 	}
@@ -193,14 +193,14 @@ func TestCrossCuttingFrontAndCutAnswers(t *testing.T) {
 
 // judgedClient is a client of the server at url whose every exchange the
 // checks of every response judge.
-func judgedClient(t *testing.T, url string) (*client.Client, *framework.CrossCutting) {
+func judgedClient(t *testing.T, url string) (*client.Client, *crosscutting.Watcher) {
 	t.Helper()
 	c, err := client.New(client.Config{BaseURL: url, Token: "test-token-0123456789abcdef"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := framework.NewCrossCutting(url)
-	p.Add(framework.ExchangeChecks(every.Checks()...)...)
+	p := crosscutting.New(url)
+	p.Add(crosscutting.ExchangeChecks(every.Checks()...)...)
 	c.OnExchange(p.Observe)
 	return c, p
 }

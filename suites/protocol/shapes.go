@@ -14,7 +14,9 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -22,7 +24,7 @@ import (
 // Shapes are cross-cutting: every successful answer the run receives,
 // whoever asked for it, is held once against the schema of its endpoint,
 // and a violation fails the rule of that shape, naming the spec whose
-// request brought the answer (framework.CrossCutting's tally). A shape
+// request brought the answer (crosscutting.Watcher's tally). A shape
 // rule's own specs still read what they need to find (a tag that names a
 // page, a page of each type); this case makes sure no answer escapes its
 // shape because it came to another rule (a file record read in an upload's
@@ -81,9 +83,9 @@ const shapeCase = "every successful answer of the run"
 // one spec per shape rule that reports them, with the specs of every
 // response (crossCuttingPriority: after every other spec).
 func registerShapes(t *framework.Fixture) {
-	var checks []framework.ExchangeCheck
+	var checks []crosscutting.ExchangeCheck
 	for _, r := range shapeRoutes() {
-		checks = append(checks, framework.ExchangeCheck{Rule: r.rule, Check: r.judges(t), Later: r.judge(t)})
+		checks = append(checks, crosscutting.ExchangeCheck{Rule: r.rule, Check: r.judges(t), Later: r.judge(t)})
 	}
 	t.CrossCutting.Add(checks...)
 	ginkgo.Describe("The shape of every answer of the run", ginkgo.SpecPriority(crossCuttingPriority), ginkgo.Label(framework.LabelCrossCutting), func() {
@@ -116,8 +118,8 @@ func (r shapeRoute) nothingJudged() string {
 // judges says at once whether an answer is the route's to judge: an
 // answer to another endpoint, one that did not succeed, or one whose body
 // did not arrive whole is not.
-func (r shapeRoute) judges(t *framework.Fixture) func(ex *client.Exchange) framework.Judgement {
-	return func(ex *client.Exchange) framework.Judgement {
+func (r shapeRoute) judges(t *framework.Fixture) func(ex *client.Exchange) rules.Judgement {
+	return func(ex *client.Exchange) rules.Judgement {
 		if ex.Method != r.endpoint.Method() || t.CrossCutting.Endpoint(ex) != keyedPath(r.endpoint) ||
 			ex.Status < http.StatusOK || ex.Status >= http.StatusMultipleChoices || ex.Truncated || ex.BodyCut {
 			return cannotJudge()
@@ -127,11 +129,11 @@ func (r shapeRoute) judges(t *framework.Fixture) func(ex *client.Exchange) frame
 }
 
 // judge holds the body of an answer the route judges against its schema
-// (beside the specs: framework.ExchangeCheck.Later); an answer carrying no
+// (beside the specs: crosscutting.ExchangeCheck.Later); an answer carrying no
 // record that conforms is not counted (it shows nothing of the records'
 // shape).
-func (r shapeRoute) judge(t *framework.Fixture) func(ex *client.Exchange, body []byte) framework.Judgement {
-	return func(_ *client.Exchange, body []byte) framework.Judgement {
+func (r shapeRoute) judge(t *framework.Fixture) func(ex *client.Exchange, body []byte) rules.Judgement {
+	return func(_ *client.Exchange, body []byte) rules.Judgement {
 		if !json.Valid(body) {
 			return cannotJudge() // GEN-BODY-JSON's
 		}
@@ -203,7 +205,7 @@ func sectionFields(section string) []string {
 	return nil
 }
 
-// keyedPath is the path of an endpoint as framework.CrossCutting.Endpoint
+// keyedPath is the path of an endpoint as crosscutting.Watcher.Endpoint
 // writes it: any key a {key} placeholder.
 func keyedPath(e spec.Endpoint) string { return strings.Replace(e.Path(), "{username}", "{key}", 1) }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -26,9 +27,9 @@ func TestShapesOfEveryAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := framework.New(c, framework.Options{})
-	var checks []framework.ExchangeCheck
+	var checks []crosscutting.ExchangeCheck
 	for _, r := range shapeRoutes() {
-		checks = append(checks, framework.ExchangeCheck{Rule: r.rule, Check: r.judges(f), Later: r.judge(f)})
+		checks = append(checks, crosscutting.ExchangeCheck{Rule: r.rule, Check: r.judges(f), Later: r.judge(f)})
 	}
 	f.CrossCutting.Add(checks...)
 	ctx := context.Background()

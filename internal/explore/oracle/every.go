@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/rules/every"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -23,10 +23,10 @@ const (
 
 // Judgeable reports whether ex is an answer of the API at all: a request
 // that got a status, to which the web server in front did not answer
-// itself (framework.AnsweredByFront: nginx's or Apache's own error page
+// itself (crosscutting.AnsweredByFront: nginx's or Apache's own error page
 // is no answer of the API's).
 func Judgeable(ex *client.Exchange) bool {
-	return ex != nil && ex.Sent && ex.StatusErr() == nil && ex.Status != 0 && !framework.AnsweredByFront(ex, true).ByFront()
+	return ex != nil && ex.Sent && ex.StatusErr() == nil && ex.Status != 0 && !crosscutting.AnsweredByFront(ex, true).ByFront()
 }
 
 // Every judges what holds for every answer: JSON with the headers of 5.9

@@ -2,7 +2,7 @@
 // 1, 5.9 and 7): a JSON body with the JSON content type, CORS open to any
 // origin, no caching, and the envelope's status and message. The run
 // applies them to every exchange it records (suites/protocol adds them to
-// framework.CrossCutting); conformance explore judges every answer with
+// crosscutting.Watcher); conformance explore judges every answer with
 // them (internal/explore/oracle).
 package every
 

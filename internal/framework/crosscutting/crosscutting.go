@@ -1,4 +1,4 @@
-package framework
+package crosscutting
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/rules"
 )
 
-// CrossCutting judges every recorded exchange with the checks the suites
+// Watcher judges every recorded exchange with the checks the suites
 // add (suites/protocol adds those of spec sections 1, 5.9 and 7), and
 // tallies each rule's verdicts: no spec can forget these checks, and one
 // missing header gives one failure per rule, not one per request. Only
@@ -24,7 +24,7 @@ import (
 // web server in front of the API gave itself (AnsweredByFront: nginx's or
 // Apache's own HTML error page) is judged by no check: it is recorded as
 // an observation instead (Observations).
-type CrossCutting struct {
+type Watcher struct {
 	apiPrefix string
 	mu        sync.Mutex
 	later     laterQueue // the exchanges checks judge later
@@ -91,19 +91,15 @@ const (
 	maxRequests = 24
 )
 
-// Judgement is one rule's judgement of one exchange (internal/rules,
-// where the rules are judged).
-type Judgement = rules.Judgement
-
 // ExchangeCheck is one cross-cutting rule's test of a response.
 type ExchangeCheck struct {
 	Rule  string
-	Check func(ex *client.Exchange) Judgement
+	Check func(ex *client.Exchange) rules.Judgement
 	// Later, when set, judges a copy of the response's body on a goroutine
 	// of its own, after the exchange was recorded (crosscutting_later.go):
 	// for heavy work. Check, when set too, says at once whether the
 	// exchange is one to judge (Skip: it is not).
-	Later func(ex *client.Exchange, body []byte) Judgement
+	Later func(ex *client.Exchange, body []byte) rules.Judgement
 }
 
 // ExchangeChecks are the checks that judge every exchange with cs.
@@ -115,18 +111,18 @@ func ExchangeChecks(cs ...rules.Check) []ExchangeCheck {
 	return out
 }
 
-// NewCrossCutting judges exchanges whose URL lies under baseURL/api/.
-func NewCrossCutting(baseURL string) *CrossCutting {
+// New judges exchanges whose URL lies under baseURL/api/.
+func New(baseURL string) *Watcher {
 	u, _ := url.Parse(baseURL)
 	prefix := "/api/"
 	if u != nil {
 		prefix = strings.TrimRight(u.Path, "/") + "/api/"
 	}
-	return &CrossCutting{apiPrefix: prefix, tallies: map[string]*Tally{}}
+	return &Watcher{apiPrefix: prefix, tallies: map[string]*Tally{}}
 }
 
 // Add registers checks, judged on every exchange observed from now on.
-func (p *CrossCutting) Add(checks ...ExchangeCheck) {
+func (p *Watcher) Add(checks ...ExchangeCheck) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.checks = append(p.checks, checks...)
@@ -134,7 +130,7 @@ func (p *CrossCutting) Add(checks ...ExchangeCheck) {
 
 // Rules lists the rules of the registered checks, in the order they were
 // added.
-func (p *CrossCutting) Rules() []string {
+func (p *Watcher) Rules() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []string
@@ -150,7 +146,7 @@ func (p *CrossCutting) Rules() []string {
 // browser's CORS preflight, which the spec does not describe: newer
 // releases answer it 204 without a body; the preflight only observes it),
 // paths outside {base}/api/ and the front's own answers are not judged.
-func (p *CrossCutting) Observe(ex *client.Exchange) {
+func (p *Watcher) Observe(ex *client.Exchange) {
 	if ex.StatusErr() != nil || ex.Status == 0 || ex.Method == "HEAD" || ex.Method == "OPTIONS" {
 		return
 	}
@@ -158,7 +154,7 @@ func (p *CrossCutting) Observe(ex *client.Exchange) {
 	if err != nil || !strings.HasPrefix(u.Path, p.apiPrefix) {
 		return
 	}
-	request := fmt.Sprintf("%s %s -> %d", ex.Method, p.endpointShape(u.Path), ex.Status)
+	request := fmt.Sprintf("%s %s -> %d", ex.Method, p.EndpointShape(u.Path), ex.Status)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.apiJSON = p.apiJSON || ex.IsJSON()
@@ -175,9 +171,9 @@ func (p *CrossCutting) Observe(ex *client.Exchange) {
 
 // judge adds the verdicts of checks on ex to tallies; a check that judges
 // later (Later) queues ex when tallies are the run's own (live).
-func (p *CrossCutting) judge(tallies map[string]*Tally, checks []ExchangeCheck, ex *client.Exchange, request string, live bool) {
+func (p *Watcher) judge(tallies map[string]*Tally, checks []ExchangeCheck, ex *client.Exchange, request string, live bool) {
 	for _, c := range checks {
-		var v Judgement
+		var v rules.Judgement
 		switch {
 		case c.Later != nil && live:
 			p.queueLater(c, ex, request)
@@ -195,7 +191,7 @@ func (p *CrossCutting) judge(tallies map[string]*Tally, checks []ExchangeCheck, 
 }
 
 // tallyVerdict adds rule's verdict v on ex to tallies (a skip adds nothing).
-func (p *CrossCutting) tallyVerdict(tallies map[string]*Tally, rule string, v Judgement, request string, ex *client.Exchange) {
+func (p *Watcher) tallyVerdict(tallies map[string]*Tally, rule string, v rules.Judgement, request string, ex *client.Exchange) {
 	if v.Skip {
 		return
 	}
@@ -217,7 +213,7 @@ const maxFrontNotes = 20
 // gave itself, one line each (at most maxFrontNotes, then how many more),
 // naming the rules not checked for them. None while the API has answered
 // no JSON in this run: then such pages are the site's, and judged.
-func (p *CrossCutting) Observations() []string {
+func (p *Watcher) Observations() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.apiJSON {
@@ -274,10 +270,10 @@ func (t *Tally) add(problem, request string, ex *client.Exchange) {
 	g.Requests = append(g.Requests, RequestGroup{Request: request, Count: 1, Spec: ex.Scope})
 }
 
-// endpointShape turns a request path into the endpoint it addresses, with
+// EndpointShape turns a request path into the endpoint it addresses, with
 // any key replaced by a placeholder ("/api/pages/{key}"), so responses to
 // the same endpoint group together.
-func (p *CrossCutting) endpointShape(path string) string {
+func (p *Watcher) EndpointShape(path string) string {
 	rest := strings.TrimPrefix(path, p.apiPrefix)
 	name, key, hasKey := strings.Cut(rest, "/")
 	if hasKey && key != "" {
@@ -288,17 +284,17 @@ func (p *CrossCutting) endpointShape(path string) string {
 
 // Endpoint is the endpoint ex addressed, any key a placeholder
 // ("/api/pages/{key}"); "" for a URL outside {base}/api/.
-func (p *CrossCutting) Endpoint(ex *client.Exchange) string {
+func (p *Watcher) Endpoint(ex *client.Exchange) string {
 	u, err := url.Parse(ex.URL)
 	if err != nil || !strings.HasPrefix(u.Path, p.apiPrefix) {
 		return ""
 	}
-	return p.endpointShape(u.Path)
+	return p.EndpointShape(u.Path)
 }
 
 // APIAnswersJSON reports whether the API answered JSON at least once in
 // the exchanges observed so far.
-func (p *CrossCutting) APIAnswersJSON() bool {
+func (p *Watcher) APIAnswersJSON() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.apiJSON
@@ -307,7 +303,7 @@ func (p *CrossCutting) APIAnswersJSON() bool {
 // probedBy records that rule, whose spec sent ex, is not checked for it
 // because the front answered it; false when ex is not among the front's
 // answers observed.
-func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
+func (p *Watcher) ProbedBy(ex *client.Exchange, rule string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i := range p.fronts {
@@ -322,7 +318,7 @@ func (p *CrossCutting) probedBy(ex *client.Exchange, rule string) bool {
 // Tally returns a copy of how a rule fared so far. Should the API have
 // answered no JSON at all, the answers that look like the front's are
 // the site's own, and judged with the rest.
-func (p *CrossCutting) Tally(rule string) Tally {
+func (p *Watcher) Tally(rule string) Tally {
 	p.later.wait() // every exchange queued for a check that judges later
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -337,7 +333,7 @@ func (p *CrossCutting) Tally(rule string) Tally {
 }
 
 // tallyCopy is a deep copy of the tally of rule (empty when none).
-func (p *CrossCutting) tallyCopy(rule string) *Tally {
+func (p *Watcher) tallyCopy(rule string) *Tally {
 	t := p.tallies[rule]
 	if t == nil {
 		return &Tally{}

@@ -1,4 +1,4 @@
-package framework
+package crosscutting
 
 import (
 	"context"
@@ -159,58 +159,5 @@ func TestFrontObservation(t *testing.T) {
 	}
 	if strings.Contains(got, "test-token") || strings.Contains(got, "token=") {
 		t.Errorf("the observation shows the query string: %q", got)
-	}
-}
-
-// TestFixtureAnsweredByFront: a spec's request the front answered itself
-// is one observation of the run, naming the spec's rule beside the
-// cross-cutting rules; when the API answers no JSON at all, the same page
-// is the site's own and the spec judges it.
-func TestFixtureAnsweredByFront(t *testing.T) {
-	for _, c := range []struct {
-		name        string
-		pagesJSON   bool // GET /api/pages answers JSON
-		wantByFront bool
-	}{{"behind nginx", true, true}, {"a site answering HTML everywhere", false, false}} {
-		t.Run(c.name, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.URL.Path == "/api/pages" && c.pagesJSON {
-					w.Header().Set("Content-Type", "application/json")
-					_, _ = w.Write([]byte(`{"status":"0","message":"ok","data":[]}`))
-					return
-				}
-				w.Header().Set("Content-Type", "text/html")
-				w.Header().Set("Server", nginxServer)
-				w.WriteHeader(http.StatusBadRequest)
-				_, _ = w.Write([]byte(nginx400))
-			}))
-			defer srv.Close()
-			cl, err := client.New(client.Config{BaseURL: srv.URL, Token: "test-token-0123456789abcdef"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := New(cl, Options{})
-			f.CrossCutting.Add(ExchangeCheck{Rule: "GEN-BODY-JSON", Check: func(*client.Exchange) Judgement { return Judgement{} }})
-			ex := f.Read(context.Background(), "/api/files/x%00y", nil)
-			got := f.AnsweredByFront(context.Background(), ex, "FILES-TRAVERSAL-400")
-			if got.ByFront() != c.wantByFront {
-				t.Fatalf("AnsweredByFront = %+v, want by the front: %v", got, c.wantByFront)
-			}
-			obs := f.Observations()
-			if !c.wantByFront {
-				if len(obs) != 0 {
-					t.Errorf("observations %q, want none", obs)
-				}
-				return
-			}
-			want := "GET /api/files/x%00y -> 400 was " + FrontPhrase + " (nginx's own HTML 400 page), not by the API; " +
-				"not checked for this request: FILES-TRAVERSAL-400, GEN-BODY-JSON"
-			if len(obs) != 1 || obs[0] != want {
-				t.Errorf("observations\n  %q\nwant\n  %q", obs, want)
-			}
-			if tally := f.CrossCutting.Tally("GEN-BODY-JSON"); tally.Checked != 1 {
-				t.Errorf("GEN-BODY-JSON judged %d responses, want 1 (GET /api/pages; the front's page is not the API's)", tally.Checked)
-			}
-		})
 	}
 }

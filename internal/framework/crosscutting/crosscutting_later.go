@@ -1,4 +1,4 @@
-package framework
+package crosscutting
 
 import (
 	"sync"
@@ -89,7 +89,7 @@ func (q *laterQueue) wait() {
 // queueLater queues ex for check, which judges it later (check.Later):
 // check.Check, when set, first says at once whether ex is one to judge. The
 // caller holds p.mu.
-func (p *CrossCutting) queueLater(check ExchangeCheck, ex *client.Exchange, request string) {
+func (p *Watcher) queueLater(check ExchangeCheck, ex *client.Exchange, request string) {
 	if check.Check != nil && check.Check(ex).Skip {
 		return
 	}
@@ -100,7 +100,7 @@ func (p *CrossCutting) queueLater(check ExchangeCheck, ex *client.Exchange, requ
 }
 
 // judgeLater adds the verdict of a job to the tallies.
-func (p *CrossCutting) judgeLater(j laterJob) {
+func (p *Watcher) judgeLater(j laterJob) {
 	v := j.check.Later(j.ex, j.body)
 	p.mu.Lock()
 	defer p.mu.Unlock()
