@@ -138,7 +138,7 @@ func (t *Fixture) noteWrite(ex *client.Exchange) bool {
 	if pause <= 0 {
 		pause = ex.Duration + lateMargin
 	}
-	t.Ledger.late.add(lateWrite{seq: ex.Seq, settings: settings, pause: pause,
+	t.late.add(lateWrite{seq: ex.Seq, settings: settings, pause: pause,
 		what:   ex.Method + " " + path + ": " + client.Cause(ex.Err),
 		settle: ex.Started.Add(ex.Duration).Add(pause)})
 	return true
@@ -157,7 +157,7 @@ func (t *Fixture) noteLog() {
 // could be undone by it, or undo it, in any order. "" while settings may
 // be changed.
 func (t *Fixture) SettingsWritesStopped() string {
-	w, ok := t.Ledger.late.first(true)
+	w, ok := t.late.first(true)
 	if !ok {
 		return ""
 	}
@@ -185,7 +185,7 @@ func (t *Fixture) settleLateWrites(ctx context.Context) {
 // leaves in the ledger ("What the run left"). What it found is an
 // observation either way.
 func (t *Fixture) settleLatePages(ctx context.Context) {
-	w, ok := t.Ledger.late.latest(false)
+	w, ok := t.late.latest(false)
 	if !ok {
 		return
 	}

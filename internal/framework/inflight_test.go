@@ -182,7 +182,7 @@ func TestLateSettingsUpdateKeepsLanding(t *testing.T) {
 	if problem != "" {
 		t.Fatal(problem)
 	}
-	tg.Ledger.settingsVerified("an earlier spec", "every field restored and verified")
+	tg.Ledger.SettingsVerified("an earlier spec", "every field restored and verified")
 	g, ctx := guardedLatePut(t, tg)
 	g.restore(ctx)
 

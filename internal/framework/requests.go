@@ -199,7 +199,7 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 // once the page is deleted, so that the summary says what the run saw, not
 // what it assumed: the files are no longer listed, or still are.
 func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
-	if !t.Ledger.hasUploadsOn(key) {
+	if !t.Ledger.HasUploadsOn(key) {
 		return
 	}
 	path := client.KeyPath("files", key)
@@ -207,11 +207,11 @@ func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
 	files := ex.Get("data")
 	switch {
 	case ex.Err != nil || ex.Status != http.StatusOK || !files.IsArray():
-		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, match.Outcome(ex)))
+		t.Ledger.UploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, match.Outcome(ex)))
 	case len(files.Array()) == 0:
-		t.Ledger.uploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
+		t.Ledger.UploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
 	default:
-		t.Ledger.uploadsSeen(key, false, fmt.Sprintf("GET %s still lists %d file(s) after its page was deleted", path, len(files.Array())))
+		t.Ledger.UploadsSeen(key, false, fmt.Sprintf("GET %s still lists %d file(s) after its page was deleted", path, len(files.Array())))
 	}
 }
 

@@ -144,7 +144,7 @@ func (g *SettingsGuard) read(ctx context.Context) string {
 	g.original, g.volatile = original, changedFields(first, original)
 	g.latest, g.latestEx = original, exs[1]
 	g.t.settings.add(g)
-	g.t.Ledger.late.found(original, g.volatile)
+	g.t.late.found(original, g.volatile)
 	return ""
 }
 
@@ -270,7 +270,7 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.mu.Unlock()
 	// A request that got no answer may change the settings after this
 	// read: the checks after it (settleGuard) decide.
-	_, late := g.t.Ledger.late.latest(true)
+	_, late := g.t.late.latest(true)
 	if !changes && !late {
 		if _, now, problem := g.Current(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
@@ -280,7 +280,7 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	latest := g.latest
 	g.mu.Unlock()
 	problem := g.t.restoreSettings(ctx, g.original, latest, g.volatile...)
-	if _, late := g.t.Ledger.late.latest(true); late {
+	if _, late := g.t.late.latest(true); late {
 		g.t.settleGuard(ctx, what, g.original, g.volatile)
 		return
 	}
@@ -289,7 +289,7 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 		g.t.Ledger.SettingsChanged(what + "; the restore FAILED (see the problems)")
 		return
 	}
-	g.t.Ledger.settingsVerified(what, "every field restored and verified")
+	g.t.Ledger.SettingsVerified(what, "every field restored and verified")
 }
 
 // restoreSettingsLeft restores the settings of every guard whose restore

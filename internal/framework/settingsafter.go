@@ -62,7 +62,7 @@ type lateOutcome struct {
 // restore again, waiting twice as long each time, until a check reads them
 // as before or lateBoundFactor pauses have passed.
 func (t *Fixture) settleSettings(ctx context.Context, original map[string]any, volatile []string) lateOutcome {
-	w, _ := t.Ledger.late.latest(true)
+	w, _ := t.late.latest(true)
 	out := lateOutcome{late: w}
 	bound := lateBoundFactor * w.pause
 	ctx, cancel := lateContext(ctx, bound)
@@ -87,7 +87,7 @@ func (t *Fixture) settleSettings(ctx context.Context, original map[string]any, v
 			out.restores++
 		}
 		at, step = time.Now().Add(step), 2*step
-		if lw, _ := t.Ledger.late.latest(true); lw.settle.After(at) {
+		if lw, _ := t.late.latest(true); lw.settle.After(at) {
 			at = lw.settle // the restore itself got no answer
 		}
 	}
@@ -127,7 +127,7 @@ func (t *Fixture) checkSettings(ctx context.Context, original map[string]any, vo
 func (t *Fixture) settleGuard(ctx context.Context, what string, original map[string]any, volatile []string) {
 	out := t.settleSettings(ctx, original, volatile)
 	if out.verified {
-		t.Ledger.settingsVerified(what, "every field restored and verified "+out.how())
+		t.Ledger.SettingsVerified(what, "every field restored and verified "+out.how())
 		return
 	}
 	t.Ledger.AddProblem(t.Client.Redactor().String("settings (" + what + ") may not be as before: " + out.left(t, original, volatile)))
@@ -143,8 +143,8 @@ const notRestoredLate = "a settings update that got no answer landed after the r
 // settings update got no answer (settleLateWrites): against the settings
 // as the run found them (the first guard's read).
 func (t *Fixture) settleLateSettings(ctx context.Context) {
-	original, volatile := t.Ledger.late.foundSettings()
-	if _, late := t.Ledger.late.latest(true); !late || original == nil {
+	original, volatile := t.late.foundSettings()
+	if _, late := t.late.latest(true); !late || original == nil {
 		return
 	}
 	out := t.settleSettings(ctx, original, volatile)
@@ -152,10 +152,10 @@ func (t *Fixture) settleLateSettings(ctx context.Context) {
 	case out.verified && out.restores == 0:
 		// The notes stand: the last check read what they say.
 	case out.verified:
-		t.Ledger.settingsVerified("a settings update that got no answer landed late",
+		t.Ledger.SettingsVerified("a settings update that got no answer landed late",
 			"every field restored and verified at the end of the run "+out.how())
 	default:
-		t.Ledger.settingsChangedAgain("restored and verified then, but changed again later: " + notRestoredLate)
+		t.Ledger.SettingsChangedAgain("restored and verified then, but changed again later: " + notRestoredLate)
 		t.Ledger.AddProblem(t.Client.Redactor().String("at the end of the run the settings may not be as the run found them: " +
 			out.left(t, original, volatile)))
 		t.Ledger.SettingsChanged("a settings update that got no answer landed late; NOT restored (see the problems)")

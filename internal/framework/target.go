@@ -29,6 +29,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
+	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -59,7 +60,7 @@ type Fixture struct {
 	Client    *client.Client
 	Catalogue *spec.Catalogue
 	Options
-	Ledger *Ledger
+	Ledger *ledger.Ledger
 	// CrossCutting judges every exchange of the run with the checks the
 	// suites add.
 	CrossCutting *crosscutting.Watcher
@@ -90,6 +91,7 @@ type Fixture struct {
 	pageChecks pageCheckList  // checks of every listed page object (listing.go)
 	pageStore  pageStore      // where long listings keep their pages (pagelist.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)
+	late       lateWrites     // the writes that got no answer, which may still land (inflight.go)
 
 	mu           sync.Mutex
 	bugs         []string
@@ -102,7 +104,7 @@ func New(c *client.Client, opts Options) *Fixture {
 	if opts.RunID == "" {
 		opts.RunID = marker.NewRunID(time.Now())
 	}
-	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &Ledger{}, Coverage: coverage.NewRecorder()}
+	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &ledger.Ledger{}, Coverage: coverage.NewRecorder()}
 	t.pageStore.noted = func(err error) {
 		t.Observe("the pages of long listings are kept in memory, not in a temporary file (%v): a big site's run takes memory "+
 			"in proportion (set TMPDIR to a writable directory)", err)

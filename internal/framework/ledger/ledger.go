@@ -1,4 +1,6 @@
-package framework
+// Package ledger remembers what a run created on the target and what it
+// changed, so that cleanup can undo it and the summary can say what stayed.
+package ledger
 
 import (
 	"maps"
@@ -16,9 +18,6 @@ type Ledger struct {
 	uploads  []upload
 	problems []string
 	settings []settingsNote
-	// late: the writes that got no answer, which may still land
-	// (inflight.go).
-	late lateWrites
 }
 
 // settingsNote is what the run did to the settings, and the outcome.
@@ -109,16 +108,16 @@ func (l *Ledger) AddUploadOn(page, desc string) {
 	l.uploads = append(l.uploads, upload{page: page, desc: desc})
 }
 
-// hasUploadsOn reports whether files the run uploaded went to page.
-func (l *Ledger) hasUploadsOn(page string) bool {
+// HasUploadsOn reports whether files the run uploaded went to page.
+func (l *Ledger) HasUploadsOn(page string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.ContainsFunc(l.uploads, func(u upload) bool { return u.page == page })
 }
 
-// uploadsSeen records what page's file list showed once the page was
+// UploadsSeen records what page's file list showed once the page was
 // deleted: no file (unlisted), or what seen says.
-func (l *Ledger) uploadsSeen(page string, unlisted bool, seen string) {
+func (l *Ledger) UploadsSeen(page string, unlisted bool, seen string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i := range l.uploads {
@@ -186,19 +185,19 @@ func (l *Ledger) SettingsChanged(desc string) {
 	l.settings = append(l.settings, settingsNote{what: desc})
 }
 
-// settingsVerified records settings changed by what, every field of which
+// SettingsVerified records settings changed by what, every field of which
 // the last check read as before: outcome says how it was verified.
-func (l *Ledger) settingsVerified(what, outcome string) {
+func (l *Ledger) SettingsVerified(what, outcome string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.settings = append(l.settings, settingsNote{what: what, outcome: outcome, verified: true})
 }
 
-// settingsChangedAgain takes back every note that said the settings were
+// SettingsChangedAgain takes back every note that said the settings were
 // restored and verified: a later check read them changed again (a write
 // without an answer landed late), and only the last check counts. outcome
 // replaces what those notes said.
-func (l *Ledger) settingsChangedAgain(outcome string) {
+func (l *Ledger) SettingsChangedAgain(outcome string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for i := range l.settings {
