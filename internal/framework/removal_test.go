@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
@@ -54,7 +55,7 @@ func TestLegacyLike(t *testing.T) {
 // created with finds the page where renames took it, and a rename back
 // or a new page at an old key does not confuse it.
 func TestLedgerCurrentKey(t *testing.T) {
-	var l Ledger
+	var l ledger.Ledger
 	l.AddPage("a")
 	l.RenamePage("a", "b")
 	l.RenamePage("b", "c")

@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/ledger"
 )
 
 func TestLedgerFollowsRenamesAndRemovals(t *testing.T) {
-	var l Ledger
+	var l ledger.Ledger
 	l.AddPage("a")
 	l.AddPage("b")
 	l.RenamePage("a", "a2")
