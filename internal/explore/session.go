@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -107,7 +108,7 @@ func (s *session) load(ctx context.Context) error {
 	// The listing the list cases are judged against is not taken on the
 	// word of numberOfItems=-1, the feature under test: ListAllPages
 	// checks it against meta.total (and walks a site too big for it).
-	all := s.fx.ListAllPages(ctx, framework.EveryTypeQuery())
+	all := s.fx.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 	if all.Problem != "" {
 		return fmt.Errorf("the pages of every type could not be listed: %s", all.Problem)
 	}

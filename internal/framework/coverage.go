@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -228,7 +229,7 @@ func (c *Check) Kept(before, after *client.Exchange, cell func(field string) cov
 		}
 		c.Exercised(cell(f))
 		if !SameJSON(b, a) {
-			c.Problem(after, "%s was %s, is now %s", f, b.Raw, JSONText(a))
+			c.Problem(after, "%s was %s, is now %s", f, b.Raw, pagelist.JSONText(a))
 		}
 	}
 }
@@ -266,7 +267,7 @@ func (c *Check) Same(what string, cell func(field string) coverage.ID, eq func(f
 			}
 			c.Exercised(cell(f))
 			if !eq(f, want, got) {
-				c.Problem(v.Ex, "%s: %s is %s in %s but %s in %s", what, f, JSONText(want), first.Name, JSONText(got), v.Name)
+				c.Problem(v.Ex, "%s: %s is %s in %s but %s in %s", what, f, pagelist.JSONText(want), first.Name, pagelist.JSONText(got), v.Name)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
@@ -41,10 +42,10 @@ func TestCoverageMarksChild(t *testing.T) {
 	target := frameworktest.Fixture(t)
 	framework.Install(target)
 	page := func(ctx ginkgo.SpecContext) *client.Exchange {
-		return target.Read(ctx, framework.PagePath("alpha-post"), nil)
+		return target.Read(ctx, pagelist.PagePath("alpha-post"), nil)
 	}
 	drafts := func(ctx ginkgo.SpecContext) *client.Exchange {
-		return target.Read(ctx, framework.PagesPath, framework.PageTypeQuery("draft"))
+		return target.Read(ctx, pagelist.PagesPath, pagelist.PageTypeQuery("draft"))
 	}
 	title := coverage.CellID("body", "title", coverage.Create)
 	slug := coverage.CellID("body", "slug", coverage.Create)

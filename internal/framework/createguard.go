@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // CreateGuard is GuardCreate for the creates a group's prepares send that
@@ -94,7 +95,7 @@ func (c *CreateGuard) Read(ctx context.Context, slug string) *client.Exchange {
 // when the run may write (a site may show drafts only then, and only then
 // could a page found be deleted), else with the API token alone.
 func slugRead(t *Fixture, slug string) client.Request {
-	r := client.Request{Method: http.MethodGet, Path: PagePath(slug), Credentials: client.APIToken, Fresh: true}
+	r := client.Request{Method: http.MethodGet, Path: pagelist.PagePath(slug), Credentials: client.APIToken, Fresh: true}
 	if t.CanWrite() {
 		r.Credentials = client.BothTokens
 	}

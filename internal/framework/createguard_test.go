@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -36,7 +37,7 @@ func TestGuardCreatesChild(t *testing.T) {
 	// create makes the page at slug, as a broken server would on a create
 	// it should have refused.
 	create := func(ctx context.Context, slug string) {
-		ex := w.target.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath,
+		ex := w.target.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: pagelist.PagesPath,
 			Credentials: client.BothTokens, JSON: w.target.PageFields(ctx, map[string]any{"slug": slug})})
 		if ex.Get("data.key").String() != slug {
 			w.event("could not create " + slug)
@@ -95,7 +96,7 @@ func TestGuardCreatesChild(t *testing.T) {
 		s := slug(name)
 		reads := 0
 		for _, ex := range w.target.Client.Since(0) {
-			if u, err := url.Parse(ex.URL); err == nil && ex.Method == http.MethodGet && u.Path == framework.PagePath(s) {
+			if u, err := url.Parse(ex.URL); err == nil && ex.Method == http.MethodGet && u.Path == pagelist.PagePath(s) {
 				reads++
 			}
 		}

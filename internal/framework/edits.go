@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // FollowEdit keeps the ledger on a page the run created after an edit
@@ -25,7 +26,7 @@ func (t *Fixture) FollowEdit(ctx context.Context, old string, ex *client.Exchang
 		return old
 	}
 	reads := func(key string) bool {
-		r := t.Read(ctx, PagePath(key), nil)
+		r := t.Read(ctx, pagelist.PagePath(key), nil)
 		return r.Err == nil && r.Status == http.StatusOK && r.Get("data.key").String() == key
 	}
 	nk := ex.Get("data.key").String()

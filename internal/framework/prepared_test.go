@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -345,7 +346,7 @@ func preparedCleanups(t *testing.T) {
 		g := w.target.NewGroup(framework.PhaseReads)
 		framework.Prepare(g, "PAGE-CREATE-201", createPage(w, "passes"), func(ctx ginkgo.SpecContext, m made) {
 			gomega.Expect(m.key).NotTo(gomega.BeEmpty())
-			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil)).To(match.HaveHTTPStatus(http.StatusOK),
+			gomega.Expect(w.target.Read(ctx, pagelist.PagePath(m.key), nil)).To(match.HaveHTTPStatus(http.StatusOK),
 				"the page is there while its spec judges")
 		}, framework.Case("passes"))
 		framework.Prepare(g, "PAGE-CREATE-201", createPage(w, "judge fails"), func(_ ginkgo.SpecContext, m made) {
@@ -402,10 +403,10 @@ func preparedShare(t *testing.T) {
 		for i, c := range cases {
 			framework.Prepare(g, "PAGE-GET-OK", func(ctx context.Context) made {
 				key := page(ctx)
-				return made{ex: w.target.Read(ctx, framework.PagePath(key), nil), key: key}
+				return made{ex: w.target.Read(ctx, pagelist.PagePath(key), nil), key: key}
 			}, func(ctx ginkgo.SpecContext, m made) {
 				gomega.Expect(m.ex).To(match.HaveHTTPStatus(http.StatusOK))
-				gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil, framework.Fresh())).To(
+				gomega.Expect(w.target.Read(ctx, pagelist.PagePath(m.key), nil, framework.Fresh())).To(
 					match.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
 				if i == len(cases)-1 {
 					gomega.Expect(m.key).To(gomega.BeEmpty(), "the group's last judge fails on purpose")
@@ -455,7 +456,7 @@ func preparedShareRunOrder(t *testing.T) {
 		page := framework.Share(g, func(ctx context.Context) string { return createPage(w, "shared")(ctx).key })
 		prepare := func(ctx context.Context) made { return made{key: page(ctx)} }
 		judge := func(ctx ginkgo.SpecContext, m made) {
-			gomega.Expect(w.target.Read(ctx, framework.PagePath(m.key), nil, framework.Fresh())).To(
+			gomega.Expect(w.target.Read(ctx, pagelist.PagePath(m.key), nil, framework.Fresh())).To(
 				match.HaveHTTPStatus(http.StatusOK), "the shared page is there while each spec judges")
 		}
 		// Registered last, but its location comes first: it runs first.

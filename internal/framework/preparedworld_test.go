@@ -24,6 +24,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/testkit"
@@ -207,7 +208,7 @@ func (w *world) ginkgoSpec(c string) types.SpecReport {
 func (w *world) deletes(key string) []*client.Exchange {
 	var out []*client.Exchange
 	for _, ex := range w.target.Client.Since(0) {
-		if u, err := url.Parse(ex.URL); err == nil && ex.Method == http.MethodDelete && u.Path == framework.PagePath(key) {
+		if u, err := url.Parse(ex.URL); err == nil && ex.Method == http.MethodDelete && u.Path == pagelist.PagePath(key) {
 			out = append(out, ex)
 		}
 	}

@@ -45,6 +45,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // NotCreated is the error of a create the run did not send, because the
@@ -102,8 +103,8 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 	}
 	// Side by side: neither read depends on the other.
 	exs := t.All(ctx,
-		client.Request{Method: http.MethodGet, Path: PagePath(t.Marker("no-such-page-legacy-probe"))},
-		client.Request{Method: http.MethodGet, Path: PagesPath, Query: url.Values{"numberOfItems": {"2"}}})
+		client.Request{Method: http.MethodGet, Path: pagelist.PagePath(t.Marker("no-such-page-legacy-probe"))},
+		client.Request{Method: http.MethodGet, Path: pagelist.PagesPath, Query: url.Values{"numberOfItems": {"2"}}})
 	missing, list := exs[0], exs[1]
 	for _, ex := range exs {
 		if ex.Err != nil || ex.Status >= 500 || !ex.IsJSON() {
@@ -121,7 +122,7 @@ func (t *Fixture) legacyLocked(ctx context.Context) ([]string, error) {
 		if n := list.Get("numberOfItems"); n.Type == gjson.String {
 			traits = append(traits, "the page list's numberOfItems is a string ("+n.Raw+")")
 		}
-		for _, p := range PageItems(list).All() {
+		for _, p := range pagelist.PageItems(list).All() {
 			if p.Get("tags").Type == gjson.String {
 				traits = append(traits, "a page's tags are a string")
 				break
@@ -183,7 +184,7 @@ func (t *Fixture) childPagesBlocked(ctx context.Context, prove func(context.Cont
 // pages are blocked, or "" when the page survived. The page is deleted
 // again (its cleanup is registered too).
 func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
-	ex := t.Write(ctx, http.MethodPost, PagesPath, t.PageFields(ctx, map[string]any{
+	ex := t.Write(ctx, http.MethodPost, pagelist.PagesPath, t.PageFields(ctx, map[string]any{
 		"slug": t.Marker("removal-proof"), "title": "Conformance run " + t.RunID + " removal proof"}))
 	parent := t.Adopt(ctx, ex)
 	if parent == "" {
@@ -191,8 +192,8 @@ func (t *Fixture) childDeleteHitsParent(ctx context.Context) string {
 			"was not created (" + match.Outcome(ex) + ")"
 	}
 	defer func() { _ = t.DeletePage(ctx, parent) }()
-	del := t.Write(ctx, http.MethodDelete, PagePath(parent+"/"+t.Marker("no-such-child")), nil)
-	return childProofOutcome(parent, del, t.Read(ctx, PagePath(parent), nil))
+	del := t.Write(ctx, http.MethodDelete, pagelist.PagePath(parent+"/"+t.Marker("no-such-child")), nil)
+	return childProofOutcome(parent, del, t.Read(ctx, pagelist.PagePath(parent), nil))
 }
 
 // childProofOutcome judges the proof of ChildPagesBlocked: DELETE of a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/reference"
 )
 
@@ -87,12 +88,12 @@ func TestCleanupFollowsRename(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
 	old := tg.Marker("before-rename")
-	created := tg.Write(ctx, http.MethodPost, PagesPath, tg.PageFields(ctx, map[string]any{"slug": old}))
+	created := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, tg.PageFields(ctx, map[string]any{"slug": old}))
 	if created.Status != http.StatusCreated || created.Get("data.key").String() != old {
 		t.Fatalf("create: %s", match.Outcome(created))
 	}
 	tg.Ledger.AddPage(old)
-	edited := tg.Write(ctx, http.MethodPut, PagePath(old), map[string]any{"title": "Conformance " + tg.RunID + " After Rename"})
+	edited := tg.Write(ctx, http.MethodPut, pagelist.PagePath(old), map[string]any{"title": "Conformance " + tg.RunID + " After Rename"})
 	renamed := edited.Get("data.key").String()
 	if edited.Status != http.StatusOK || renamed == old || renamed == "" {
 		t.Fatalf("the title edit did not rename the page: %s", match.Outcome(edited))
@@ -100,7 +101,7 @@ func TestCleanupFollowsRename(t *testing.T) {
 	tg.Renamed(old, renamed)
 
 	tg.removeCreated(ctx, old)
-	if ex := tg.Read(ctx, PagePath(renamed), nil); ex.Status != http.StatusNotFound {
+	if ex := tg.Read(ctx, pagelist.PagePath(renamed), nil); ex.Status != http.StatusNotFound {
 		t.Errorf("after the cleanup of the page created as %s, its new key %s reads %s, want 404", old, renamed, match.Outcome(ex))
 	}
 	if pages := tg.Ledger.Pages(); len(pages) != 0 {
@@ -149,11 +150,11 @@ func TestChildPagesBlocked(t *testing.T) {
 
 		caller := referenceTarget(t, mutants...)
 		parent := caller.Marker("caller-parent")
-		if ex := caller.Write(ctx, http.MethodPost, PagesPath, caller.PageFields(ctx, map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
+		if ex := caller.Write(ctx, http.MethodPost, pagelist.PagesPath, caller.PageFields(ctx, map[string]any{"slug": parent})); ex.Get("data.key").String() != parent {
 			t.Fatalf("%q: create: %s", c.mutant, match.Outcome(ex))
 		}
-		del := caller.Write(ctx, http.MethodDelete, PagePath(parent+"/"+caller.Marker("no-such-child")), nil)
-		after := caller.Read(ctx, PagePath(parent), nil)
+		del := caller.Write(ctx, http.MethodDelete, pagelist.PagePath(parent+"/"+caller.Marker("no-such-child")), nil)
+		after := caller.Read(ctx, pagelist.PagePath(parent), nil)
 		seq = caller.Client.Seq()
 		check("caller's proof", caller.ChildPagesBlockedAfter(ctx, parent, del, after))
 		for _, ex := range caller.Client.Since(seq) {
@@ -161,6 +162,6 @@ func TestChildPagesBlocked(t *testing.T) {
 				t.Errorf("%q: with the caller's proof, the framework sent %s", c.mutant, ex.RequestLine())
 			}
 		}
-		_ = caller.Write(ctx, http.MethodDelete, PagePath(parent), nil)
+		_ = caller.Write(ctx, http.MethodDelete, pagelist.PagePath(parent), nil)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -65,10 +66,10 @@ func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ..
 	body := t.PageFields(ctx, fields)
 	if parent, _ := body["parent"].(string); parent != "" {
 		if why := t.ChildPagesBlocked(ctx); why != "" {
-			return notSent(http.MethodPost, PagesPath, &NotCreated{Reason: why}), ""
+			return notSent(http.MethodPost, pagelist.PagesPath, &NotCreated{Reason: why}), ""
 		}
 	}
-	ex := t.Write(ctx, http.MethodPost, PagesPath, body, opts...)
+	ex := t.Write(ctx, http.MethodPost, pagelist.PagesPath, body, opts...)
 	key := t.Adopt(ctx, ex)
 	return ex, key
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/spec"
 	"github.com/conformance-suite/conformance/internal/tripwire"
@@ -67,6 +68,9 @@ type Fixture struct {
 	// Tripwire stops every write once the site is seen losing data; nil in
 	// a run that cannot write (internal/tripwire).
 	Tripwire *tripwire.Tripwire
+	// Pages reads the page list and term views as streams, through the
+	// run's page checks (internal/framework/pagelist).
+	Pages *pagelist.Reader
 	// Coverage collects the marks of the spec coverage map (coverage.go).
 	Coverage *coverage.Recorder
 
@@ -88,8 +92,6 @@ type Fixture struct {
 
 	background backgroundWork // tasks running beside the specs (background.go)
 	prep       preparations   // groups of specs prepared together (prepared.go)
-	pageChecks pageCheckList  // checks of every listed page object (listing.go)
-	pageStore  pageStore      // where long listings keep their pages (pagelist.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)
 	late       lateWrites     // the writes that got no answer, which may still land (inflight.go)
 
@@ -105,10 +107,10 @@ func New(c *client.Client, opts Options) *Fixture {
 		opts.RunID = marker.NewRunID(time.Now())
 	}
 	t := &Fixture{Client: c, Catalogue: spec.All(), Options: opts, Ledger: &ledger.Ledger{}, Coverage: coverage.NewRecorder()}
-	t.pageStore.noted = func(err error) {
+	t.Pages = pagelist.NewReader(c, opts.Concurrency, func(err error) {
 		t.Observe("the pages of long listings are kept in memory, not in a temporary file (%v): a big site's run takes memory "+
 			"in proportion (set TMPDIR to a writable directory)", err)
-	}
+	})
 	t.CrossCutting = crosscutting.New(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
 	if t.CanWrite() {
@@ -197,3 +199,7 @@ func IsRunMarked(key string) bool { return marker.IsRunMarked(key) }
 // HasRunMarker reports whether key's first segment carries this run's
 // marker (ignoring case).
 func (t *Fixture) HasRunMarker(key string) bool { return marker.HasRunMarker(key, t.RunID) }
+
+// Close removes the temporary file of the run's long listings; no listing
+// may read its pages after.
+func (t *Fixture) Close() { t.Pages.Close() }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -43,7 +44,7 @@ func TestUploadsSeenAfterDelete(t *testing.T) {
 			}
 			tg := New(c2, Options{})
 			ctx := context.Background()
-			created := tg.Write(ctx, http.MethodPost, PagesPath, map[string]any{"title": "uploads", "slug": tg.Marker("uploads"), "type": "draft"})
+			created := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "uploads", "slug": tg.Marker("uploads"), "type": "draft"})
 			key := created.Get("data.key").String()
 			if key == "" {
 				t.Fatalf("create: %s", match.Outcome(created))

@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -105,7 +106,7 @@ func (v *placedWrites) workOn(ctx context.Context, t *framework.Fixture, key str
 // delete removed needs no cleanup: one that stays all the same is found
 // by the final sweep, which lists the run's pages.
 func (v *placedWrites) deleteWith(ctx context.Context, t *framework.Fixture, p client.Placement, body map[string]any) {
-	v.deleted = t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: framework.PagePath(v.key),
+	v.deleted = t.Client.Do(ctx, client.Request{Method: http.MethodDelete, Path: pagelist.PagePath(v.key),
 		Credentials: client.BothTokens, Placement: p, JSON: body})
 	if v.deleted.Err == nil && v.deleted.Status == http.StatusOK {
 		t.Ledger.RemovePage(v.key)
@@ -123,7 +124,7 @@ func writeWithJSONTokens(ctx context.Context, t *framework.Fixture) *placedWrite
 	if !v.workOn(ctx, t, key) {
 		return v
 	}
-	v.edited = t.Write(ctx, http.MethodPut, framework.PagePath(v.key), map[string]any{"description": "edited with the tokens in a JSON body"},
+	v.edited = t.Write(ctx, http.MethodPut, pagelist.PagePath(v.key), map[string]any{"description": "edited with the tokens in a JSON body"},
 		framework.Placed(client.SpecPlacement))
 	v.deleteWith(ctx, t, client.InQuery, nil)
 	return v
@@ -137,7 +138,7 @@ func writeWithFormTokens(ctx context.Context, t *framework.Fixture, guard *frame
 	v := &placedWrites{}
 	slug := t.Marker("form-tokens")
 	guard.Watch(ctx, slug)
-	v.created = t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Credentials: client.BothTokens,
+	v.created = t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: pagelist.PagesPath, Credentials: client.BothTokens,
 		Placement: client.SpecPlacement, Form: t.PageForm(ctx, url.Values{"slug": {slug}})})
 	key := t.Adopt(ctx, v.created)
 	if key == slug {
@@ -146,7 +147,7 @@ func writeWithFormTokens(ctx context.Context, t *framework.Fixture, guard *frame
 	if !v.workOn(ctx, t, key) {
 		return v
 	}
-	v.edited = t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: framework.PagePath(v.key), Credentials: client.BothTokens,
+	v.edited = t.Client.Do(ctx, client.Request{Method: http.MethodPut, Path: pagelist.PagePath(v.key), Credentials: client.BothTokens,
 		Placement: client.SpecPlacement, Form: url.Values{"description": {"edited with the tokens in a form body"}}})
 	v.deleteWith(ctx, t, client.InBody, map[string]any{})
 	return v

@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -89,7 +90,7 @@ func refuseOnPage(ctx context.Context, t *framework.Fixture, auth *string, write
 		}
 		return r
 	}
-	page := client.Request{Method: http.MethodGet, Path: framework.PagePath(key), Credentials: client.BothTokens}
+	page := client.Request{Method: http.MethodGet, Path: pagelist.PagePath(key), Credentials: client.BothTokens}
 	if slices.Contains(writes, spec.EditPage) {
 		if compare {
 			v.before = t.Client.Do(ctx, page)

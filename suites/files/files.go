@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -33,8 +34,8 @@ func Register(t *framework.Fixture) {
 		reads := t.NewGroup(framework.PhaseReads)
 		// The listing of every page type, read once for the run (the
 		// page rules read it too).
-		every := framework.Share(reads, func(ctx context.Context) framework.Listing {
-			return t.ListAllPages(ctx, framework.EveryTypeQuery())
+		every := framework.Share(reads, func(ctx context.Context) pagelist.Listing {
+			return t.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 		})
 		framework.Prepare(reads, "FILES-LIST-SHAPE", func(ctx context.Context) listings { return listFiles(ctx, t, every(ctx)) },
 			func(_ SpecContext, l listings) { judgeListShape(t, l) })
@@ -89,7 +90,7 @@ type listings struct {
 // listFiles reads the file lists of up to maxListed listed pages side by
 // side, or of a draft the run creates when the target lists no page (not
 // when the listing could not be read: the rule is then not checked).
-func listFiles(ctx context.Context, t *framework.Fixture, every framework.Listing) listings {
+func listFiles(ctx context.Context, t *framework.Fixture, every pagelist.Listing) listings {
 	keys := pageKeys(every)
 	if len(keys) == 0 {
 		if every.Problem != "" && every.Pages.Len() == 0 {
@@ -136,7 +137,7 @@ func judgeListShape(t *framework.Fixture, l listings) {
 // cover image first (its file is likely among the page's uploads). Hierarchical
 // keys are left out: the spec does not say which page a files key
 // parent/child names (the previous release used the first segment).
-func pageKeys(every framework.Listing) []string {
+func pageKeys(every pagelist.Listing) []string {
 	var keys []string
 	// Two passes over the listing, those with a cover first; no copy of
 	// it: a site may list many pages.

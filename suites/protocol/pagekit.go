@@ -7,6 +7,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -68,14 +69,14 @@ func (k pageKit) create(ctx context.Context, enc encoding, fields map[string]str
 	if !enc.form {
 		return k.t.CreatePage(ctx, asJSON(fields))
 	}
-	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath,
+	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: pagelist.PagesPath,
 		Form: k.t.PageForm(ctx, asForm(fields)), Credentials: client.BothTokens})
 	return ex, k.t.Adopt(ctx, ex)
 }
 
 // edit sends PUT /api/pages/{key} with fields in enc.
 func (k pageKit) edit(ctx context.Context, enc encoding, key string, fields map[string]string) *client.Exchange {
-	r := client.Request{Method: http.MethodPut, Path: framework.PagePath(key), Credentials: client.BothTokens}
+	r := client.Request{Method: http.MethodPut, Path: pagelist.PagePath(key), Credentials: client.BothTokens}
 	if enc.form {
 		r.Form = asForm(fields)
 	} else {
@@ -91,7 +92,7 @@ func (k pageKit) createAndRead(ctx context.Context, run *pageRun, enc encoding, 
 	run.created, run.madeKey = k.create(ctx, enc, fields)
 	switch {
 	case run.madeKey != "":
-		run.createRead = k.t.Read(ctx, framework.PagePath(run.madeKey), nil)
+		run.createRead = k.t.Read(ctx, pagelist.PagePath(run.madeKey), nil)
 	case other != nil && run.created.Err == nil && run.created.Status == http.StatusBadRequest:
 		run.twin, run.twinKey = k.create(ctx, *other, fields)
 	}
@@ -123,7 +124,7 @@ func (k pageKit) readEdited(ctx context.Context, run *pageRun, candidates ...str
 		return
 	}
 	run.key = k.t.FollowEdit(ctx, run.key, ex, candidates...)
-	run.editRead = k.t.Read(ctx, framework.PagePath(run.key), nil)
+	run.editRead = k.t.Read(ctx, pagelist.PagePath(run.key), nil)
 }
 
 // remove deletes the page of run now, beside the other pages' requests
@@ -134,7 +135,7 @@ func (k pageKit) remove(ctx context.Context, run *pageRun) {
 		return
 	}
 	key := k.t.Ledger.CurrentKey(run.key)
-	run.deleted = k.t.Write(ctx, http.MethodDelete, framework.PagePath(key), nil)
+	run.deleted = k.t.Write(ctx, http.MethodDelete, pagelist.PagePath(key), nil)
 	if run.deleted.Err == nil && (run.deleted.Status == http.StatusOK || run.deleted.Status == http.StatusNotFound) {
 		k.t.Ledger.RemovePage(key)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -116,7 +117,7 @@ func (s *shared) prepareGetPages(ctx context.Context) singles {
 func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	k := s.k
 	judged := 0
-	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += framework.PageItems(ex).Len() })
+	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += pagelist.PageItems(ex).Len() })
 	if judged == 0 {
 		verdicts.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
 	}
@@ -149,7 +150,7 @@ func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange))
 		// pages, read as a stream, each against page.json as they came.
 		Expect(ex).To(match.MatchSchema(k.getSchema))
 		if ex.Streamed != nil {
-			Expect(ex).To(framework.PassCheckOnStream(framework.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
+			Expect(ex).To(pagelist.PassCheckOnStream(pagelist.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
 		}
 		check(tm, ex)
 	}
@@ -212,7 +213,7 @@ func itemsWithPages(ex *client.Exchange) []string {
 // single view, read as a stream ("" for a page without one).
 func pageKeysOf(ex *client.Exchange) []string {
 	var keys []string
-	for _, p := range framework.PageItems(ex).All() {
+	for _, p := range pagelist.PageItems(ex).All() {
 		keys = append(keys, p.Get("key").String())
 	}
 	return keys

@@ -11,8 +11,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
@@ -30,7 +30,7 @@ type consistency struct {
 	index   map[string]int
 	read    map[string]*client.Exchange
 	views   []*client.Exchange // the sample's single views
-	listing framework.Listing
+	listing pagelist.Listing
 	// cut is, per term that named more pages the listing lacks than
 	// maxPagesPerTerm, how many it named so.
 	cut []int

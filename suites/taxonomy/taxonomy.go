@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -80,11 +81,11 @@ var kinds = []kind{
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
 	// The page objects of the single views are checked as they stream by.
-	t.CheckListedPages(framework.PageShape)
+	t.Pages.Check(pagelist.PageShape)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
-		everyPage := framework.Share(g, func(ctx context.Context) framework.Listing {
-			return t.ListAllPages(ctx, framework.EveryTypeQuery())
+		everyPage := framework.Share(g, func(ctx context.Context) pagelist.Listing {
+			return t.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 		})
 		var all []*shared
 		for _, k := range kinds {

@@ -12,6 +12,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // This file holds what the specs of one kind share: the list endpoint
@@ -41,9 +42,9 @@ type shared struct {
 	// created is the list read again after the run created a draft page
 	// with a term (once for the group, by the first spec that needs it).
 	created func(ctx context.Context) listed
-	// everyPage is the listing of every page type (framework.Listing),
+	// everyPage is the listing of every page type (pagelist.Listing),
 	// read once for the run and shared with the page rules.
-	everyPage func(ctx context.Context) framework.Listing
+	everyPage func(ctx context.Context) pagelist.Listing
 	// views are the single views of the terms the specs check, read once
 	// for the group (a big category's view holds every page of it in
 	// full: each spec judges the same answer, none reads it again).
@@ -60,7 +61,7 @@ type listed struct {
 	what, made string
 }
 
-func newShared(t *framework.Fixture, g *framework.Group, k kind, everyPage func(ctx context.Context) framework.Listing) *shared {
+func newShared(t *framework.Fixture, g *framework.Group, k kind, everyPage func(ctx context.Context) pagelist.Listing) *shared {
 	s := &shared{t: t, k: k, everyPage: everyPage}
 	s.listed = framework.Share(g, s.listTerms)
 	s.created = framework.Share(g, s.createTerm)
@@ -209,7 +210,7 @@ func (s *shared) readViewsOf(ctx context.Context, keys []string) []*client.Excha
 	for i, key := range keys {
 		paths[i] = client.KeyPath(s.k.endpoint, key)
 	}
-	return s.t.ReadStreamedPages(ctx, "data.pages", paths...)
+	return s.t.Pages.ReadStreamed(ctx, "data.pages", paths...)
 }
 
 // readTerms gives the single view of each of terms (read once for the

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -48,7 +49,7 @@ func RegisterViews(t *framework.Fixture) {
 // every type, and per kind (tags, then categories) the list, the single
 // views of a sample, and each page the sample's lists name, read on its own.
 type siteViews struct {
-	listing   framework.PageList
+	listing   pagelist.PageList
 	listingEx *client.Exchange
 	problem   string // the listing could not be read
 	terms     [2]termViews
@@ -99,7 +100,7 @@ func readSiteViews(ctx context.Context, t *framework.Fixture) siteViews {
 			v.pages[key] = nil
 		}
 	}
-	l := t.ListAllPages(ctx, framework.EveryTypeQuery())
+	l := t.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 	v.listing, v.listingEx, v.problem = l.Pages, l.Ex, l.Problem
 	var paths []string
 	for _, tv := range v.terms {
@@ -109,7 +110,7 @@ func readSiteViews(ctx context.Context, t *framework.Fixture) siteViews {
 	}
 	// As the taxonomy specs read them (the read cache's answers): streamed,
 	// their pages kept slim.
-	singles := t.ReadStreamedPages(ctx, "data.pages", paths...)
+	singles := t.Pages.ReadStreamed(ctx, "data.pages", paths...)
 	for _, ex := range singles {
 		v.data[ex] = ex.Get("data")
 	}
@@ -173,7 +174,7 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 			if !ok(ex, v.data) {
 				continue
 			}
-			pages := framework.PageItems(ex)
+			pages := pagelist.PageItems(ex)
 			for at, p := range pages.Scan {
 				ref := pageRef{name: fmt.Sprintf("the pages of GET /api/%s/%s", tv.k.endpoint, tv.sample[i]), ex: ex, list: pages, at: at, obj: p}
 				ref = ref.identified()
@@ -191,7 +192,7 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 		check.Same("page "+key, pageCell, nil, views(byKey[key]), coverage.PageFields()...)
 	}
 	// The content, rendered and raw: the listing of every type keeps a
-	// digest of each (framework.DigestMember), a single view the text.
+	// digest of each (pagelist.DigestMember), a single view the text.
 	for _, p := range v.listing.Scan {
 		key := p.Get("key").String()
 		single := v.pages[key]
@@ -199,12 +200,12 @@ func (v siteViews) judgePages(t *framework.Fixture) {
 			continue
 		}
 		for _, f := range []string{"content", "contentRaw"} {
-			kept, whole := p.Get(framework.DigestMember(f)), v.data[single].Get(f)
+			kept, whole := p.Get(pagelist.DigestMember(f)), v.data[single].Get(f)
 			if !kept.Exists() || !whole.Exists() {
 				continue
 			}
 			check.Exercised(pageCell(f))
-			if kept.Str != framework.ContentDigest(whole) {
+			if kept.Str != pagelist.ContentDigest(whole) {
 				check.Problem(single, "page %s: %s differs between GET /api/pages (every type) and GET /api/pages/%s", key, f, key)
 			}
 		}
@@ -225,7 +226,7 @@ type pageRef struct {
 	name      string
 	ex        *client.Exchange
 	obj       gjson.Result
-	list      framework.PageList
+	list      pagelist.PageList
 	at        int
 	key, uuid string
 }
@@ -367,7 +368,7 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 	}
 	for _, ex := range tags.singles {
 		if ok(ex, v.data) {
-			for _, p := range framework.PageItems(ex).All() {
+			for _, p := range pagelist.PageItems(ex).All() {
 				spelled.Add(p)
 			}
 		}
@@ -378,7 +379,7 @@ func (v siteViews) judgeTagNames(t *framework.Fixture) {
 	}
 	for _, ex := range tags.singles {
 		if ok(ex, v.data) {
-			for _, p := range framework.PageItems(ex).All() {
+			for _, p := range pagelist.PageItems(ex).All() {
 				CheckTagNames(check, ex, p, names, spelled)
 			}
 		}
@@ -423,10 +424,10 @@ func CheckTagNames(check *framework.Check, ex *client.Exchange, page gjson.Resul
 			switch {
 			case len(spellings) > 1 && !slices.ContainsFunc(spellings, func(s string) bool { return framework.SameJSON(got, gjson.Parse(s)) }):
 				check.Problem(ex, "the pages of tag %q spell its name %s; %s names it %s, none of them", key.Str,
-					strings.Join(spellings, ", "), view.Name, framework.JSONText(got))
+					strings.Join(spellings, ", "), view.Name, pagelist.JSONText(got))
 			case len(spellings) <= 1 && !framework.SameJSON(got, name):
 				check.Problem(ex, "page %s gives tag %q the name %s; %s names it %s", match.Show(page.Get("key")), key.Str,
-					name.Raw, view.Name, framework.JSONText(got))
+					name.Raw, view.Name, pagelist.JSONText(got))
 			}
 		}
 		return true

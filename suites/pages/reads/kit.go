@@ -17,6 +17,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -54,10 +55,10 @@ type typedPage struct{ key, problem string }
 func newKit(t *framework.Fixture, phase ginkgo.SpecPriority, made *supplies) kit {
 	k := kit{t: t, g: t.NewGroup(phase), made: made}
 	k.every = framework.Share(k.g, func(ctx context.Context) listing {
-		return k.listAll(ctx, framework.EveryTypeQuery())
+		return k.listAll(ctx, pagelist.EveryTypeQuery())
 	})
 	k.typeWalks = map[string]func(ctx context.Context) typeWalk{}
-	for _, ty := range framework.PageTypes() {
+	for _, ty := range pagelist.PageTypes() {
 		k.typeWalks[ty] = framework.Share(k.g, func(ctx context.Context) typeWalk { return k.walkType(ctx, ty) })
 	}
 	return k
@@ -87,22 +88,22 @@ func (k kit) lacking(what string) string {
 // every page matching a query and the exchange that gave them, or why no
 // consistent listing could be had.
 type listing struct {
-	items   framework.PageList // slim page objects (framework.Listing)
+	items   pagelist.PageList // slim page objects (pagelist.Listing)
 	ex      *client.Exchange
 	problem string
-	all     framework.Listing
+	all     pagelist.Listing
 }
 
 // listAll is Fixture.ListAllPages for a prepare function.
 func (k kit) listAll(ctx context.Context, q url.Values) listing {
-	l := k.t.ListAllPages(ctx, q)
+	l := k.t.Pages.ListAll(ctx, q)
 	return listing{items: l.Pages, ex: l.Ex, problem: l.Problem, all: l}
 }
 
 // pages returns a listing's pages to a judge, and names its exchange as
 // evidence (the group's shared listing is another spec's request); the
 // rule is not checked when the listing could not be had.
-func (k kit) pages(l listing) (framework.PageList, *client.Exchange) {
+func (k kit) pages(l listing) (pagelist.PageList, *client.Exchange) {
 	k.t.Judged(l.ex)
 	if l.problem != "" {
 		verdicts.NotChecked("%s", l.problem)
@@ -112,7 +113,7 @@ func (k kit) pages(l listing) (framework.PageList, *client.Exchange) {
 
 // everyPage is pages for the listing of every type; a target with no page
 // at all leaves the rule not checked.
-func (k kit) everyPage(l listing) (framework.PageList, *client.Exchange) {
+func (k kit) everyPage(l listing) (pagelist.PageList, *client.Exchange) {
 	items, ex := k.pages(l)
 	if items.Len() == 0 {
 		verdicts.NotChecked("the target has no page at all")
@@ -124,7 +125,7 @@ func (k kit) everyPage(l listing) (framework.PageList, *client.Exchange) {
 // every type holds; without one the rule is not checked.
 func (k kit) childPage(l listing) gjson.Result {
 	items, _ := k.pages(l)
-	child, ok := items.First(framework.IsChildPage)
+	child, ok := items.First(pagelist.IsChildPage)
 	if !ok {
 		verdicts.NotChecked("%s", k.lacking("no child page (key parent/child)"))
 	}
@@ -141,7 +142,7 @@ type counted struct {
 
 // countEvery reads what total needs, for a prepare function.
 func (k kit) countEvery(ctx context.Context) counted {
-	c := counted{first: k.t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())}
+	c := counted{first: k.t.Read(ctx, pagelist.PagesPath, pagelist.EveryTypeQuery())}
 	if isList(c.first) && !isInteger(c.first.Get("meta.total")) {
 		l := k.every(ctx)
 		c.all = &l
@@ -177,12 +178,12 @@ func (k kit) total(c counted) int {
 
 // lists sends GET /api/pages with each of qs side by side, each read as
 // a stream whose pages are kept slim (Fixture.ReadPageLists: what a
-// judge reads with framework.PageItems), and returns the answers in the
+// judge reads with pagelist.PageItems), and returns the answers in the
 // order of qs, unjudged: the judge judges each with expectList where the
 // one-by-one walk judged it, so that the first failure a spec shows stays
 // the same.
 func (k kit) lists(ctx context.Context, qs ...url.Values) []*client.Exchange {
-	return k.t.ReadPageLists(ctx, qs...)
+	return k.t.Pages.ReadLists(ctx, qs...)
 }
 
 // isList reports whether ex (a GET /api/pages answer) is what expectList
@@ -202,7 +203,7 @@ func expectList(offset int, ex *client.Exchange) {
 func pageQueries(q url.Values, pns ...int) []url.Values {
 	out := make([]url.Values, len(pns))
 	for i, pn := range pns {
-		out[i] = framework.QueryWith(q, "pageNumber", strconv.Itoa(pn))
+		out[i] = pagelist.QueryWith(q, "pageNumber", strconv.Itoa(pn))
 	}
 	return out
 }
@@ -233,7 +234,7 @@ func isInteger(r gjson.Result) bool {
 // eachPage expects problem to find nothing wrong with any of items (page
 // objects that ex, or a walk ending with ex, listed); each problem is shown
 // with the page's key. expect says what holds of every page.
-func eachPage(expect string, items framework.PageList, problem func(it gjson.Result) string) types.GomegaMatcher {
+func eachPage(expect string, items pagelist.PageList, problem func(it gjson.Result) string) types.GomegaMatcher {
 	return match.Holds(expect, func(*client.Exchange) []string {
 		var out []string
 		for _, it := range items.Scan { // each problem is a string of its own (concatenated)

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
@@ -26,8 +27,8 @@ func (k kit) listShapeSpecs() {
 		q    url.Values
 	}{
 		{"no parameters", url.Values{}},
-		{"every type, numberOfItems=2, pageNumber=2", framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", "2")},
-		{"every type, numberOfItems=-1", framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "-1")},
+		{"every type, numberOfItems=2, pageNumber=2", pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", "2", "pageNumber", "2")},
+		{"every type, numberOfItems=-1", pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", "-1")},
 	}
 	for _, c := range cases {
 		whole := c.q.Get("numberOfItems") == "-1"
@@ -35,13 +36,13 @@ func (k kit) listShapeSpecs() {
 			if whole {
 				// Every page: read as a stream, each page object checked
 				// against page.json as it arrives, the envelope kept.
-				ex, all := k.t.ReadPages(ctx, c.q)
+				ex, all := k.t.Pages.Read(ctx, c.q)
 				if all != nil {
 					return listing{items: all.Pages, ex: ex, all: *all}
 				}
 				return listing{ex: ex}
 			}
-			return listing{ex: k.t.Read(ctx, framework.PagesPath, c.q)}
+			return listing{ex: k.t.Read(ctx, pagelist.PagesPath, c.q)}
 		}, func(_ SpecContext, l listing) {
 			ex := l.ex
 			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
@@ -57,7 +58,7 @@ func (k kit) listShapeSpecs() {
 // size, and every matching page at once (numberOfItems=-1, streamed).
 type everyListed struct {
 	ref, ex *client.Exchange
-	all     *framework.Listing
+	all     *pagelist.Listing
 }
 
 // defaultFiltered is what PAGE-LIST-DEFAULT-FILTER judges: the listing of
@@ -76,22 +77,22 @@ func (k kit) defaultFilterSpec() {
 		}
 		// The first page as a client sees it without any parameter, then
 		// every page of the default listing.
-		if d.first = k.t.Read(ctx, framework.PagesPath, url.Values{}); isList(d.first) {
+		if d.first = k.t.Read(ctx, pagelist.PagesPath, url.Values{}); isList(d.first) {
 			d.all = k.listAll(ctx, url.Values{})
 		}
 		return d
 	}, func(_ SpecContext, d defaultFiltered) {
 		inv, invEx := k.pages(d.inv)
-		published := framework.OfType("published")
+		published := pagelist.OfType("published")
 		if inv.CountOfType("published") == inv.Len() {
 			verdicts.NotChecked("%s", k.lacking("no page other than published ones, so a default that lets other types in would not show"))
 		}
 		expectList(1, d.first)
-		Expect(d.first).To(eachPage("without type filters every page listed is published", framework.PageItems(d.first), notOfType("published")))
+		Expect(d.first).To(eachPage("without type filters every page listed is published", pagelist.PageItems(d.first), notOfType("published")))
 		all, allEx := k.pages(d.all)
 		Expect(allEx).To(eachPage("without type filters every page of the whole listing is published", all, notOfType("published")))
 		listed := all.KeySet(nil)
-		missing := inv.KeysWhere(func(p gjson.Result) bool { return published(p) && !listed.Has(framework.PageKey(p)) })
+		missing := inv.KeysWhere(func(p gjson.Result) bool { return published(p) && !listed.Has(pagelist.PageKey(p)) })
 		Expect(missing).To(BeEmpty(), match.Evidence(allEx,
 			"without type filters the list holds every published page of the every-type list (%s); these are missing", invEx.RequestLine()))
 	})
@@ -105,14 +106,14 @@ type typeFiltered struct {
 }
 
 func (k kit) typeFilterSpecs() {
-	for _, ty := range framework.PageTypes() {
+	for _, ty := range pagelist.PageTypes() {
 		framework.Prepare(k.g, "PAGE-LIST-TYPE-FILTERS", func(ctx context.Context) typeFiltered {
 			return typeFiltered{inv: k.every(ctx), got: k.typeWalks[ty](ctx)}
 		}, func(_ SpecContext, f typeFiltered) {
 			inv, invEx := k.pages(f.inv)
-			// The keys compared as sets of hashes (framework.KeySet): a
+			// The keys compared as sets of hashes (pagelist.KeySet): a
 			// type of a big site has many pages.
-			ofType := framework.OfType(ty)
+			ofType := pagelist.OfType(ty)
 			want := inv.KeySet(ofType)
 			// Where the list of every type showed none, the setup created
 			// one, whose type the create answer and a read confirm, so that
@@ -133,13 +134,13 @@ func (k kit) typeFilterSpecs() {
 			got, ex := f.got.items()
 			Expect(ex).To(eachPage("with only "+ty+"=true every page listed is "+ty, got, notOfType(ty)))
 			walked := got.KeySet(nil)
-			missing := inv.KeysWhere(func(p gjson.Result) bool { return ofType(p) && !walked.Has(framework.PageKey(p)) })
+			missing := inv.KeysWhere(func(p gjson.Result) bool { return ofType(p) && !walked.Has(pagelist.PageKey(p)) })
 			for _, key := range madeKeys {
 				if !walked.Has(key) {
 					missing = append(missing, key)
 				}
 			}
-			extra := got.KeysWhere(func(p gjson.Result) bool { return !want.Has(framework.PageKey(p)) })
+			extra := got.KeysWhere(func(p gjson.Result) bool { return !want.Has(pagelist.PageKey(p)) })
 			Expect(missing).To(BeEmpty(), match.Evidence(ex, "with only %s=true the list (walked at %d a page) holds every %s page "+
 				"of the every-type list (%s) and any created for the check; these are missing", ty, f.got.size, ty, invEx.RequestLine()))
 			Expect(extra).To(BeEmpty(), match.Evidence(ex, "with only %s=true the list (walked at %d a page) holds no page the "+
@@ -156,16 +157,16 @@ func (k kit) sizeSpecs() {
 	for _, c := range []struct {
 		name, pages string
 		q           url.Values
-	}{{"no parameters", "published page", url.Values{}}, {"every type", "page", framework.EveryTypeQuery()}} {
+	}{{"no parameters", "published page", url.Values{}}, {"every type", "page", pagelist.EveryTypeQuery()}} {
 		framework.Prepare(k.g, "PAGE-LIST-DEFAULT-SIZE", func(ctx context.Context) framework.Got {
-			return framework.GotExchange(t.Read(ctx, framework.PagesPath, c.q))
+			return framework.GotExchange(t.Read(ctx, pagelist.PagesPath, c.q))
 		}, func(_ SpecContext, got framework.Got) {
 			ex := got.Exchange()
 			expectList(1, ex)
 			n, size, total := integer(ex, "numberOfItems"), integer(ex, "meta.pageSize"), integer(ex, "meta.total")
 			Expect(n).To(Equal(size), match.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
 			Expect(size).To(BeNumerically(">", 0), match.Evidence(ex, "the default page size is positive"))
-			Expect(framework.PageItems(ex).Len()).To(Equal(min(size, total)),
+			Expect(pagelist.PageItems(ex).Len()).To(Equal(min(size, total)),
 				match.Evidence(ex, "the first page holds min(page size %d, meta.total %d) pages", size, total))
 			if size != 15 {
 				t.Observe("PAGE-LIST-DEFAULT-SIZE: the default page size is %d (the plugin setting's default is 15)", size)
@@ -180,10 +181,10 @@ func (k kit) sizeSpecs() {
 	for _, c := range []struct {
 		name, pages string
 		q           url.Values
-	}{{"every type", "page", framework.EveryTypeQuery()}, {"no type parameter", "published page", url.Values{}}} {
+	}{{"every type", "page", pagelist.EveryTypeQuery()}, {"no type parameter", "published page", url.Values{}}} {
 		framework.Prepare(k.g, "PAGE-LIST-ALL", func(ctx context.Context) (e everyListed) {
-			e.ref = k.t.Read(ctx, framework.PagesPath, c.q)
-			e.ex, e.all = k.t.ReadPages(ctx, framework.QueryWith(c.q, "numberOfItems", "-1"))
+			e.ref = k.t.Read(ctx, pagelist.PagesPath, c.q)
+			e.ex, e.all = k.t.Pages.Read(ctx, pagelist.QueryWith(c.q, "numberOfItems", "-1"))
 			return e
 		}, func(_ SpecContext, e everyListed) {
 			ref, ex := e.ref, e.ex
@@ -198,7 +199,7 @@ func (k kit) sizeSpecs() {
 			}
 			// Counted and compared from the stream, whatever its size.
 			items := e.all.Pages
-			expectChecks(ex, paging.All(ex, items.Len(), total, paging.ReadQuery(framework.QueryWith(c.q, "numberOfItems", "-1")))...)
+			expectChecks(ex, paging.All(ex, items.Len(), total, paging.ReadQuery(pagelist.QueryWith(c.q, "numberOfItems", "-1")))...)
 			Expect(items.RepeatedKeys()).To(BeEmpty(), match.Evidence(ex, "numberOfItems=-1 lists each page once"))
 			if refTotal == 0 {
 				verdicts.NotChecked("%s", k.lacking("no "+c.pages))
@@ -208,7 +209,7 @@ func (k kit) sizeSpecs() {
 
 	for _, v := range []string{"0", "-5"} {
 		framework.Prepare(k.g, "PAGE-LIST-NONPOSITIVE-SIZE", func(ctx context.Context) []*client.Exchange {
-			q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", v)
+			q := pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", v)
 			return k.lists(ctx, paging.ReadAsQuery(q), q)
 		}, func(_ SpecContext, exs []*client.Exchange) {
 			k.expectReadAs(exs[0], exs[1], "numberOfItems="+v, "the default page size", "no more pages than one list page "+
@@ -217,9 +218,9 @@ func (k kit) sizeSpecs() {
 	}
 
 	for _, v := range []string{"0", "-1"} {
-		q := framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2")
+		q := pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", "2")
 		framework.Prepare(k.g, "PAGE-LIST-PAGENUMBER-BELOW-1", func(ctx context.Context) []*client.Exchange {
-			sent := framework.QueryWith(q, "pageNumber", v)
+			sent := pagelist.QueryWith(q, "pageNumber", v)
 			return k.lists(ctx, paging.ReadAsQuery(sent), sent)
 		}, func(_ SpecContext, exs []*client.Exchange) {
 			k.expectReadAs(exs[0], exs[1], "pageNumber="+v, "page 1", "no more than 2 pages, one list page at numberOfItems=2, "+
@@ -249,7 +250,7 @@ func expectChecks(ex *client.Exchange, checks ...paging.Check) {
 // not checked, for the reason unseen.
 func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen string) {
 	expectList(2, refEx)
-	if framework.PageItems(refEx).Len() == 0 {
+	if pagelist.PageItems(refEx).Len() == 0 {
 		verdicts.NotChecked("%s", k.lacking("no page at all"))
 	}
 	expectList(2, ex)
@@ -263,14 +264,14 @@ func (k kit) expectReadAs(refEx, ex *client.Exchange, what, readAs, unseen strin
 }
 
 // keysOf returns the keys of the pages a list answer holds, in its order.
-func keysOf(ex *client.Exchange) []string { return framework.PageItems(ex).Keys() }
+func keysOf(ex *client.Exchange) []string { return pagelist.PageItems(ex).Keys() }
 
 // onePage reports whether a first list page holds every matching page
 // (meta.total, when it is an integer, is no larger than len(data)): then
 // every page number reading that lands on a page gives the same answer.
 func onePage(ex *client.Exchange) bool {
 	total := ex.Get("meta.total")
-	return isInteger(total) && int(total.Num) <= framework.PageItems(ex).Len()
+	return isInteger(total) && int(total.Num) <= pagelist.PageItems(ex).Len()
 }
 
 // notOfType is the problem of a page object whose type is not ty (for
@@ -312,7 +313,7 @@ func (k kit) pastEndSpecs() {
 		framework.Prepare(k.g, "PAGE-LIST-PAST-END", func(ctx context.Context) (p pastTheEnd) {
 			p.count = k.countEvery(ctx)
 			if total, ok := p.count.value(); ok {
-				p.ex = k.t.Read(ctx, framework.PagesPath, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", "2",
+				p.ex = k.t.Read(ctx, pagelist.PagesPath, pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", "2",
 					"pageNumber", strconv.Itoa(pageNumber(total))))
 			}
 			return p
@@ -322,7 +323,7 @@ func (k kit) pastEndSpecs() {
 			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(match.HaveJSON("data", match.BeJSONArray()),
 				"pageNumber=%d, past the last page (%s at 2 a page), gives a data array", pn, count(total, "page"))
-			expectChecks(ex, paging.PastEnd(ex, framework.PageItems(ex).Len(), paging.Slice{Total: total, Size: 2, Page: pn})...)
+			expectChecks(ex, paging.PastEnd(ex, pagelist.PageItems(ex).Len(), paging.Slice{Total: total, Size: 2, Page: pn})...)
 		}, framework.Case(c.name))
 	}
 }
@@ -335,7 +336,7 @@ func (k kit) badPagingSpecs() {
 				name = param + " empty"
 			}
 			framework.Prepare(k.g, "PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx context.Context) framework.Got {
-				return framework.GotExchange(k.t.Read(ctx, framework.PagesPath, url.Values{param: {v}}))
+				return framework.GotExchange(k.t.Read(ctx, pagelist.PagesPath, url.Values{param: {v}}))
 			}, func(_ SpecContext, got framework.Got) {
 				ex := got.Exchange()
 				expectChecks(ex, paging.OddValue(ex))

@@ -18,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -46,14 +47,14 @@ func (k kit) objectSpecs() {
 	}, framework.Case("list items, every type"))
 
 	framework.Prepare(k.g, "PAGE-PERMALINK-ABSOLUTE", func(ctx context.Context) (r firstRead) {
-		r.first = t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
-		if items := framework.PageItems(r.first); isList(r.first) && items.Len() > 0 {
-			r.ex = t.Read(ctx, framework.PagePath(items.At(0).Get("key").String()), nil)
+		r.first = t.Read(ctx, pagelist.PagesPath, pagelist.EveryTypeQuery())
+		if items := pagelist.PageItems(r.first); isList(r.first) && items.Len() > 0 {
+			r.ex = t.Read(ctx, pagelist.PagePath(items.At(0).Get("key").String()), nil)
 		}
 		return r
 	}, func(_ SpecContext, r firstRead) {
 		expectList(1, r.first)
-		if framework.PageItems(r.first).Len() == 0 {
+		if pagelist.PageItems(r.first).Len() == 0 {
 			verdicts.NotChecked("the target has no page at all")
 		}
 		Expect(r.ex).To(match.HaveHTTPStatus(http.StatusOK))
@@ -67,9 +68,9 @@ func (k kit) objectSpecs() {
 
 	framework.Prepare(k.g, "PAGE-UUID-UNIQUE", k.every, func(_ SpecContext, l listing) {
 		items, ex := k.everyPage(l)
-		// Counted as hashes first (framework.KeySet: a big site has many
+		// Counted as hashes first (pagelist.KeySet: a big site has many
 		// pages); only the pages of a uuid seen twice are named.
-		counts, withUUID := framework.NewKeySet(), 0
+		counts, withUUID := pagelist.NewKeySet(), 0
 		for _, it := range items.Scan {
 			// A uuid that is not a string is PAGE-OBJECT-SHAPE's concern.
 			if u := it.Get("uuid"); u.Type == gjson.String {
@@ -131,8 +132,8 @@ type childRead struct {
 // readChild reads the first child page of the listing of every type.
 func (k kit) readChild(ctx context.Context) (r childRead) {
 	r.inv = k.every(ctx)
-	if child, ok := r.inv.items.First(framework.IsChildPage); ok && r.inv.problem == "" {
-		r.ex = k.t.Read(ctx, framework.PagePath(child.Get("key").String()), nil)
+	if child, ok := r.inv.items.First(pagelist.IsChildPage); ok && r.inv.problem == "" {
+		r.ex = k.t.Read(ctx, pagelist.PagePath(child.Get("key").String()), nil)
 	}
 	return r
 }
@@ -166,20 +167,20 @@ func (k kit) getSpecs() {
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) framework.Got {
-		return framework.GotExchange(t.Read(ctx, framework.PagePath(t.Marker("no-such-page")), nil))
+		return framework.GotExchange(t.Read(ctx, pagelist.PagePath(t.Marker("no-such-page")), nil))
 	}, func(_ SpecContext, got framework.Got) {
 		Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("top-level key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
-		r.first = t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
-		if parent := topLevelKey(framework.PageItems(r.first)); isList(r.first) && parent != "" {
-			r.ex = t.Read(ctx, framework.PagePath(parent+"/"+t.Marker("no-such-child")), nil)
+		r.first = t.Read(ctx, pagelist.PagesPath, pagelist.EveryTypeQuery())
+		if parent := topLevelKey(pagelist.PageItems(r.first)); isList(r.first) && parent != "" {
+			r.ex = t.Read(ctx, pagelist.PagePath(parent+"/"+t.Marker("no-such-child")), nil)
 		}
 		return r
 	}, func(_ SpecContext, r firstRead) {
 		expectList(1, r.first)
-		if topLevelKey(framework.PageItems(r.first)) == "" {
+		if topLevelKey(pagelist.PageItems(r.first)) == "" {
 			verdicts.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
 		Expect(r.ex).To(match.BeHandlerError(http.StatusNotFound))
@@ -188,7 +189,7 @@ func (k kit) getSpecs() {
 
 // topLevelKey is the key of the first page of items that is not a child
 // page ("" when there is none).
-func topLevelKey(items framework.PageList) string {
+func topLevelKey(items pagelist.PageList) string {
 	for _, it := range items.All() {
 		if key := it.Get("key").String(); key != "" && !strings.Contains(key, "/") {
 			return key
@@ -227,7 +228,7 @@ func (k kit) readSampled(ctx context.Context) (s sampled) {
 	s.picked = sample(s.inv.items)
 	reqs := make([]client.Request, len(s.picked))
 	for i, it := range s.picked {
-		reqs[i] = client.Request{Method: http.MethodGet, Path: framework.PagePath(it.Get("key").String())}
+		reqs[i] = client.Request{Method: http.MethodGet, Path: pagelist.PagePath(it.Get("key").String())}
 	}
 	s.reads = k.t.All(ctx, reqs...)
 	return s
@@ -244,7 +245,7 @@ func (k kit) eachSampled(s sampled, check func(key string, ex *client.Exchange))
 
 // sample picks pages to read singly: the first page of each type,
 // the first child page and the first page whose key is not plain ASCII.
-func sample(items framework.PageList) []gjson.Result {
+func sample(items pagelist.PageList) []gjson.Result {
 	var out []gjson.Result
 	seen := map[string]bool{}
 	add := func(it gjson.Result) {
@@ -254,12 +255,12 @@ func sample(items framework.PageList) []gjson.Result {
 			out = append(out, it)
 		}
 	}
-	for _, ty := range framework.PageTypes() {
-		if first, ok := items.First(framework.OfType(ty)); ok {
+	for _, ty := range pagelist.PageTypes() {
+		if first, ok := items.First(pagelist.OfType(ty)); ok {
 			add(first)
 		}
 	}
-	if child, ok := items.First(framework.IsChildPage); ok {
+	if child, ok := items.First(pagelist.IsChildPage); ok {
 		add(child)
 	}
 	for _, it := range items.All() {
@@ -277,9 +278,9 @@ func lastSegment(key string) string {
 }
 
 // shapeOfEveryPage expects every page object of a listing to have
-// matched page.json as the listing streamed by (framework.PageShape).
+// matched page.json as the listing streamed by (pagelist.PageShape).
 func shapeOfEveryPage(l listing, expect string) types.GomegaMatcher {
-	return framework.PassCheckOnListing(l.all, framework.PageShape.Name, expect)
+	return pagelist.PassCheckOnListing(l.all, pagelist.PageShape.Name, expect)
 }
 
 // pageSchemaProblems lists how a page object departs from schema page.json.

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -45,7 +46,7 @@ import (
 func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
-	t.CheckListedPages(framework.PageShape)
+	t.Pages.Check(pagelist.PageShape)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
@@ -100,7 +101,7 @@ func (k kit) setUp(ctx context.Context) {
 	if !k.t.CanWrite() {
 		return
 	}
-	all := k.t.ListAllPages(ctx, framework.EveryTypeQuery())
+	all := k.t.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 	if all.Problem != "" {
 		k.note("%s", all.Problem)
 		return
@@ -134,8 +135,8 @@ func (k kit) setUp(ctx context.Context) {
 		}
 		return key
 	}
-	for _, ty := range framework.PageTypes() {
-		if !items.Any(framework.OfType(ty)) {
+	for _, ty := range pagelist.PageTypes() {
+		if !items.Any(pagelist.OfType(ty)) {
 			made := k.createOfType(ctx, ty, dated)
 			if made.key != "" {
 				created++
@@ -146,7 +147,7 @@ func (k kit) setUp(ctx context.Context) {
 			k.made.typed[ty] = made
 		}
 	}
-	if !items.Any(framework.IsChildPage) {
+	if !items.Any(pagelist.IsChildPage) {
 		if parent := create("a parent page", map[string]any{"slug": k.t.Marker("parent")}); parent != "" {
 			create("a child page", map[string]any{"slug": k.t.Marker("child"), "parent": parent})
 		}
@@ -166,7 +167,7 @@ func (k kit) setUp(ctx context.Context) {
 	// Enough pages for several list pages, at a small size and, when the
 	// default page size is modest, at the default size too.
 	want := minPages
-	first := k.t.Read(ctx, framework.PagesPath, framework.EveryTypeQuery())
+	first := k.t.Read(ctx, pagelist.PagesPath, pagelist.EveryTypeQuery())
 	if size := first.Get("meta.pageSize"); size.Type == gjson.Number && size.Num > 0 && size.Num <= maxPad {
 		want = max(want, int(size.Num)+1)
 	}
@@ -178,7 +179,7 @@ func (k kit) setUp(ctx context.Context) {
 	// A type whose own listing spans several list pages (PAGE-LIST-WALK
 	// walks each type alone): drafts, when no type has enough.
 	most := drafts
-	for _, ty := range framework.PageTypes() {
+	for _, ty := range pagelist.PageTypes() {
 		most = max(most, items.CountOfType(ty))
 	}
 	for ; most <= smallPageSize; most++ {
@@ -205,7 +206,7 @@ func (k kit) createOfType(ctx context.Context, ty string, dated func(map[string]
 		return typedPage{problem: fmt.Sprintf("the list of every type shows no %s page and creating one failed (%s)",
 			ty, match.Outcome(ex))}
 	}
-	read := k.t.Read(ctx, framework.PagePath(key), nil)
+	read := k.t.Read(ctx, pagelist.PagePath(key), nil)
 	if got := read.Get("data.type").String(); read.Status != http.StatusOK || got != ty {
 		return typedPage{key: key, problem: fmt.Sprintf("the list of every type shows no %s page, and the %s page created "+
 			"for the check (%s) reads back with type %s (%s)", ty, ty, key, match.Show(read.Get("data.type")), match.Outcome(read))}

@@ -24,6 +24,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/suites/pages/reads"
 )
@@ -70,7 +71,7 @@ func shuffledRun(t *testing.T) {
 	var reordered atomic.Int64
 	proxy := httputil.NewSingleHostReverseProxy(upstream)
 	proxy.ModifyResponse = func(res *http.Response) error {
-		if res.Request.Method != http.MethodGet || res.Request.URL.Path != framework.PagesPath {
+		if res.Request.Method != http.MethodGet || res.Request.URL.Path != pagelist.PagesPath {
 			return nil
 		}
 		body, err := io.ReadAll(res.Body)
@@ -167,7 +168,7 @@ func keepOnly(t *testing.T, cfg client.Config, keep ...string) {
 		t.Fatal(err)
 	}
 	admin := framework.New(c, framework.Options{})
-	all := admin.ListAllPages(t.Context(), framework.EveryTypeQuery())
+	all := admin.Pages.ListAll(t.Context(), pagelist.EveryTypeQuery())
 	if all.Problem != "" {
 		t.Fatal(all.Problem)
 	}
@@ -177,7 +178,7 @@ func keepOnly(t *testing.T, cfg client.Config, keep ...string) {
 		if slices.Contains(keep, key) {
 			continue
 		}
-		if ex := admin.Write(t.Context(), http.MethodDelete, framework.PagePath(key), nil); ex.Status != http.StatusOK {
+		if ex := admin.Write(t.Context(), http.MethodDelete, pagelist.PagePath(key), nil); ex.Status != http.StatusOK {
 			t.Fatalf("deleting %s: %s", key, match.Outcome(ex))
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
@@ -56,12 +57,12 @@ func (k kit) walkSpecs() {
 		if small {
 			name = "small page size, every type"
 		}
-		q := framework.EveryTypeQuery()
+		q := pagelist.EveryTypeQuery()
 		if small {
-			q = framework.QueryWith(q, "numberOfItems", strconv.Itoa(smallPageSize))
+			q = pagelist.QueryWith(q, "numberOfItems", strconv.Itoa(smallPageSize))
 		}
 		framework.Prepare(k.g, "PAGE-LIST-META-CONSISTENT", func(ctx context.Context) (w metaWalk) {
-			w.first = k.lists(ctx, framework.QueryWith(q, "pageNumber", "1"))[0]
+			w.first = k.lists(ctx, pagelist.QueryWith(q, "pageNumber", "1"))[0]
 			total, okTotal := intOf(w.first, "meta.total")
 			size, okSize := intOf(w.first, "meta.pageSize")
 			if small {
@@ -99,14 +100,14 @@ func (k kit) walkSpecs() {
 
 	framework.Prepare(k.g, "PAGE-LIST-WALK", func(ctx context.Context) []typeWalk {
 		var ws []typeWalk
-		for _, ty := range framework.PageTypes() {
+		for _, ty := range pagelist.PageTypes() {
 			ws = append(ws, k.typeWalks[ty](ctx))
 		}
 		return ws
 	}, func(_ SpecContext, ws []typeWalk) {
 		walked := 0
 		for i, w := range ws {
-			ty := framework.PageTypes()[i]
+			ty := pagelist.PageTypes()[i]
 			if w.problem != "" {
 				verdicts.NotChecked("%s", w.problem)
 			}
@@ -152,7 +153,7 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 	}
 	n := inv.items.CountOfType(ty)
 	w := typeWalk{size: walkSize(n), count: n}
-	q := framework.QueryWith(framework.PageTypeQuery(ty), "numberOfItems", strconv.Itoa(w.size))
+	q := pagelist.QueryWith(pagelist.PageTypeQuery(ty), "numberOfItems", strconv.Itoa(w.size))
 	read := func(from, to int) {
 		var pns []int
 		for pn := from; pn <= to; pn++ {
@@ -170,7 +171,7 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 			need = max(need, pageCount(total, w.size))
 		}
 		if need == len(w.pages) {
-			if framework.PageItems(last).Len() < w.size || !last.Get("meta.hasMore").Bool() {
+			if pagelist.PageItems(last).Len() < w.size || !last.Get("meta.hasMore").Bool() {
 				break
 			}
 			need++
@@ -182,23 +183,23 @@ func (k kit) walkType(ctx context.Context, ty string) typeWalk {
 
 // items judges each page of the walk a list answer and returns their
 // pages in order, and the last page read.
-func (w typeWalk) items() (framework.PageList, *client.Exchange) {
+func (w typeWalk) items() (pagelist.PageList, *client.Exchange) {
 	if w.problem != "" {
 		verdicts.NotChecked("%s", w.problem)
 	}
-	lists := make([]framework.PageList, 0, len(w.pages))
+	lists := make([]pagelist.PageList, 0, len(w.pages))
 	for _, ex := range w.pages {
 		expectList(2, ex)
-		lists = append(lists, framework.PageItems(ex))
+		lists = append(lists, pagelist.PageItems(ex))
 	}
-	return framework.JoinPages(lists...), w.pages[len(w.pages)-1]
+	return pagelist.JoinPages(lists...), w.pages[len(w.pages)-1]
 }
 
 // checkMeta checks one page of a walk (PAGE-LIST-META-CONSISTENT): page
 // pn at size a page of total pages, as internal/rules/paging judges it,
 // and the same meta.total on every page.
 func checkMeta(ex *client.Exchange, pn, size, total int) {
-	expectChecks(ex, paging.Meta(ex, framework.PageItems(ex).Len(), paging.Request{Page: pn},
+	expectChecks(ex, paging.Meta(ex, pagelist.PageItems(ex).Len(), paging.Request{Page: pn},
 		paging.Slice{Total: total, Size: size, Page: pn})...)
 	v := paging.Total(ex, total)
 	Expect(v.Problem).To(BeEmpty(), match.Evidence(ex, "meta.total is the same on every page (%d)", total))
@@ -214,8 +215,8 @@ type untaggedWalk struct {
 
 func (k kit) untaggedSpecs() {
 	// Counted from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
-	sized := func(framework.PageList) (int, url.Values) {
-		return smallPageSize, framework.QueryWith(framework.EveryTypeQuery(), "numberOfItems", strconv.Itoa(smallPageSize))
+	sized := func(pagelist.PageList) (int, url.Values) {
+		return smallPageSize, pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", strconv.Itoa(smallPageSize))
 	}
 	framework.Prepare(k.g, "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx context.Context) (w untaggedWalk) {
 		if w.inv = k.every(ctx); w.inv.problem != "" {
@@ -226,11 +227,11 @@ func (k kit) untaggedSpecs() {
 		// side.
 		var qs []url.Values
 		for pn := 1; pn <= min(pageCount(w.inv.items.Len(), size), maxWalk); pn++ {
-			plain := framework.QueryWith(q, "pageNumber", strconv.Itoa(pn))
-			qs = append(qs, plain, framework.QueryWith(plain, "untagged", "true"))
+			plain := pagelist.QueryWith(q, "pageNumber", strconv.Itoa(pn))
+			qs = append(qs, plain, pagelist.QueryWith(plain, "untagged", "true"))
 		}
 		if len(qs) == 0 {
-			qs = append(qs, framework.QueryWith(q, "pageNumber", "1"))
+			qs = append(qs, pagelist.QueryWith(q, "pageNumber", "1"))
 		}
 		w.pairs = k.lists(ctx, qs...)
 		return w
@@ -245,7 +246,7 @@ func (k kit) untaggedSpecs() {
 			if pn > 1 {
 				expectList(1, plain)
 			}
-			want := untaggedKeys(framework.PageItems(plain))
+			want := untaggedKeys(pagelist.PageItems(plain))
 			expectList(1, ex)
 			Expect(keysOf(ex)).To(ConsistOf(want), match.Evidence(ex, "untagged=true on page %d keeps exactly the untagged "+
 				"pages of the same page without it (%s; the order within the page is not specified)", pn, plain.RequestLine()))
@@ -263,8 +264,8 @@ func (k kit) untaggedSpecs() {
 		}
 		_, q := sized(w.inv.items)
 		var qs []url.Values
-		for _, plain := range []url.Values{framework.EveryTypeQuery(), framework.QueryWith(q, "pageNumber", "2")} {
-			qs = append(qs, plain, framework.QueryWith(plain, "untagged", "true"))
+		for _, plain := range []url.Values{pagelist.EveryTypeQuery(), pagelist.QueryWith(q, "pageNumber", "2")} {
+			qs = append(qs, plain, pagelist.QueryWith(plain, "untagged", "true"))
 		}
 		w.pairs = k.lists(ctx, qs...)
 		return w
@@ -324,7 +325,7 @@ func isTagged(item gjson.Result) bool {
 }
 
 // untaggedKeys keeps the keys of the pages without tags, in order.
-func untaggedKeys(items framework.PageList) []string {
+func untaggedKeys(items pagelist.PageList) []string {
 	var keys []string
 	for _, it := range items.All() {
 		if !isTagged(it) {
@@ -361,7 +362,7 @@ func filterOrderShows(untaggedPerPage []int, size int) bool {
 // tagBeforeUntagged reports whether some tagged page comes before an
 // untagged one: only then does filtering before pagination give other
 // slices than filtering after it.
-func tagBeforeUntagged(items framework.PageList) bool {
+func tagBeforeUntagged(items pagelist.PageList) bool {
 	seenTagged := false
 	for _, it := range items.Scan {
 		if isTagged(it) {

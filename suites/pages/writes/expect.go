@@ -22,6 +22,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -74,7 +75,7 @@ func expectWrittenOffset(offset int, ex *client.Exchange, what string) {
 func expectString(ex *client.Exchange, path, want, why string) {
 	r := ex.Get(path)
 	ExpectWithOffset(1, r.Type == gjson.String && r.Str == want).To(BeTrue(),
-		match.Evidence(ex, "%s: %s is %s, want %q", why, path, framework.JSONText(r), want))
+		match.Evidence(ex, "%s: %s is %s, want %q", why, path, pagelist.JSONText(r), want))
 }
 
 // expectEncodedOnce expects the string at path of ex's body to be sent
@@ -201,7 +202,7 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 			continue
 		}
 		if !framework.SameJSON(b, a) {
-			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, framework.JSONText(a)))
+			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, pagelist.JSONText(a)))
 		}
 	}
 	ExpectWithOffset(1, diffs).To(BeEmpty(),
@@ -239,9 +240,9 @@ func expectValidType(ex *client.Exchange, why string, ifPresent bool) {
 	if ifPresent && !r.Exists() {
 		return
 	}
-	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(framework.PageTypes(), r.Str)).To(BeTrue(),
+	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(pagelist.PageTypes(), r.Str)).To(BeTrue(),
 		match.Evidence(ex, "%s: data.type is %s, want one of %q (a page's type is one of these five)",
-			why, framework.JSONText(r), framework.PageTypes()))
+			why, pagelist.JSONText(r), pagelist.PageTypes()))
 }
 
 // keepsTitleWord reports whether slug keeps a word of title, whatever the

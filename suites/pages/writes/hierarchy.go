@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -65,7 +66,7 @@ func (s *suite) makeHierarchy(ctx context.Context) *hierarchy {
 	h.putMissing = h.add(k.edit(ctx, h.missing, map[string]any{"description": "Conformance edit of a child that does not exist"}))
 	t.Adopt(ctx, h.putMissing) // should the server have made a page, it is removed
 	h.afterPut = h.add(k.read(ctx, h.parent))
-	h.delMissing = h.add(t.Write(ctx, http.MethodDelete, framework.PagePath(h.missing), nil))
+	h.delMissing = h.add(t.Write(ctx, http.MethodDelete, pagelist.PagePath(h.missing), nil))
 	h.afterDel = h.add(k.read(ctx, h.parent))
 
 	if h.blocked = t.ChildPagesBlockedAfter(ctx, h.parent, h.delMissing, h.afterDel); h.blocked == "" {
@@ -81,7 +82,7 @@ func (s *suite) makeHierarchy(ctx context.Context) *hierarchy {
 		// the cleanup of the child delete the parent.
 		reads := t.All(ctx, readRequest(h.child), readRequest(h.parent))
 		h.childRead, h.parentRead = h.add(reads[0]), h.add(reads[1])
-		h.childDel = h.add(t.Write(ctx, http.MethodDelete, framework.PagePath(h.child), nil))
+		h.childDel = h.add(t.Write(ctx, http.MethodDelete, pagelist.PagePath(h.child), nil))
 		reads = t.All(ctx, readRequest(h.child), readRequest(h.parent))
 		h.childGone, h.parentLast = h.add(reads[0]), h.add(reads[1])
 		if h.childGone.Err == nil && h.childGone.Status == http.StatusNotFound {
@@ -94,7 +95,7 @@ func (s *suite) makeHierarchy(ctx context.Context) *hierarchy {
 
 // readRequest is GET /api/pages/{key}, as kit.read sends it, for a batch.
 func readRequest(key string) client.Request {
-	return client.Request{Method: http.MethodGet, Path: framework.PagePath(key)}
+	return client.Request{Method: http.MethodGet, Path: pagelist.PagePath(key)}
 }
 
 // needChild makes the spec not checked when no child page was made.
@@ -136,8 +137,8 @@ func (s *suite) judgeEditHierarchical(_ SpecContext, h *hierarchy) {
 	needPage(h.parentCreated, h.parent)
 	before := expectRead(h.before, "the parent before any edit")
 	fields := append([]string{"description"}, stableFields()...)
-	expectUnchanged(before, expectRead(h.afterPut, "the parent after PUT "+framework.PagePath(h.missing)), fields,
-		"PUT "+framework.PagePath(h.missing)+" (no such child page) changed its parent")
+	expectUnchanged(before, expectRead(h.afterPut, "the parent after PUT "+pagelist.PagePath(h.missing)), fields,
+		"PUT "+pagelist.PagePath(h.missing)+" (no such child page) changed its parent")
 
 	h.needChild()
 	Expect(h.childEdit).To(match.HaveHTTPStatus(http.StatusOK), "PUT of the child page %s", h.child)
@@ -154,7 +155,7 @@ func (s *suite) judgeEditHierarchical(_ SpecContext, h *hierarchy) {
 func judgeDeleteHierarchical(_ SpecContext, h *hierarchy) {
 	needPage(h.parentCreated, h.parent)
 	Expect(h.afterDel).To(match.HaveJSON("data.key", Equal(h.parent)),
-		"the parent %s still reads after DELETE %s (no such child page)", h.parent, framework.PagePath(h.missing))
+		"the parent %s still reads after DELETE %s (no such child page)", h.parent, pagelist.PagePath(h.missing))
 
 	h.needChild()
 	Expect(h.childDel).To(match.HaveHTTPStatus(http.StatusOK), "DELETE of the child page %s", h.child)

@@ -10,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -62,19 +63,19 @@ func (k kit) created(ex *client.Exchange, what string) {
 // createForm creates a page with a form-encoded body (the fields of
 // framework.PageForm unless form says otherwise) and registers its cleanup.
 func (k kit) createForm(ctx context.Context, form url.Values) (*client.Exchange, string) {
-	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: framework.PagesPath, Form: k.t.PageForm(ctx, form),
+	ex := k.t.Client.Do(ctx, client.Request{Method: http.MethodPost, Path: pagelist.PagesPath, Form: k.t.PageForm(ctx, form),
 		Credentials: client.BothTokens})
 	return ex, k.t.Adopt(ctx, ex)
 }
 
 // edit sends PUT /api/pages/{key} with a JSON body.
 func (k kit) edit(ctx context.Context, key string, body map[string]any) *client.Exchange {
-	return k.t.Write(ctx, http.MethodPut, framework.PagePath(key), body)
+	return k.t.Write(ctx, http.MethodPut, pagelist.PagePath(key), body)
 }
 
 // read reads the page at key (GET /api/pages/{key}).
 func (k kit) read(ctx context.Context, key string) *client.Exchange {
-	return k.t.Read(ctx, framework.PagePath(key), nil)
+	return k.t.Read(ctx, pagelist.PagePath(key), nil)
 }
 
 // remove deletes a page the run created, where its edits took it, when a

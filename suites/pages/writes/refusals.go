@@ -13,8 +13,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // invalidType is a page type outside the five values of section 3.
@@ -73,7 +73,7 @@ func (s *suite) makeEditMissing(ctx context.Context) *missingKey {
 }
 
 func (s *suite) makeDeleteMissing(ctx context.Context) *missingKey {
-	m := &missingKey{ex: s.t.Write(ctx, http.MethodDelete, framework.PagePath(s.t.Marker("no-such-page-delete")), nil)}
+	m := &missingKey{ex: s.t.Write(ctx, http.MethodDelete, pagelist.PagePath(s.t.Marker("no-such-page-delete")), nil)}
 	m.add(m.ex)
 	return m
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 )
 
 // look is what to read beside the page after a write: listings of one
@@ -68,17 +68,17 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	// The listings and the term views are read as streams, as the
 	// framework reads them (a big site's answer is larger than a body read
 	// whole): the pages of a listing kept brief, this page's whole (its
-	// views are compared), a term's pages slim; framework.PageItems gives
+	// views are compared), a term's pages slim; pagelist.PageItems gives
 	// them.
 	for _, types := range l.listTypes {
-		q := framework.QueryWith(framework.PageTypeQuery(types...), "numberOfItems", "-1")
-		reqs = append(reqs, s.t.PageListRequest(q, v.keys()...))
+		q := pagelist.QueryWith(pagelist.PageTypeQuery(types...), "numberOfItems", "-1")
+		reqs = append(reqs, s.t.Pages.ListRequest(q, v.keys()...))
 	}
 	for _, k := range l.tags {
-		reqs = append(reqs, s.t.StreamedPagesRequest(client.KeyPath("tags", k), "data.pages"))
+		reqs = append(reqs, s.t.Pages.StreamedRequest(client.KeyPath("tags", k), "data.pages"))
 	}
 	for _, k := range l.cats {
-		reqs = append(reqs, s.t.StreamedPagesRequest(client.KeyPath("categories", k), "data.pages"))
+		reqs = append(reqs, s.t.Pages.StreamedRequest(client.KeyPath("categories", k), "data.pages"))
 	}
 	if l.lists {
 		reqs = append(reqs, client.Request{Method: http.MethodGet, Path: "/api/tags"},
@@ -117,7 +117,7 @@ func (v *seen) exchanges() []*client.Exchange {
 
 // keysOf are the page keys a listing read as a stream holds.
 func keysOf(ex *client.Exchange) []string {
-	return framework.PageItems(ex).Keys()
+	return pagelist.PageItems(ex).Keys()
 }
 
 // termKeys are the keys of the tags a page object carries (its tags

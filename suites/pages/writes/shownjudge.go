@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
@@ -87,7 +88,7 @@ func (u *unjudged) skip(format string, args ...any) {
 
 // unread reports whether the body of ex was not read whole, noting why.
 func (u *unjudged) unread(ex *client.Exchange) bool {
-	if why := framework.Unread(ex); why != "" {
+	if why := pagelist.Unread(ex); why != "" {
 		u.skip("%s", why)
 		return true
 	}
@@ -176,7 +177,7 @@ func (v *seen) termShown(ex *client.Exchange) termShown {
 	if ex.Err != nil || ex.Status != http.StatusOK || !v.get(ex, "data.list").IsArray() {
 		return termShown{}
 	}
-	list, pages := strs(v.get(ex, "data.list")), framework.PageItems(ex).Keys()
+	list, pages := strs(v.get(ex, "data.list")), pagelist.PageItems(ex).Keys()
 	return termShown{ok: true, names: func(key string) bool { return slices.Contains(list, key) || slices.Contains(pages, key) }}
 }
 
@@ -344,14 +345,14 @@ func (v *seen) pageViews() []framework.View {
 		return nil
 	}
 	for i, ex := range v.listings {
-		for _, p := range framework.PageItems(ex).All() {
+		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
 			}
 		}
 	}
 	for _, ex := range append(append([]*client.Exchange(nil), v.tags...), v.cats...) {
-		for _, p := range framework.PageItems(ex).All() {
+		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
 				out = append(out, framework.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
 			}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -195,9 +195,9 @@ func (s *suite) makeStatic(ctx context.Context) *typedPage {
 	}
 	at := p.toType(ctx, s, p.key, "sticky", map[string]any{"title": s.k.title("Renamed"), "slug": s.t.Marker("renamed")},
 		s.t.Marker("renamed"), nil)
-	path := framework.PagePath(at)
+	path := pagelist.PagePath(at)
 	d := &deletion{del: p.add(s.t.Write(ctx, http.MethodDelete, path, nil))}
-	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{framework.PageTypes()},
+	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{pagelist.PageTypes()},
 		tags: termKeys(p.created.Get("data")), cats: cats[:min(1, len(cats))], lists: true}, at, at, d.del)
 	d.read = p.gone.page
 	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
@@ -345,7 +345,7 @@ func (s *suite) judgeSlugFromTitle(_ SpecContext, p *typedPage) {
 	got := expectRead(p.read, "the page created without slug")
 	slug := got.Get("data.slug")
 	Expect(slug.Type == gjson.String && slug.Str != "").To(BeTrue(),
-		match.Evidence(got, "the page created without slug has a slug (a non-empty string); it is %s", framework.JSONText(slug)))
+		match.Evidence(got, "the page created without slug has a slug (a non-empty string); it is %s", pagelist.JSONText(slug)))
 	expectString(got, "data.key", slug.Str, "the key of a top-level page created without slug is its slug")
 	Expect(keepsTitleWord(slug.Str, title)).To(BeTrue(),
 		match.Evidence(got, "the slug %q is derived from the title %q: it keeps at least one of the title's words", slug.Str, title))

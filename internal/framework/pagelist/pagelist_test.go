@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,9 +25,9 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 	}
 
 	before := liveHeap()
-	l := f.ListAllPages(context.Background(), EveryTypeQuery())
-	f.Client = nil // the read cache's copy of the listing goes too
-	srv.Close()    // and the server's, once its handler has returned
+	l := f.ListAll(context.Background(), EveryTypeQuery())
+	f.c = nil   // the read cache's copy of the listing goes too
+	srv.Close() // and the server's, once its handler has returned
 	after := liveHeap()
 	if l.Problem != "" {
 		t.Fatal(l.Problem)
@@ -70,7 +69,7 @@ func TestLongListingIsKeptOnDisk(t *testing.T) {
 // A short listing stays in memory (no file for a few pages).
 func TestShortListingStaysInMemory(t *testing.T) {
 	f := fixtureFor(t, pageList(t, 20, 0, 10).URL, 64<<20)
-	l := f.ListAllPages(context.Background(), EveryTypeQuery())
+	l := f.ListAll(context.Background(), EveryTypeQuery())
 	if l.Problem != "" || l.Pages.store != nil || l.Pages.Len() != 20 {
 		t.Fatalf("problem %q, on disk %v, %d pages", l.Problem, l.Pages.store != nil, l.Pages.Len())
 	}
@@ -128,8 +127,8 @@ func TestJoinPages(t *testing.T) {
 	}
 	srv := pageList(t, 3000, 0, 100)
 	f := fixtureFor(t, srv.URL, 64<<20)
-	first := PageItems(f.All(context.Background(), f.PageListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "1")))[0])
-	second := PageItems(f.All(context.Background(), f.PageListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "2")))[0])
+	first := PageItems(f.all(context.Background(), f.ListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "1")))[0])
+	second := PageItems(f.all(context.Background(), f.ListRequest(QueryWith(EveryTypeQuery(), "numberOfItems", "100", "pageNumber", "2")))[0])
 	joined := JoinPages(first, second)
 	if first.store == nil || joined.store != first.store || joined.mem != nil || joined.Len() != 200 {
 		t.Fatalf("two walk pages on disk joined: on disk %v, %d pages", joined.store != nil, joined.Len())
@@ -145,32 +144,34 @@ func TestJoinPages(t *testing.T) {
 }
 
 // Where no temporary file can be made, long listings stay in memory and
-// the run's observations say so.
+// the reader says why (the fixture observes it).
 func TestNoTemporaryDirectoryIsObserved(t *testing.T) {
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
 	f := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
-	l := f.ListAllPages(context.Background(), EveryTypeQuery())
+	var noted error
+	f.store.noted = func(err error) { noted = err }
+	l := f.ListAll(context.Background(), EveryTypeQuery())
 	if l.Problem != "" || l.Pages.Len() != 300 || l.Pages.store != nil {
 		t.Fatalf("problem %q, %d pages, on disk %v", l.Problem, l.Pages.Len(), l.Pages.store != nil)
 	}
-	if obs := strings.Join(f.Observations(), "\n"); !strings.Contains(obs, "kept in memory, not in a temporary file") {
-		t.Errorf("observations: %q", obs)
+	if noted == nil {
+		t.Error("the reader did not say why the pages stay in memory")
 	}
 }
 
 // Close removes the run's file of pages now (where the system kept it
 // until then), and makes none after.
-func TestFixtureCloseRemovesThePages(t *testing.T) {
+func TestCloseRemovesThePages(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
 	f := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
-	if l := f.ListAllPages(context.Background(), EveryTypeQuery()); l.Pages.store == nil {
+	if l := f.ListAll(context.Background(), EveryTypeQuery()); l.Pages.store == nil {
 		t.Fatal("300 pages were not kept on disk")
 	}
 	f.Close()
 	f.Close() // twice is fine
-	if f.pageStore.get() != nil && f.pageStore.sp.Size() > 0 {
-		if _, err := f.pageStore.sp.Append("x"); err == nil {
+	if f.store.get() != nil && f.store.sp.Size() > 0 {
+		if _, err := f.store.sp.Append("x"); err == nil {
 			t.Error("the closed store still takes pages")
 		}
 	}
@@ -179,7 +180,7 @@ func TestFixtureCloseRemovesThePages(t *testing.T) {
 	}
 	g := fixtureFor(t, pageList(t, 300, 0, 100).URL, 64<<20)
 	g.Close() // before any listing: no file is made afterwards
-	if l := g.ListAllPages(context.Background(), EveryTypeQuery()); l.Pages.store != nil || l.Pages.Len() != 300 {
+	if l := g.ListAll(context.Background(), EveryTypeQuery()); l.Pages.store != nil || l.Pages.Len() != 300 {
 		t.Errorf("after Close: on disk %v, %d pages", l.Pages.store != nil, l.Pages.Len())
 	}
 }

@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"bytes"
@@ -275,20 +275,20 @@ func (pv pageView) slim(raw []byte) string {
 // run's page checks and the slim members; the others, whose rules compare
 // keys and types, unchecked (a check of the whole object costs as much as
 // it is large) and brief.
-func (t *Fixture) viewFor(q url.Values) pageView {
+func (r *Reader) viewFor(q url.Values) pageView {
 	for _, ty := range PageTypes() {
 		if q.Get(ty) != "true" {
-			return t.pageView("brief pages", nil, briefMembers, nil)
+			return r.pageView("brief pages", nil, briefMembers, nil)
 		}
 	}
-	return t.pageView("slim pages", t.pageChecks.get(), slimMembers, digestMembers)
+	return r.pageView("slim pages", r.checks.get(), slimMembers, digestMembers)
 }
 
 // pageView is newPageView keeping a long listing's pages in the run's
 // pageStore.
-func (t *Fixture) pageView(name string, checks []PageCheck, members, digests []string) pageView {
+func (r *Reader) pageView(name string, checks []PageCheck, members, digests []string) pageView {
 	v := newPageView(name, checks, members, digests)
-	v.store = &t.pageStore
+	v.store = &r.store
 	return v
 }
 
@@ -306,20 +306,20 @@ func streamPagesAt(path string, v pageView) *client.Stream {
 // pages with the page's other views): PageItems gives those pages,
 // PassCheckOnStream what the checks found, and the body is the rest of the
 // answer with that array empty.
-func (t *Fixture) ReadStreamedPages(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
+func (r *Reader) ReadStreamed(ctx context.Context, arrayPath string, paths ...string) []*client.Exchange {
 	reqs := make([]client.Request, len(paths))
 	for i, p := range paths {
-		reqs[i] = t.StreamedPagesRequest(p, arrayPath)
+		reqs[i] = r.StreamedRequest(p, arrayPath)
 	}
-	return t.All(ctx, reqs...)
+	return r.all(ctx, reqs...)
 }
 
 // ReadPages reads one answer of the page list with query q as a stream:
 // the exchange, and what the fold kept of its pages (nil unless the whole
 // answer was one JSON document). The run's page checks look at each page
 // of a listing of every type.
-func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", t.viewFor(q))})
+func (r *Reader) Read(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
+	ex := r.c.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", r.viewFor(q))})
 	v, _ := ex.Folded().(*foldedListing)
 	if v == nil {
 		return ex, nil
@@ -341,8 +341,8 @@ func (t *Fixture) ReadPages(ctx context.Context, q url.Values) (*client.Exchange
 // meta.total: PAGE-LIST-ALL's concern), for one page of meta.total items,
 // so that a broken -1 does not spill into other rules. Problem is set when
 // no consistent listing could be had.
-func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
-	ex, l := t.ReadPages(ctx, QueryWith(q, "numberOfItems", "-1"))
+func (r *Reader) ListAll(ctx context.Context, q url.Values) Listing {
+	ex, l := r.Read(ctx, QueryWith(q, "numberOfItems", "-1"))
 	if l != nil && l.Problem != "" {
 		return *l // more pages than a run keeps: a walk would gather as many
 	}
@@ -350,7 +350,7 @@ func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
 		// An item or the whole answer passed its bound: walk the list a
 		// page at a time instead (the pagination rules judge the walk
 		// itself; here it only gathers the pages to compare with).
-		return t.walkAllPages(ctx, q, ex)
+		return r.walkAll(ctx, q, ex)
 	}
 	if ex.Err != nil || ex.Status != http.StatusOK || l == nil || !ex.Get("data").IsArray() {
 		return Listing{Ex: ex, Problem: fmt.Sprintf("%s did not answer 200 with a data array (%s)", ex.RequestLine(), AnswerStatus(ex))}
@@ -363,7 +363,7 @@ func (t *Fixture) ListAllPages(ctx context.Context, q url.Values) Listing {
 	}
 	n := int(total.Num)
 	if n > 0 {
-		ex2, l2 := t.ReadPages(ctx, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
+		ex2, l2 := r.Read(ctx, QueryWith(q, "numberOfItems", strconv.Itoa(n)))
 		if ex2.Err == nil && ex2.Status == http.StatusOK && l2 != nil && l2.Pages.Len() == n {
 			return *l2
 		}

@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 // Page helpers that the page suites (reads and writes) share: the page
 // endpoints and types, queries of the page list, reading page objects out of
@@ -80,12 +80,12 @@ func PageItems(ex *client.Exchange) PageList {
 // order of qs.
 // Their bodies are the envelopes with data empty: judge the pages with
 // PageItems, never with the data member.
-func (t *Fixture) ReadPageLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
+func (r *Reader) ReadLists(ctx context.Context, qs ...url.Values) []*client.Exchange {
 	reqs := make([]client.Request, len(qs))
 	for i, q := range qs {
-		reqs[i] = t.PageListRequest(q)
+		reqs[i] = r.ListRequest(q)
 	}
-	return t.All(ctx, reqs...)
+	return r.all(ctx, reqs...)
 }
 
 // JSONText renders a value of an answer for a message: its JSON as sent, or
@@ -119,10 +119,10 @@ const (
 // a time, for sites whose numberOfItems=-1 answer is larger than the read
 // limit (big is the -1 exchange that was cut). It tries smaller pages while
 // one page is still cut.
-func (t *Fixture) walkAllPages(ctx context.Context, q url.Values, big *client.Exchange) Listing {
+func (r *Reader) walkAll(ctx context.Context, q url.Values, big *client.Exchange) Listing {
 	last := big
 	for size := pageWalkSize; size >= 4; size /= 4 {
-		w := t.walkAtSize(ctx, q, size)
+		w := r.walkAtSize(ctx, q, size)
 		last = w.last
 		switch {
 		case w.cut:
@@ -159,17 +159,17 @@ type sizedWalk struct {
 // many as the first one's meta.total says there are; beyond them (a total
 // that is missing or too small) one at a time, until a page is short or
 // says no more follow.
-func (t *Fixture) walkAtSize(ctx context.Context, q url.Values, size int) (w sizedWalk) {
+func (r *Reader) walkAtSize(ctx context.Context, q url.Values, size int) (w sizedWalk) {
 	read := func(from, to int) []*client.Exchange {
 		reqs := make([]client.Request, 0, to-from+1)
 		for p := from; p <= to; p++ {
 			reqs = append(reqs, client.Request{Method: http.MethodGet, Path: PagesPath,
 				Query: QueryWith(q, "numberOfItems", strconv.Itoa(size), "pageNumber", strconv.Itoa(p))})
 		}
-		return t.All(ctx, reqs...)
+		return r.all(ctx, reqs...)
 	}
 	expected := 1
-	w.fold = newPageFold(t.viewFor(q))
+	w.fold = newPageFold(r.viewFor(q))
 	for p := 1; p <= pageWalkRequests; {
 		to := max(p, min(expected, pageWalkRequests))
 		for _, ex := range read(p, to) {

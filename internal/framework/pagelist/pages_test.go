@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func pageList(t *testing.T, n, capAll, pad int) *httptest.Server {
 	return srv
 }
 
-func fixtureFor(t *testing.T, baseURL string, maxBody int64, maxStream ...int64) *Fixture {
+func fixtureFor(t *testing.T, baseURL string, maxBody int64, maxStream ...int64) *Reader {
 	t.Helper()
 	cfg := client.Config{BaseURL: baseURL, Token: "tok-en-value", MaxBody: maxBody}
 	if len(maxStream) > 0 {
@@ -72,7 +72,7 @@ func fixtureFor(t *testing.T, baseURL string, maxBody int64, maxStream ...int64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(c, Options{})
+	return NewReader(c, 0, nil)
 }
 
 func TestListAllPagesGathersEveryPage(t *testing.T) {
@@ -98,14 +98,14 @@ func TestListAllPagesGathersEveryPage(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := fixtureFor(t, pageList(t, 30, c.capAll, c.pad).URL, c.maxBody, c.maxStream)
-			all := f.ListAllPages(context.Background(), url.Values{})
+			all := f.ListAll(context.Background(), url.Values{})
 			if all.Problem != "" {
 				t.Fatal(all.Problem)
 			}
 			if got := all.Pages.Keys(); !slices.Equal(got, want) {
 				t.Errorf("keys %v, want %v", got, want)
 			}
-			if n := len(f.Client.Exchanges()); n != c.wantRequests {
+			if n := len(f.c.Exchanges()); n != c.wantRequests {
 				t.Errorf("%d requests, want %d", n, c.wantRequests)
 			}
 		})
@@ -119,7 +119,7 @@ func TestListAllPagesSaysWhyItHasNoListing(t *testing.T) {
 		_, _ = fmt.Fprint(w, `{"status":"0","data":[{"key":"a"}],"meta":{"total":30}}`)
 	}))
 	t.Cleanup(srv.Close)
-	all := fixtureFor(t, srv.URL, 0).ListAllPages(context.Background(), url.Values{})
+	all := fixtureFor(t, srv.URL, 0).ListAll(context.Background(), url.Values{})
 	if all.Pages.Len() != 0 || all.Problem == "" {
 		t.Errorf("ListAllPages = %d items, problem %q; want none and a reason", all.Pages.Len(), all.Problem)
 	}
@@ -127,7 +127,7 @@ func TestListAllPagesSaysWhyItHasNoListing(t *testing.T) {
 
 func TestFirstChildPageOfAList(t *testing.T) {
 	f := fixtureFor(t, pageList(t, 0, 0, 0).URL, 0)
-	ex := f.Read(context.Background(), PagesPath, nil)
+	ex := f.c.Do(context.Background(), client.Request{Method: http.MethodGet, Path: PagesPath})
 	if _, ok := PageItems(ex).First(IsChildPage); ok {
 		t.Error("an empty list has no child page")
 	}
@@ -136,7 +136,7 @@ func TestFirstChildPageOfAList(t *testing.T) {
 		_, _ = fmt.Fprint(w, `{"status":"0","data":[{"key":"a"},{"key":"a/b"},{"key":"a/c"}]}`)
 	}))
 	t.Cleanup(srv.Close)
-	ex = fixtureFor(t, srv.URL, 0).Read(context.Background(), PagesPath, nil)
+	ex = fixtureFor(t, srv.URL, 0).c.Do(context.Background(), client.Request{Method: http.MethodGet, Path: PagesPath})
 	if child, ok := PageItems(ex).First(IsChildPage); !ok || child.Get("key").String() != "a/b" {
 		t.Errorf("First(IsChildPage) = %s, %v; want a/b", child.Raw, ok)
 	}
@@ -189,15 +189,15 @@ func TestWalkFetchesLaterPagesSideBySide(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := New(cl, Options{Concurrency: 8})
-			all := f.ListAllPages(context.Background(), url.Values{})
+			f := NewReader(cl, 8, nil)
+			all := f.ListAll(context.Background(), url.Values{})
 			if all.Problem != "" {
 				t.Fatal(all.Problem)
 			}
 			if got := all.Pages.Keys(); len(got) != 30 || got[0] != "p0" || got[29] != "p29" || len(slices.Compact(slices.Clone(got))) != 30 {
 				t.Errorf("keys %v, want p0 to p29 once each", got)
 			}
-			if n := len(f.Client.Exchanges()); n != c.wantRequests {
+			if n := len(f.c.Exchanges()); n != c.wantRequests {
 				t.Errorf("%d requests, want %d", n, c.wantRequests)
 			}
 			if most.Load() < 2 {

@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"hash/maphash"
@@ -67,7 +67,7 @@ func (s *pageStore) close() {
 // Close lets go of what the run keeps outside memory (the file of long
 // listings' pages; on Unix it is gone already, elsewhere it goes now):
 // call it once the run and its reports are done.
-func (t *Fixture) Close() { t.pageStore.close() }
+func (r *Reader) Close() { r.store.close() }
 
 // Len is the number of pages.
 func (l PageList) Len() int {

@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"context"
@@ -13,7 +13,7 @@ func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {
 	srv := pageList(t, 40, 0, 300)
 	f := fixtureFor(t, srv.URL, 4096)
 	q := QueryWith(EveryTypeQuery(), "numberOfItems", "-1")
-	ex := f.All(context.Background(), f.PageListRequest(q, "p3"))[0]
+	ex := f.all(context.Background(), f.ListRequest(q, "p3"))[0]
 	if why := Unread(ex); why != "" || ex.Err != nil {
 		t.Fatalf("a listing of small pages, 14 KB in all, was not read whole: %s %v", why, ex.Err)
 	}
@@ -21,13 +21,13 @@ func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {
 	if items.Len() != 1 || items.At(0).Get("key").Str != "p3" || !items.At(0).Get("description").Exists() {
 		t.Fatalf("PageItems gave %d pages (%v), want p3 alone, whole", items.Len(), items.Keys())
 	}
-	if brief := PageItems(f.All(context.Background(), f.PageListRequest(q))[0]); brief.Len() != 40 || brief.At(3).Get("description").Exists() {
+	if brief := PageItems(f.all(context.Background(), f.ListRequest(q))[0]); brief.Len() != 40 || brief.At(3).Get("description").Exists() {
 		t.Errorf("naming no key: %d pages, want the 40, brief", brief.Len())
 	}
 
 	big := pageList(t, 3, 0, 100_000)
 	f = fixtureFor(t, big.URL, 4096)
-	ex = f.All(context.Background(), f.PageListRequest(q))[0]
+	ex = f.all(context.Background(), f.ListRequest(q))[0]
 	if why := Unread(ex); !ex.Truncated || !strings.Contains(why, "--max-body") {
 		t.Errorf("a page object over MaxBody: Truncated %v, Unread %q; want it cut, said so", ex.Truncated, why)
 	}

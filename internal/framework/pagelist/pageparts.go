@@ -1,8 +1,8 @@
-package framework
+package pagelist
 
 // Requests of the page list and of term views read as streams, for a suite
-// that sends them in a batch of its own (Fixture.All) beside other reads:
-// the same requests ReadPageLists and ReadStreamedPages send, and how to
+// that sends them in a batch of its own (client.DoAll) beside other reads:
+// the same requests ReadLists and ReadStreamed send, and how to
 // tell an answer that was not read whole.
 
 import (
@@ -25,8 +25,8 @@ import (
 // and compares their every field with their other views: a big site's
 // other pages cost it nothing). PageItems gives the pages kept; the body
 // is the envelope with data empty.
-func (t *Fixture) PageListRequest(q url.Values, only ...string) client.Request {
-	v := t.pageView("brief pages", nil, briefMembers, nil)
+func (r *Reader) ListRequest(q url.Values, only ...string) client.Request {
+	v := r.pageView("brief pages", nil, briefMembers, nil)
 	st := streamPagesAt("data", v)
 	if len(only) > 0 {
 		keys := slices.Clone(only)
@@ -61,9 +61,9 @@ func (f *keyedFold) Item(raw []byte) {
 // array of page objects at arrayPath goes through the run's page checks
 // and is kept slim (PageItems gives those pages); the body is the rest of
 // the answer with that array empty.
-func (t *Fixture) StreamedPagesRequest(path, arrayPath string) client.Request {
+func (r *Reader) StreamedRequest(path, arrayPath string) client.Request {
 	return client.Request{Method: http.MethodGet, Path: path,
-		Stream: streamPagesAt(arrayPath, t.pageView("slim pages", t.pageChecks.get(), slimMembers, nil))}
+		Stream: streamPagesAt(arrayPath, r.pageView("slim pages", r.checks.get(), slimMembers, nil))}
 }
 
 // Unread says why the body of ex was not read whole, so that nothing in

@@ -1,4 +1,4 @@
-package framework
+package pagelist
 
 import (
 	"fmt"
@@ -46,12 +46,12 @@ const maxProblemsKept = 50
 // ReadPages, ReadStreamedPages; PassCheckOnListing and PassCheckOnStream
 // judge their findings). A check whose name is added already is not added
 // again. Add them when the specs are registered, before any request.
-func (t *Fixture) CheckListedPages(checks ...PageCheck) {
-	t.pageChecks.mu.Lock()
-	defer t.pageChecks.mu.Unlock()
+func (r *Reader) Check(checks ...PageCheck) {
+	r.checks.mu.Lock()
+	defer r.checks.mu.Unlock()
 	for _, c := range checks {
-		if !slices.ContainsFunc(t.pageChecks.list, func(have PageCheck) bool { return have.Name == c.Name }) {
-			t.pageChecks.list = append(t.pageChecks.list, c)
+		if !slices.ContainsFunc(r.checks.list, func(have PageCheck) bool { return have.Name == c.Name }) {
+			r.checks.list = append(r.checks.list, c)
 		}
 	}
 }
