@@ -9,7 +9,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 )
 
 // This file sends the cases that change nothing: page lists, single
@@ -59,7 +59,7 @@ func (s *session) read(ctx context.Context, c gen.Case, j *oracle.Judge) {
 
 // tokenValue is what a case sends of a token: the value, and whether the
 // parameter is sent at all. A wrong one is well-formed and differs from
-// the valid one (framework.WrongToken).
+// the valid one (probe.WrongToken).
 func tokenValue(t gen.Token, valid string) (string, bool) {
 	switch t {
 	case gen.TokenMissing:
@@ -67,7 +67,7 @@ func tokenValue(t gen.Token, valid string) (string, bool) {
 	case gen.TokenEmpty:
 		return "", true
 	case gen.TokenWrong:
-		return *framework.WrongToken(valid), true
+		return *probe.WrongToken(valid), true
 	}
 	return valid, true
 }

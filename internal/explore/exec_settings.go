@@ -10,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 )
 
 // This file sends settings updates (4.10). The whole settings map was
@@ -22,7 +23,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 	if !s.site.SettingsWrites {
 		return
 	}
-	_, before, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	_, before, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {
 		return
 	}
@@ -49,7 +50,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 	default:
 		j.Observe("a settings update with a value of a kind the spec does not allow was answered %d", ex.Status)
 	}
-	back, now, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	back, now, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {
 		return
 	}
@@ -93,7 +94,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 	if !s.site.SettingsWrites {
 		return
 	}
-	_, before, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	_, before, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {
 		return
 	}
@@ -105,7 +106,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 	if oracle.Judgeable(ex) && ex.Status < 500 {
 		j.Status(rule, ex, http.StatusUnauthorized)
 	}
-	back, now, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	back, now, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {
 		return
 	}
@@ -121,7 +122,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 func (s *session) restoreSettings(ctx context.Context, current map[string]any) {
 	cctx, cancel := framework.CleanupContext(ctx)
 	defer cancel()
-	if problem := s.fx.RestoreSettings(cctx, s.settings, current, s.volatile...); problem != "" {
+	if problem := settingsguard.Restore(cctx, s.fx, s.settings, current, s.volatile...); problem != "" {
 		s.site.SettingsWrites = false
 		s.fx.Ledger.AddProblem("settings not restored: " + problem)
 		return

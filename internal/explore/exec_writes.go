@@ -9,7 +9,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -207,7 +207,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	r := client.Request{Credentials: client.APIToken}
 	if c.AuthToken == gen.TokenWrong {
 		rule = "AUTH-WRITE-INVALID-AUTH"
-		r.Credentials, r.AuthValue = client.BothTokens, framework.WrongToken(s.c.AuthToken())
+		r.Credentials, r.AuthValue = client.BothTokens, probe.WrongToken(s.c.AuthToken())
 	}
 	r.Probe = true
 	if c.Target == "settings" {

@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/marker"
 )
 
@@ -106,7 +107,7 @@ func (s *session) tokens() []string { return []string{s.c.Token(), s.c.AuthToken
 // size, and (with settings writes) the settings.
 func (s *session) load(ctx context.Context) error {
 	// The listing the list cases are judged against is not taken on the
-	// word of numberOfItems=-1, the feature under test: ListAllPages
+	// word of numberOfItems=-1, the feature under test: Pages.ListAll
 	// checks it against meta.total (and walks a site too big for it).
 	all := s.fx.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
 	if all.Problem != "" {
@@ -152,16 +153,16 @@ func (s *session) load(ctx context.Context) error {
 // are volatile (more are found, if need be, by changedSettings). Only text
 // settings 2.6 names are changed.
 func (s *session) loadSettings(ctx context.Context) error {
-	_, first, problem := s.fx.ReadSettings(ctx)
+	_, first, problem := settingsguard.Read(ctx, s.fx)
 	if problem != "" {
 		return fmt.Errorf("the settings cannot be read, so they could not be restored: %s", problem)
 	}
-	_, second, problem := s.fx.ReadSettings(ctx, framework.Fresh())
+	_, second, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {
 		return fmt.Errorf("the settings cannot be read, so they could not be restored: %s", problem)
 	}
 	s.settings = first
-	s.volatile = framework.ChangedSettings(first, second)
+	s.volatile = settingsguard.ChangedFields(first, second)
 	for _, name := range []string{"title", "slogan", "description"} {
 		if _, ok := first[name].(string); ok && !slices.Contains(s.volatile, name) {
 			s.site.Settings = append(s.site.Settings, name)
@@ -175,15 +176,15 @@ func (s *session) loadSettings(ctx context.Context) error {
 
 // changedSettings lists the fields of now (the settings read after a
 // case) that differ from before, except the named ones and the volatile
-// ones, as framework.SettingsGuard.Changed judges them: the first time
+// ones, as settingsguard.Guard.Changed judges them: the first time
 // fields differ (once a run: an exploration sends hundreds of cases) they
 // are read twice more, apart, and those that change by themselves are
 // volatile from then on.
 func (s *session) changedSettings(ctx context.Context, before, now map[string]any, except ...string) []string {
 	if s.settled {
-		return framework.ChangedSettings(before, now, slices.Concat(except, s.volatile)...)
+		return settingsguard.ChangedFields(before, now, slices.Concat(except, s.volatile)...)
 	}
-	changed, late := s.fx.SettledChanges(ctx, before, now, s.volatile, except...)
+	changed, late := settingsguard.SettledChanges(ctx, s.fx, before, now, s.volatile, except...)
 	s.settled = len(changed)+len(late) > 0
 	s.volatile = append(s.volatile, late...)
 	return changed

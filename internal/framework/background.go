@@ -30,13 +30,16 @@ type backgroundWork struct {
 // at was reached. A gap the spec needs (FILES-NEWEST-FIRST's second since
 // the first upload) costs only what is left of it.
 func SleepUntil(ctx context.Context, at time.Time) bool {
-	if time.Until(at) <= 0 {
+	d := time.Until(at)
+	if d <= 0 {
 		return ctx.Err() == nil
 	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-time.After(time.Until(at)):
+	case <-timer.C:
 		return true
 	}
 }

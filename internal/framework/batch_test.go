@@ -4,14 +4,12 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/reference"
 )
 
 // slowServer answers every request after delay, counting how many it
@@ -92,34 +90,5 @@ func TestEvidenceShowsJudgedExchanges(t *testing.T) {
 	}
 	if next := f.evidence(nil); len(next) != 0 {
 		t.Errorf("the next spec inherits %d judged exchanges", len(next))
-	}
-}
-
-// TestFreshSettingsReadsSeeVolatileFields: with the read cache on, the
-// second of two settings reads must still go to the target, or fields that
-// change by themselves (a read counter) look stable and every comparison
-// of the settings fails on them (benign-volatile-settings).
-func TestFreshSettingsReadsSeeVolatileFields(t *testing.T) {
-	tok, auth := reference.NewToken(), reference.NewToken()
-	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: []reference.Mutant{reference.BenignVolatileSettings}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth, ReadCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := New(c, Options{SettingsWrites: true})
-	ctx := context.Background()
-	if _, _, problem := f.ReadSettings(ctx); problem != "" {
-		t.Fatal(problem)
-	}
-	if got := f.settleVolatile(ctx, []string{"readCount", "slogan"}); !slices.Equal(got, []string{"readCount"}) {
-		t.Errorf("settleVolatile with the read cache on found %v volatile, want [readCount]", got)
-	}
-	if ex, _, _ := f.ReadSettings(ctx); !ex.Replayed {
-		t.Error("a plain settings read right after another was not replayed: this test proves nothing")
 	}
 }

@@ -19,16 +19,12 @@ import (
 // flight until proven otherwise: the run sends no further settings change
 // (SettingsWritesStopped), checks the settings again once the write could
 // have landed (settingsafter.go), and lists its pages again at the end
-// (settleLateWrites).
+// (SettleLateWrites).
 
 // lateMargin is added to how long the client waited for a write that got
 // no answer, to give the default time such a write may still take to
 // land (Options.LatePause).
 const lateMargin = 5 * time.Second
-
-// lateBoundFactor bounds the checks after a write without an answer: they
-// stop lateBoundFactor pauses after the first.
-const lateBoundFactor = 4
 
 // fateUnknown reports whether ex left the client and its fate is unknown:
 // it got no status back (an interrupted one too), or the server in front
@@ -45,14 +41,14 @@ func fateUnknown(ex *client.Exchange) bool {
 	return (ex.Status == http.StatusBadGateway || ex.Status == http.StatusGatewayTimeout) && ex.Fault() != ""
 }
 
-// lateWrite is a write that got no answer: what it was, why, and until
+// LateWrite is a write that got no answer: what it was, why, and until
 // when it may still land.
-type lateWrite struct {
+type LateWrite struct {
 	seq      int
 	settings bool   // PUT /api/settings (else a pages write)
-	what     string // "PUT /api/settings" and the cause
-	settle   time.Time
-	pause    time.Duration
+	What     string // "PUT /api/settings" and the cause
+	Settle   time.Time
+	Pause    time.Duration
 }
 
 // lateWrites is what the Ledger keeps of the writes without an answer, and
@@ -60,13 +56,13 @@ type lateWrite struct {
 // end of the run checks again.
 type lateWrites struct {
 	mu       sync.Mutex
-	writes   []lateWrite
+	writes   []LateWrite
 	original map[string]any
 	volatile []string
 }
 
 // add records w once (by its exchange number).
-func (l *lateWrites) add(w lateWrite) {
+func (l *lateWrites) add(w LateWrite) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, o := range l.writes {
@@ -79,13 +75,13 @@ func (l *lateWrites) add(w lateWrite) {
 
 // latest is the write of the kind (settings or pages) that may land last;
 // false when there is none.
-func (l *lateWrites) latest(settings bool) (lateWrite, bool) {
+func (l *lateWrites) latest(settings bool) (LateWrite, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var out lateWrite
+	var out LateWrite
 	found := false
 	for _, w := range l.writes {
-		if w.settings == settings && (!found || w.settle.After(out.settle)) {
+		if w.settings == settings && (!found || w.Settle.After(out.Settle)) {
 			out, found = w, true
 		}
 	}
@@ -93,7 +89,7 @@ func (l *lateWrites) latest(settings bool) (lateWrite, bool) {
 }
 
 // first is the first write of the kind without an answer.
-func (l *lateWrites) first(settings bool) (lateWrite, bool) {
+func (l *lateWrites) first(settings bool) (LateWrite, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, w := range l.writes {
@@ -101,7 +97,7 @@ func (l *lateWrites) first(settings bool) (lateWrite, bool) {
 			return w, true
 		}
 	}
-	return lateWrite{}, false
+	return LateWrite{}, false
 }
 
 // found records the settings as the run found them, once: the first
@@ -120,9 +116,9 @@ func (l *lateWrites) foundSettings() (map[string]any, []string) {
 	return l.original, l.volatile
 }
 
-// noteWrite records ex when it is a settings or pages write that got no
+// NoteWrite records ex when it is a settings or pages write that got no
 // answer; it reports whether it did.
-func (t *Fixture) noteWrite(ex *client.Exchange) bool {
+func (t *Fixture) NoteWrite(ex *client.Exchange) bool {
 	if !fateUnknown(ex) || ex.Method == http.MethodGet || ex.Method == http.MethodHead {
 		return false
 	}
@@ -138,9 +134,9 @@ func (t *Fixture) noteWrite(ex *client.Exchange) bool {
 	if pause <= 0 {
 		pause = ex.Duration + lateMargin
 	}
-	t.late.add(lateWrite{seq: ex.Seq, settings: settings, pause: pause,
-		what:   ex.Method + " " + path + ": " + client.Cause(ex.Err),
-		settle: ex.Started.Add(ex.Duration).Add(pause)})
+	t.late.add(LateWrite{seq: ex.Seq, settings: settings, Pause: pause,
+		What:   ex.Method + " " + path + ": " + client.Cause(ex.Err),
+		Settle: ex.Started.Add(ex.Duration).Add(pause)})
 	return true
 }
 
@@ -148,7 +144,7 @@ func (t *Fixture) noteWrite(ex *client.Exchange) bool {
 // sent outside the settings guard too).
 func (t *Fixture) noteLog() {
 	for _, ex := range t.Client.Exchanges() {
-		t.noteWrite(ex)
+		t.NoteWrite(ex)
 	}
 }
 
@@ -161,22 +157,22 @@ func (t *Fixture) SettingsWritesStopped() string {
 	if !ok {
 		return ""
 	}
-	return "settings writes were stopped: a settings update got no answer and may still land (" + w.what +
+	return "settings writes were stopped: a settings update got no answer and may still land (" + w.What +
 		"); the run checks the settings again before it ends"
 }
 
-// settleLateWrites is the run's last word on its writes that got no
+// SettleLateWrites is the run's last word on its writes that got no
 // answer (Install's AfterSuite calls it after the sweep): once they could
 // have landed, it lists the pages again (settleLatePages) and checks the
 // settings again (settleLateSettings). Without such a write it sends
 // nothing.
-func (t *Fixture) settleLateWrites(ctx context.Context) {
+func (t *Fixture) SettleLateWrites(ctx context.Context) {
 	if !t.CanWrite() {
 		return
 	}
 	t.noteLog()
 	t.settleLatePages(ctx)
-	t.settleLateSettings(ctx)
+	t.runAtEnd(ctx, false)
 }
 
 // settleLatePages sweeps again once a pages write that got no answer could
@@ -189,13 +185,13 @@ func (t *Fixture) settleLatePages(ctx context.Context) {
 	if !ok {
 		return
 	}
-	lctx, cancel := lateContext(ctx, w.pause)
+	lctx, cancel := LateContext(ctx, w.Pause)
 	defer cancel()
-	if !waitUntil(lctx, w.settle) {
+	if !SleepUntil(lctx, w.Settle) {
 		return
 	}
 	found := t.sweep(lctx)
-	head := fmt.Sprintf("a write to the pages got no answer (%s); once it could have landed the run listed the site's pages again and ", w.what)
+	head := fmt.Sprintf("a write to the pages got no answer (%s); once it could have landed the run listed the site's pages again and ", w.What)
 	if len(found) == 0 {
 		t.Observe("%sfound no page of this run left; a page that lands later still carries the run's marker, and "+
 			"`conformance cleanup --base-url %s` removes it", head, t.Client.BaseURL())
@@ -205,26 +201,24 @@ func (t *Fixture) settleLatePages(ctx context.Context) {
 		head, len(found), strings.Join(found, ", "))
 }
 
-// waitUntil waits until at (at once when it has passed); false when ctx
-// ended first.
-func waitUntil(ctx context.Context, at time.Time) bool {
-	d := time.Until(at)
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-timer.C:
-		return true
-	}
-}
-
-// lateContext is the context of the checks after a write without an
+// LateContext is the context of the checks after a write without an
 // answer: like CleanupContext, no interrupt cuts it short, and it lasts
 // the checks' bound plus one cleanup's time.
-func lateContext(ctx context.Context, bound time.Duration) (context.Context, context.CancelFunc) {
+func LateContext(ctx context.Context, bound time.Duration) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), bound+cleanupTimeout)
 }
+
+// NoteSettingsRead tells the checks of late settings updates what the
+// settings were before the run changed them (the first guard's read); a
+// later read changes nothing.
+func (t *Fixture) NoteSettingsRead(original map[string]any, volatile []string) {
+	t.late.found(original, volatile)
+}
+
+// LateSettingsWrite is the settings update without an answer that may land
+// last; false when every one got its answer.
+func (t *Fixture) LateSettingsWrite() (LateWrite, bool) { return t.late.latest(true) }
+
+// SettingsFound is what NoteSettingsRead kept: the settings before the run
+// changed them and their volatile fields (nil before any guard read them).
+func (t *Fixture) SettingsFound() (map[string]any, []string) { return t.late.foundSettings() }

@@ -19,6 +19,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
@@ -62,7 +63,7 @@ func TestInflightRunChild(t *testing.T) {
 	gomega.RegisterFailHandler(ginkgo.Fail)
 	framework.Install(target)
 	ginkgo.Describe("settings changed in order", ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.SpecPriority(2), func() {
-		g := target.GuardSettingsInOrder("the test's specs")
+		g := settingsguard.InOrder(target, "the test's specs")
 		for _, name := range []string{"held", "after"} {
 			target.It("SETTINGS-EDIT-OK", func(ctx ginkgo.SpecContext) {
 				g.Begin(ctx)
@@ -72,7 +73,7 @@ func TestInflightRunChild(t *testing.T) {
 	})
 	ginkgo.Describe("a later container", ginkgo.SpecPriority(1), func() {
 		target.It("SETTINGS-EDIT-OK", func(ctx ginkgo.SpecContext) {
-			target.GuardSettings(ctx, "a later spec")
+			settingsguard.New(ctx, target, "a later spec")
 			gomega.Expect(true).To(gomega.BeTrue())
 		}, framework.Case("later"))
 		target.It("PAGE-CREATE-201", func(ctx ginkgo.SpecContext) {

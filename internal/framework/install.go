@@ -83,9 +83,9 @@ func Install(t *Fixture) {
 		t.Client.SetScope("cleanup")
 		t.stopBackground()
 		t.releasePrepared(ctx)
-		t.restoreSettingsLeft(ctx)
+		t.runAtEnd(ctx, true)
 		t.sweep(ctx)
-		t.settleLateWrites(ctx)
+		t.SettleLateWrites(ctx)
 		if t.Tripwire != nil {
 			t.Tripwire.Final(ctx, t.Client)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync/atomic"
 
 	"github.com/onsi/ginkgo/v2"
@@ -46,6 +47,18 @@ func (t *Fixture) DeferCleanup(ctx context.Context, fn func(context.Context)) {
 		return
 	}
 	ginkgo.DeferCleanup(fn)
+}
+
+// CollectingCleanups is ctx made to collect what DeferCleanup registers
+// under it, for code that runs outside any spec (tests, tools), and the
+// function that runs what it collected, last registered first.
+func CollectingCleanups(ctx context.Context) (context.Context, func(context.Context)) {
+	c := &cleanups{}
+	return context.WithValue(ctx, cleanupsKey{}, c), func(ctx context.Context) {
+		for _, fn := range slices.Backward(c.take()) {
+			fn(ctx)
+		}
+	}
 }
 
 // namer names the pages one prepare function, or one shared fixture,

@@ -27,7 +27,7 @@ package framework
 //     reference server. That a real host does so is not proven (the previous
 //     release keeps files by page key, images by uuid): each upload is listed
 //     in the run summary, for the operator to remove.
-//   - Settings (only with --allow-settings-write): GuardSettings restores
+//   - Settings (only with --allow-settings-write): settingsguard.New restores
 //     every changed value and reads the settings back.
 //
 // The run never creates categories, users or settings fields of its own.
@@ -54,8 +54,8 @@ type NotCreated struct{ Reason string }
 
 func (e *NotCreated) Error() string { return "not sent: " + e.Reason }
 
-// notSent is the exchange of a request the run decided not to send.
-func notSent(method, path string, err error) *client.Exchange {
+// NotSent is the exchange of a request the run decided not to send.
+func NotSent(method, path string, err error) *client.Exchange {
 	return &client.Exchange{Method: method, URL: path, Err: err}
 }
 

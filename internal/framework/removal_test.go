@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/reference"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // TestLegacyLike: the reads tell the previous release (and each of its
@@ -164,4 +166,16 @@ func TestChildPagesBlocked(t *testing.T) {
 		}
 		_ = caller.Write(ctx, http.MethodDelete, pagelist.PagePath(parent), nil)
 	}
+}
+
+// referenceTarget serves a fresh reference server with the given mutants
+// and returns a writing target on it.
+func referenceTarget(t *testing.T, mutants ...reference.Mutant) *Fixture {
+	t.Helper()
+	ref := testkit.Reference(t, mutants...)
+	c, err := client.New(client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(c, Options{SettingsWrites: true})
 }

@@ -66,7 +66,7 @@ func (t *Fixture) CreatePage(ctx context.Context, fields map[string]any, opts ..
 	body := t.PageFields(ctx, fields)
 	if parent, _ := body["parent"].(string); parent != "" {
 		if why := t.ChildPagesBlocked(ctx); why != "" {
-			return notSent(http.MethodPost, pagelist.PagesPath, &NotCreated{Reason: why}), ""
+			return NotSent(http.MethodPost, pagelist.PagesPath, &NotCreated{Reason: why}), ""
 		}
 	}
 	ex := t.Write(ctx, http.MethodPost, pagelist.PagesPath, body, opts...)

@@ -19,6 +19,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -90,7 +91,7 @@ func TestSettingsGuardInOrderChild(t *testing.T) {
 	framework.Install(target)
 	ran := map[string]bool{}
 	ginkgo.Describe("settings changed in order", ginkgo.Ordered, ginkgo.ContinueOnFailure, ginkgo.SpecPriority(2), func() {
-		g := target.GuardSettingsInOrder("the test's specs")
+		g := settingsguard.InOrder(target, "the test's specs")
 		change := func(ctx ginkgo.SpecContext, name string, fields map[string]any) {
 			ran[name] = true
 			g.Begin(ctx)

@@ -82,9 +82,8 @@ type Fixture struct {
 	// removal: what the run found out about removing what it creates
 	// (removal.go).
 	removal removal
-	// settings: the settings guards of the run, whose restore may not
-	// have run yet, for the final sweep (settings.go).
-	settings lockedList[*SettingsGuard]
+	// atEnd: the work registered for the end of the run (end.go).
+	atEnd endHooks
 	// judged: the exchanges the running spec judges besides its own
 	// requests (Judged); the runner's AfterEach shows them with the spec's
 	// failure (batch.go).

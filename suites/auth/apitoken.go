@@ -9,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -27,7 +28,7 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, 
 			if !which(ep.Method()) {
 				continue
 			}
-			missing := t.NewProbe(ep, "missing-token-"+framework.EndpointName(ep))
+			missing := probe.New(t, ep, "missing-token-"+probe.EndpointName(ep))
 			framework.Prepare(g, "AUTH-MISSING-TOKEN-400", func(ctx context.Context) framework.Got {
 				r, _ := missing.WithoutAPIToken()
 				return pg.got(ctx, missing, r)
@@ -52,7 +53,7 @@ func registerAPIToken(t *framework.Fixture, g *framework.Group, pg *probeGroup, 
 			if !which(ep.Method()) {
 				continue
 			}
-			invalid := t.NewProbe(ep, "invalid-token-"+framework.EndpointName(ep))
+			invalid := probe.New(t, ep, "invalid-token-"+probe.EndpointName(ep))
 			framework.Prepare(g, "AUTH-INVALID-TOKEN-401", func(ctx context.Context) framework.Got {
 				return pg.got(ctx, invalid, invalid.WithWrongAPIToken())
 			}, func(ctx SpecContext, got framework.Got) {

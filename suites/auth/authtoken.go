@@ -11,6 +11,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -25,14 +27,14 @@ func registerAuthToken(t *framework.Fixture, g *framework.Group, pg *probeGroup)
 			if !ep.Writes() {
 				continue
 			}
-			if t.CanWrite() && t.NewProbe(ep, "").NamesMissingPage() {
+			if t.CanWrite() && probe.New(t, ep, "").NamesMissingPage() {
 				// A run that writes checks these endpoints on a page it
 				// created (registerRefusedOnPages), where only 401 will do;
 				// the same write to a page that does not exist may be
 				// answered 404 and tell nothing more.
 				continue
 			}
-			none := t.NewProbe(ep, "no-auth-"+framework.EndpointName(ep))
+			none := probe.New(t, ep, "no-auth-"+probe.EndpointName(ep))
 			prepareNone := func(ctx context.Context) framework.Got {
 				r := none.Request()
 				r.Credentials = client.APIToken
@@ -45,10 +47,10 @@ func registerAuthToken(t *framework.Fixture, g *framework.Group, pg *probeGroup)
 				expectRefused(none, got.Exchange())
 			}, append([]any{framework.Case(caseName(none))}, none.Decorators()...)...)
 
-			wrong := t.NewProbe(ep, "bad-auth-"+framework.EndpointName(ep))
+			wrong := probe.New(t, ep, "bad-auth-"+probe.EndpointName(ep))
 			framework.Prepare(g, "AUTH-WRITE-INVALID-AUTH", func(ctx context.Context) framework.Got {
 				r := wrong.Request()
-				r.Credentials, r.AuthValue = client.BothTokens, framework.WrongToken(t.Client.AuthToken())
+				r.Credentials, r.AuthValue = client.BothTokens, probe.WrongToken(t.Client.AuthToken())
 				return pg.got(ctx, wrong, r)
 			}, func(ctx SpecContext, got framework.Got) {
 				expectRefused(wrong, got.Exchange())
@@ -68,7 +70,7 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 		}{
 			{"no authentication", client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.APIToken}},
 			{"invalid authentication", client.Request{Method: http.MethodGet, Path: "/api/settings",
-				Credentials: client.BothTokens, AuthValue: framework.WrongToken(t.Client.AuthToken())}},
+				Credentials: client.BothTokens, AuthValue: probe.WrongToken(t.Client.AuthToken())}},
 		} {
 			framework.Prepare(g, "AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx context.Context) framework.Got {
 				return framework.GotExchange(t.Client.Do(ctx, c.r))
@@ -85,7 +87,7 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 // the authentication check, so the spec is not checked then (see the
 // rules' Reading): when the run may write, the specs on a run-created
 // page check the 401.
-func expectRefused(p framework.Probe, ex *client.Exchange) {
+func expectRefused(p probe.Probe, ex *client.Exchange) {
 	Expect(ex).To(match.HaveHTTPStatus(refusals(p)...))
 	if ex.Status == http.StatusNotFound {
 		verdicts.NotChecked("%s answered 404: no page has the key, which a server may check before the authentication "+
@@ -183,7 +185,7 @@ func refuseSettingsChange(ctx context.Context, t *framework.Fixture, pg *probeGr
 	v.refused = s.guard.Send(ctx, client.Request{Method: http.MethodPut, Path: "/api/settings",
 		JSON: map[string]any{field: fmt.Sprintf("conformance %s", t.RunID)}})
 	var now map[string]any
-	v.now, now, v.problem = t.ReadSettings(ctx)
+	v.now, now, v.problem = settingsguard.Read(ctx, t)
 	v.nowValue = now[field]
 	return v
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -14,7 +16,7 @@ import (
 // not exist also 404 (4.4, 4.5, 7: no page has the key), since the spec
 // does not say which of the two a server checks first (the rules'
 // Reading). The API token is valid, so no early error comes first.
-func refusals(p framework.Probe) []int {
+func refusals(p probe.Probe) []int {
 	if p.NamesMissingPage() {
 		return []int{http.StatusUnauthorized, http.StatusNotFound}
 	}
@@ -22,7 +24,7 @@ func refusals(p framework.Probe) []int {
 }
 
 // caseName tells the spec of probe p apart from others of its rule.
-func caseName(p framework.Probe) string {
+func caseName(p probe.Probe) string {
 	if p.NamesMissingPage() {
 		return string(p.Endpoint) + ", a page that does not exist"
 	}
@@ -44,7 +46,7 @@ type probeGroup struct {
 	// AUTH-WRITE-NEEDS-AUTH judges its status, AUTH-REFUSED-WRITE-NO-EFFECT
 	// what it left behind.
 	createNoAuth func(ctx context.Context) sentCreate
-	noAuthCreate framework.Probe
+	noAuthCreate probe.Probe
 }
 
 // sentCreate is a create the target should refuse, and a read of the
@@ -56,7 +58,7 @@ type sentCreate struct {
 // settingsGuard is the group's guard of the settings, or why there is none
 // (the settings could not be read, so they could not be restored).
 type settingsGuard struct {
-	guard  *framework.SettingsGuard
+	guard  *settingsguard.Guard
 	reason string
 }
 
@@ -70,9 +72,9 @@ func (s settingsGuard) missing() string {
 
 func newProbeGroup(t *framework.Fixture, g *framework.Group) *probeGroup {
 	pg := &probeGroup{t: t, pages: g.GuardCreates(),
-		noAuthCreate: t.NewProbe(spec.CreatePage, "no-auth-"+framework.EndpointName(spec.CreatePage))}
+		noAuthCreate: probe.New(t, spec.CreatePage, "no-auth-"+probe.EndpointName(spec.CreatePage))}
 	pg.settings = framework.Share(g, func(ctx context.Context) settingsGuard {
-		guard, reason := t.TryGuardSettings(ctx, "PUT /api/settings without valid credentials (must be refused)")
+		guard, reason := settingsguard.Try(ctx, t, "PUT /api/settings without valid credentials (must be refused)")
 		return settingsGuard{guard: guard, reason: reason}
 	})
 	pg.createNoAuth = framework.Share(g, func(ctx context.Context) sentCreate {
@@ -87,7 +89,7 @@ func newProbeGroup(t *framework.Fixture, g *framework.Group) *probeGroup {
 // under the guard its endpoint needs, and takes responsibility for what a
 // wrongly accepted answer made (Probe.Settle). Without an exchange it says
 // why.
-func (pg *probeGroup) send(ctx context.Context, p framework.Probe, r client.Request) (*client.Exchange, string) {
+func (pg *probeGroup) send(ctx context.Context, p probe.Probe, r client.Request) (*client.Exchange, string) {
 	var ex *client.Exchange
 	switch p.Endpoint {
 	case spec.CreatePage:
@@ -108,7 +110,7 @@ func (pg *probeGroup) send(ctx context.Context, p framework.Probe, r client.Requ
 // create sends probe p's create r, which the target should refuse, under
 // the group's guard, and reads the probe's slug right after it: a page
 // found there is adopted, and the guard need not read the slug again.
-func (pg *probeGroup) create(ctx context.Context, p framework.Probe, r client.Request) sentCreate {
+func (pg *probeGroup) create(ctx context.Context, p probe.Probe, r client.Request) sentCreate {
 	pg.pages.Watch(ctx, p.Slug)
 	ex := pg.t.Client.Do(ctx, r)
 	p.Settle(ctx, ex)
@@ -116,7 +118,7 @@ func (pg *probeGroup) create(ctx context.Context, p framework.Probe, r client.Re
 }
 
 // got is send's answer as a prepare function returns it.
-func (pg *probeGroup) got(ctx context.Context, p framework.Probe, r client.Request) framework.Got {
+func (pg *probeGroup) got(ctx context.Context, p probe.Probe, r client.Request) framework.Got {
 	if pg == nil {
 		// A read: nothing for the group's guards to keep.
 		return framework.GotExchange(p.Send(ctx, r))

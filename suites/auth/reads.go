@@ -10,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -24,7 +25,7 @@ func registerReads(t *framework.Fixture, g *framework.Group) {
 				continue
 			}
 			framework.Prepare(g, "AUTH-READ-TOKEN-ONLY", func(ctx context.Context) framework.Got {
-				path, reason := t.DiscoverPath(ctx, ep)
+				path, reason := probe.DiscoverPath(ctx, t, ep)
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
 				}
@@ -65,7 +66,7 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				continue
 			}
 			framework.Prepare(g, "AUTH-UNKNOWN-ENDPOINT-401", func(ctx context.Context) unknownAnswer {
-				r, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
+				r, slug := probe.UnknownEndpoint(t, c.method, c.path, c.marker)
 				if slug == "" {
 					return unknownAnswer{ex: t.Client.Do(ctx, r)}
 				}
@@ -84,7 +85,7 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				}))
 				if after := v.after; after != nil && after.StatusErr() == nil && after.Status == http.StatusOK {
 					// No effect: the draft the body describes was not made.
-					_, slug := t.UnknownEndpointRequest(c.method, c.path, c.marker)
+					_, slug := probe.UnknownEndpoint(t, c.method, c.path, c.marker)
 					Expect(after).NotTo(match.HaveJSON("data.key", Equal(slug)),
 						"%s (among this spec's requests) made page %s from its body", c.name, slug)
 				}
@@ -96,7 +97,7 @@ func registerUnknownEndpoints(t *framework.Fixture, g *framework.Group, pg *prob
 				break
 			}
 			framework.Prepare(g, "AUTH-UNKNOWN-ENDPOINT-401", func(ctx context.Context) framework.Got {
-				r, _ := t.UnknownEndpointRequest(http.MethodGet, path, "")
+				r, _ := probe.UnknownEndpoint(t, http.MethodGet, path, "")
 				return framework.GotExchange(t.Client.Do(ctx, r))
 			}, func(ctx SpecContext, got framework.Got) {
 				Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusUnauthorized))

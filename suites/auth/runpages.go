@@ -16,6 +16,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -185,7 +186,7 @@ func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth fu
 		return refuseOnPage(ctx, t, nil, spec.EditPage, spec.UploadFile, spec.DeletePage)
 	})
 	wrongAuth := framework.Share(g, func(ctx context.Context) *pageRefusals {
-		return refuseOnPage(ctx, t, framework.WrongToken(t.Client.AuthToken()), spec.EditPage, spec.UploadFile, spec.DeletePage)
+		return refuseOnPage(ctx, t, probe.WrongToken(t.Client.AuthToken()), spec.EditPage, spec.UploadFile, spec.DeletePage)
 	})
 	Describe("5.2, 5.5 The authentication token, on a page the run created", func() {
 		for _, ep := range []spec.Endpoint{spec.EditPage, spec.DeletePage, spec.UploadFile} {

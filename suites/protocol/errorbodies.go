@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -28,9 +29,9 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 	Describe("7 Body of an early error", judgesTheRun, func() {
 		g := t.NewGroup(judgesTheRun)
 		for _, ep := range spec.Endpoints() {
-			probes := map[errorKind]framework.Probe{
-				missingToken: t.NewProbe(ep, "early-missing-"+framework.EndpointName(ep)),
-				wrongToken:   t.NewProbe(ep, "early-invalid-"+framework.EndpointName(ep)),
+			probes := map[errorKind]probe.Probe{
+				missingToken: probe.New(t, ep, "early-missing-"+probe.EndpointName(ep)),
+				wrongToken:   probe.New(t, ep, "early-invalid-"+probe.EndpointName(ep)),
 			}
 			asks := []ask{{ep, missingToken}, {ep, wrongToken}}
 			// The probes of what no other spec sent, as the auth rules
@@ -63,7 +64,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 		unknown := ask{kind: unknownPath}
 		framework.Prepare(g, "ENV-EARLY-ERROR-SHAPE", func(ctx context.Context) struct{} {
 			if !p.seen(unknown) {
-				r, _ := t.UnknownEndpointRequest(http.MethodGet, "/api/nonexistent", "")
+				r, _ := probe.UnknownEndpoint(t, http.MethodGet, "/api/nonexistent", "")
 				t.Client.Do(ctx, r)
 			}
 			return struct{}{}

@@ -19,6 +19,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -45,7 +46,7 @@ func registerReads(t *framework.Fixture) {
 				continue
 			}
 			framework.Prepare(g, "ENV-SUCCESS-SHAPE", func(ctx context.Context) framework.Got {
-				path, reason := t.DiscoverPath(ctx, ep)
+				path, reason := probe.DiscoverPath(ctx, t, ep)
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
 				}

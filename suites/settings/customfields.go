@@ -17,8 +17,8 @@ import (
 	"github.com/onsi/gomega/types"
 
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
@@ -163,7 +163,7 @@ func showJSON(v any) string {
 // whose settings have none: on such a host the field appears when first set
 // (the previous release does this), and no API call can remove it again, so
 // the settings could not be restored exactly.
-func requireCustomFields(g *framework.SettingsGuard) {
+func requireCustomFields(g *settingsguard.Guard) {
 	if _, had := g.Original()["customFields"]; !had {
 		verdicts.NotChecked("the target's settings have no customFields field; setting one could not be undone through the API")
 	}

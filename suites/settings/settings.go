@@ -4,7 +4,7 @@
 // The read stands with the run's other reads. The specs that change the
 // settings stand in one Ordered container, one after another (a setting
 // is global: no two changes may overlap), and share one
-// framework.SettingsGuard: it reads the whole settings map before the
+// settingsguard.Guard: it reads the whole settings map before the
 // first change; each spec changes one harmless field, or sends a change the
 // target must refuse, and judges what it sees; after the last spec (also
 // when one fails or the run is interrupted) the guard puts back every field
@@ -28,6 +28,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
@@ -49,7 +50,7 @@ func Register(t *framework.Fixture) {
 	})
 
 	Describe("4.10 PUT /api/settings", Label(spec.EditSettings.Label()), framework.PhaseSettingsWrites, Serial, Ordered, ContinueOnFailure, func() {
-		w := &writes{t: t, g: t.GuardSettingsInOrder("the settings specs")}
+		w := &writes{t: t, g: settingsguard.InOrder(t, "the settings specs")}
 		t.It("SETTINGS-EDIT-OK", w.editOK)
 		t.It("SETTINGS-EDIT-PARTIAL", w.editOthers, framework.Case("every other field 2.6 names, slogan omitted"))
 		// locale alone after the language (which rewrites it on the
@@ -74,7 +75,7 @@ func Register(t *framework.Fixture) {
 // the container's order, in one goroutine.
 type writes struct {
 	t      *framework.Fixture
-	g      *framework.SettingsGuard
+	g      *settingsguard.Guard
 	slogan *sloganChange // nil until made
 	others *othersChange // nil until made (partial.go)
 }
@@ -205,7 +206,7 @@ func (w *writes) formSanitisedOnce(ctx SpecContext) {
 
 // needField stops a spec that changes a named field the target does not
 // have (SETTINGS-GET-SHAPE fails such a target: 2.6 names the field).
-func needField(g *framework.SettingsGuard, name string) {
+func needField(g *settingsguard.Guard, name string) {
 	if _, ok := g.Original()[name]; !ok {
 		verdicts.NotChecked("the target's settings have no %s field to change (see SETTINGS-GET-SHAPE)", name)
 	}

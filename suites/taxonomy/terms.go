@@ -203,7 +203,7 @@ func (s *shared) readViews(ctx context.Context) map[string]*client.Exchange {
 // readViewsOf reads the single view of each term of keys side by side,
 // each as a stream: its pages (full page objects, as many as the term
 // names) are checked against page.json as they arrive and kept slim
-// (framework.ReadStreamedPages), so a big category's view costs no more
+// (Pages.ReadStreamed), so a big category's view costs no more
 // memory than a small one's.
 func (s *shared) readViewsOf(ctx context.Context, keys []string) []*client.Exchange {
 	paths := make([]string, len(keys))

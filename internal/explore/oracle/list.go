@@ -17,7 +17,7 @@ import (
 // ListModel is what the page list's answers are judged against: how many
 // pages of each type the site holds (counted in the listing of every
 // type, whose number of pages agrees with its meta.total:
-// framework.Fixture.ListAllPages) and the plugin's default page size
+// pagelist.Reader.ListAll) and the plugin's default page size
 // (meta.pageSize without numberOfItems).
 type ListModel struct {
 	Counts      map[string]int

@@ -26,7 +26,7 @@ import (
 // PageCheck is a check of every whole page object a listing streams (the
 // shape of a page, for instance): it returns the problems of one page,
 // none when there are none. Checks are added before the run's first
-// request (CheckListedPages).
+// request (Reader.Check).
 type PageCheck struct {
 	Name  string
 	Check func(page gjson.Result) []PageProblem
@@ -41,9 +41,9 @@ type PageProblem struct{ Path, Problem string }
 // rest are counted): enough to show what is wrong.
 const maxProblemsKept = 50
 
-// CheckListedPages adds checks run on every whole page object of the
-// listing of every type and of the term views read as streams (ListAllPages,
-// ReadPages, ReadStreamedPages; PassCheckOnListing and PassCheckOnStream
+// Reader.Check adds checks run on every whole page object of the
+// listing of every type and of the term views read as streams (Reader.ListAll,
+// Reader.Read, Reader.ReadStreamed; PassCheckOnListing and PassCheckOnStream
 // judge their findings). A check whose name is added already is not added
 // again. Add them when the specs are registered, before any request.
 func (r *Reader) Check(checks ...PageCheck) {
@@ -57,7 +57,7 @@ func (r *Reader) Check(checks ...PageCheck) {
 }
 
 // PageShape is the check of a whole page object against schema
-// page.json (the 17 fields of spec section 2.1), for CheckListedPages.
+// page.json (the 17 fields of spec section 2.1), for Reader.Check.
 var PageShape = PageCheck{Name: "page.json", Check: func(page gjson.Result) []PageProblem {
 	violations, err := schemas.Violations("page.json", []byte(page.Raw))
 	if err != nil {
@@ -143,8 +143,8 @@ func PassCheckOnListing(l Listing, check, expect string) types.GomegaMatcher {
 }
 
 // PassCheckOnStream expects the page check named to have found nothing on
-// the pages at arrayPath of an answer read as a stream (ReadStreamedPages,
-// ReadPages), each problem a fact on its field (arrayPath[i].path).
+// the pages at arrayPath of an answer read as a stream (Reader.ReadStreamed,
+// Reader.Read), each problem a fact on its field (arrayPath[i].path).
 func PassCheckOnStream(check, arrayPath, expect string) types.GomegaMatcher {
 	return passCheck(expect, check, arrayPath, func(ex *client.Exchange) (Listing, bool) {
 		v, ok := ex.Folded().(*foldedListing)

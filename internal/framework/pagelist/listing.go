@@ -156,7 +156,7 @@ type foldedListing struct {
 // whole-site rules compare (keys, types, tags and categories, uuids,
 // slugs, links). A rule that compares another member across the site adds
 // it here; one that judges a page whole does so as the listing streams
-// (CheckListedPages).
+// (Reader.Check).
 var slimMembers = []string{"key", "uuid", "title", "description", "type", "slug", "date", "dateRaw", "dateUTC", "tags",
 	"username", "category", "permalink", "coverImage", "coverImageFilename"}
 
@@ -299,7 +299,7 @@ func streamPagesAt(path string, v pageView) *client.Stream {
 	return &client.Stream{Path: path, Name: v.name, New: func() client.Fold { return newPageFold(v) }}
 }
 
-// ReadStreamedPages sends GET path for each of paths side by side (All),
+// Reader.ReadStreamed sends GET path for each of paths side by side (All),
 // each read as a stream whose array of page objects at arrayPath (for
 // example "data.pages" of a tag's single view) goes through the run's page
 // checks and is kept slim (slimMembers: PAGE-VIEWS-AGREE compares a term's
@@ -314,7 +314,7 @@ func (r *Reader) ReadStreamed(ctx context.Context, arrayPath string, paths ...st
 	return r.all(ctx, reqs...)
 }
 
-// ReadPages reads one answer of the page list with query q as a stream:
+// Reader.Read reads one answer of the page list with query q as a stream:
 // the exchange, and what the fold kept of its pages (nil unless the whole
 // answer was one JSON document). The run's page checks look at each page
 // of a listing of every type.
@@ -334,7 +334,7 @@ func (r *Reader) Read(ctx context.Context, q url.Values) (*client.Exchange, *Lis
 	return ex, l
 }
 
-// ListAllPages returns every page matching the type filters of q, as the
+// Reader.ListAll returns every page matching the type filters of q, as the
 // reference a rule's check compares against. It does not judge the server:
 // it asks for numberOfItems=-1, read as a stream whatever its size, and
 // when that answer is incomplete (its pages differ in number from

@@ -18,8 +18,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
-// PageListRequest is GET /api/pages with query q read as a stream, as
-// ReadPageLists reads it: each page object kept brief (key, type, tags),
+// Reader.ListRequest is GET /api/pages with query q read as a stream, as
+// Reader.ReadLists reads it: each page object kept brief (key, type, tags),
 // unchecked. With only, the listing keeps the pages of those keys alone,
 // whole, and no other (a suite that looks for its own pages in a listing,
 // and compares their every field with their other views: a big site's
@@ -57,7 +57,7 @@ func (f *keyedFold) Item(raw []byte) {
 	}
 }
 
-// StreamedPagesRequest is GET path read as ReadStreamedPages reads it: the
+// Reader.StreamedRequest is GET path read as Reader.ReadStreamed reads it: the
 // array of page objects at arrayPath goes through the run's page checks
 // and is kept slim (PageItems gives those pages); the body is the rest of
 // the answer with that array empty.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A listing read with PageListRequest naming keys keeps those pages whole
+// A listing read with Reader.ListRequest naming keys keeps those pages whole
 // and no other, and reads whole however large it is (beyond MaxBody in
 // all); one page object over MaxBody cuts it, and Unread says so.
 func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {

@@ -62,7 +62,7 @@ func QueryWith(q url.Values, kv ...string) url.Values {
 }
 
 // PageItems returns the page objects of a page list answer: its data
-// array, or, of an answer read as a stream (ReadPages, ReadPageLists),
+// array, or, of an answer read as a stream (Reader.Read, Reader.ReadLists),
 // the slim pages its fold kept (none when it was not one JSON document).
 func PageItems(ex *client.Exchange) PageList {
 	if ex.Streamed != nil {
@@ -74,7 +74,7 @@ func PageItems(ex *client.Exchange) PageList {
 	return PageListOf(ex.Get("data").Array())
 }
 
-// ReadPageLists sends GET /api/pages with each of qs side by side (All),
+// Reader.ReadLists sends GET /api/pages with each of qs side by side (All),
 // each read as a stream whose page objects are kept brief (key, type,
 // tags; PageItems gives them), unchecked, and returns the answers in the
 // order of qs.

@@ -84,7 +84,7 @@ func (k kit) lacking(what string) string {
 	return reason
 }
 
-// listing is what Fixture.ListAllPages brought for a prepare function:
+// listing is what Pages.ListAll brought for a prepare function:
 // every page matching a query and the exchange that gave them, or why no
 // consistent listing could be had.
 type listing struct {
@@ -94,7 +94,7 @@ type listing struct {
 	all     pagelist.Listing
 }
 
-// listAll is Fixture.ListAllPages for a prepare function.
+// listAll is Pages.ListAll for a prepare function.
 func (k kit) listAll(ctx context.Context, q url.Values) listing {
 	l := k.t.Pages.ListAll(ctx, q)
 	return listing{items: l.Pages, ex: l.Ex, problem: l.Problem, all: l}
@@ -177,7 +177,7 @@ func (k kit) total(c counted) int {
 }
 
 // lists sends GET /api/pages with each of qs side by side, each read as
-// a stream whose pages are kept slim (Fixture.ReadPageLists: what a
+// a stream whose pages are kept slim (Pages.ReadLists: what a
 // judge reads with pagelist.PageItems), and returns the answers in the
 // order of qs, unjudged: the judge judges each with expectList where the
 // one-by-one walk judged it, so that the first failure a spec shows stays

@@ -1,4 +1,7 @@
-package framework
+// Package probe builds the requests several suites send: a real resource
+// to read on each read endpoint, requests that must be refused, and what
+// to do should a broken server carry them out anyway.
+package probe
 
 import (
 	"context"
@@ -10,18 +13,16 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
-
-// Requests that several suites build: a real resource to read on each read
-// endpoint, requests that must be refused, and what to do should a broken
-// server carry them out anyway.
 
 // Probe is a request to one endpoint that names no real resource: keys and
 // usernames carry the run marker, so they exist on no target.
 type Probe struct {
-	t        *Fixture
+	t        *framework.Fixture
 	Endpoint spec.Endpoint
 	Path     string
 	// Slug is the run-marked slug a create probe asks for.
@@ -33,9 +34,9 @@ type Probe struct {
 	Safe bool
 }
 
-// NewProbe builds the probe of ep; name tells apart the markers of the
+// New builds the probe of ep; name tells apart the markers of the
 // specs that probe the same endpoint.
-func (t *Fixture) NewProbe(ep spec.Endpoint, name string) Probe {
+func New(t *framework.Fixture, ep spec.Endpoint, name string) Probe {
 	p := Probe{t: t, Endpoint: ep, Path: ep.Path(), Safe: true}
 	missing := t.Marker("no-such-" + name)
 	switch ep {
@@ -69,15 +70,15 @@ func EndpointName(ep spec.Endpoint) string {
 }
 
 // Decorators are the t.It arguments the probe needs: its endpoint label,
-// and Writes/SettingsWrites when a wrongly accepted request would change
+// and framework.Writes or SettingsWrites when a wrongly accepted request would change
 // the target (read-only runs then skip the spec).
 func (p Probe) Decorators() []any {
 	args := []any{p.Endpoint}
 	switch {
 	case p.Endpoint == spec.EditSettings:
-		args = append(args, SettingsWrites)
+		args = append(args, framework.SettingsWrites)
 	case !p.Safe:
-		args = append(args, Writes)
+		args = append(args, framework.Writes)
 	}
 	return args
 }
@@ -169,10 +170,10 @@ func (p Probe) Send(ctx context.Context, r client.Request) *client.Exchange {
 	var ex *client.Exchange
 	switch p.Endpoint {
 	case spec.CreatePage:
-		t.GuardCreate(ctx, p.Slug)
+		GuardCreate(ctx, t, p.Slug)
 		ex = t.Client.Do(ctx, r)
 	case spec.EditSettings:
-		ex = t.GuardSettings(ctx, "a settings PUT without valid credentials (must be refused)").Send(ctx, r)
+		ex = settingsguard.New(ctx, t, "a settings PUT without valid credentials (must be refused)").Send(ctx, r)
 	default:
 		ex = t.Client.Do(ctx, r)
 	}
@@ -203,12 +204,12 @@ func (p Probe) Settle(ctx context.Context, ex *client.Exchange) {
 // GuardCreate makes sure a page that a refused create should not have made
 // is removed if it exists after all: at the end of the spec its slug is
 // read and, when found, deleted with valid credentials.
-func (t *Fixture) GuardCreate(ctx context.Context, slug string) {
+func GuardCreate(ctx context.Context, t *framework.Fixture, slug string) {
 	t.DeferCleanup(ctx, func(ctx context.Context) {
 		if t.ReadOnly || !t.Client.HasAuth() {
 			return
 		}
-		ctx, cancel := CleanupContext(ctx)
+		ctx, cancel := framework.CleanupContext(ctx)
 		defer cancel()
 		ex := t.ReadAuth(ctx, client.KeyPath("pages", slug), nil)
 		if ex.Err == nil && ex.Status == http.StatusOK && ex.Get("data.key").String() == slug {
@@ -218,7 +219,7 @@ func (t *Fixture) GuardCreate(ctx context.Context, slug string) {
 	})
 }
 
-// UnknownEndpointRequest is a request to a path or method the spec does not
+// UnknownEndpoint is a request to a path or method the spec does not
 // list, with the API token where the spec puts it for the method (the query
 // string for methods the spec does not place it for; the header when the
 // run sends tokens in headers) and harmless input. A body is a run-marked
@@ -226,7 +227,7 @@ func (t *Fixture) GuardCreate(ctx context.Context, slug string) {
 // requests), so that a broken server that took it for a create would make a
 // page the spec can look for, and the sweep and `conformance cleanup` can
 // find; slug is "" for requests without a body.
-func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Request, slug string) {
+func UnknownEndpoint(t *framework.Fixture, method, path, name string) (r client.Request, slug string) {
 	r = client.Request{Method: method, Path: path, Credentials: client.APIToken, Probe: true}
 	switch method {
 	case http.MethodPost, http.MethodPut:
@@ -248,7 +249,7 @@ func (t *Fixture) UnknownEndpointRequest(method, path, name string) (r client.Re
 // list endpoint names (a page the run creates when the target has none and
 // writes are allowed). Without one it returns why, for the judge to say
 // (NotChecked): a prepare function may not skip its spec.
-func (t *Fixture) DiscoverPath(ctx context.Context, ep spec.Endpoint) (path, reason string) {
+func DiscoverPath(ctx context.Context, t *framework.Fixture, ep spec.Endpoint) (path, reason string) {
 	list := map[spec.Endpoint]string{spec.GetPage: "pages", spec.ListFiles: "pages", spec.GetTag: "tags",
 		spec.GetCategory: "categories", spec.GetUser: "users"}[ep]
 	if list == "" {

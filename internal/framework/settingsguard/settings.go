@@ -1,4 +1,4 @@
-package framework
+package settingsguard
 
 import (
 	"context"
@@ -12,17 +12,18 @@ import (
 	"github.com/onsi/ginkgo/v2"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
 
-// SettingsGuard holds the settings as they were before a spec sent a
+// Guard holds the settings as they were before a spec sent a
 // request that may change them, and puts them back when the spec ends (or,
 // for the guard of an Ordered container, when its last spec ends),
 // however it ends. Every spec that touches PUT /api/settings goes through
 // one, whether it means to change a setting or sends a request the target
 // must refuse.
-type SettingsGuard struct {
-	t *Fixture
+type Guard struct {
+	t *framework.Fixture
 	// mu guards what requests change (changes, requests, latest):
 	// the prepares of a group may send through one guard side by side.
 	mu       sync.Mutex
@@ -46,43 +47,43 @@ type SettingsGuard struct {
 	restored bool // the restore ran (once: by its cleanup, or the sweep)
 }
 
-// GuardSettings reads the whole settings map (twice, side by side: fields
+// New reads the whole settings map (twice, side by side: fields
 // that differ between the two answers are volatile) and registers its
 // restore with DeferCleanup before the spec sends anything: the restore
 // then runs when the spec passes, fails, times out or the run is
 // interrupted. Settings that cannot be read could not be restored, so the
 // spec is then not checked. what says what the spec sends, for the run
 // summary.
-func (t *Fixture) GuardSettings(ctx context.Context, what string) *SettingsGuard {
-	g, reason := t.TryGuardSettings(ctx, what)
+func New(ctx context.Context, t *framework.Fixture, what string) *Guard {
+	g, reason := Try(ctx, t, what)
 	if reason != "" {
 		verdicts.NotCheckedAt(reason, 2)
 	}
 	return g
 }
 
-// TryGuardSettings is GuardSettings for a prepare or Share function
+// Try is New for a prepare or Share function
 // (Prepare), which may not skip a spec: when the settings cannot be read
 // it returns no guard and why, for judge to say. The restore runs when the
 // spec that judges ctx ends (after the group's last spec, for a Share
 // function).
-func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsGuard, string) {
+func Try(ctx context.Context, t *framework.Fixture, what string) (*Guard, string) {
 	if reason := t.SettingsWritesStopped(); reason != "" {
 		return nil, reason
 	}
-	g := &SettingsGuard{t: t, what: what}
+	g := &Guard{t: t, what: what}
 	if reason := g.read(ctx); reason != "" {
 		return nil, reason
 	}
 	t.DeferCleanup(ctx, func(ctx context.Context) {
-		cctx, cancel := CleanupContext(ctx)
+		cctx, cancel := framework.CleanupContext(ctx)
 		defer cancel()
 		g.restore(cctx)
 	})
 	return g, ""
 }
 
-// GuardSettingsInOrder returns the one guard of the specs of an Ordered
+// InOrder returns the one guard of the specs of an Ordered
 // container that change the settings one after another: called in the
 // container's body, it registers (BeforeAll) the restore that runs after
 // the container's last spec, also when a spec fails, times out or the run
@@ -96,17 +97,17 @@ func (t *Fixture) TryGuardSettings(ctx context.Context, what string) (*SettingsG
 // Ginkgo skips the cleanup of an Ordered container whose later specs it
 // skips after a failure with --fail-fast, or after the run's time limit
 // passed between or during its specs (ContinueOnFailure); the final sweep
-// then restores what such a guard left (restoreSettingsLeft).
-func (t *Fixture) GuardSettingsInOrder(what string) *SettingsGuard {
-	g := &SettingsGuard{t: t, what: what, listed: true}
+// then restores what such a guard left (restoreLeft).
+func InOrder(t *framework.Fixture, what string) *Guard {
+	g := &Guard{t: t, what: what, listed: true}
 	ginkgo.BeforeAll(func() { ginkgo.DeferCleanup(g.cleanup) })
 	return g
 }
 
 // Begin reads the settings the guard will restore, when no spec of the
-// container has yet (GuardSettingsInOrder); when they cannot be read, the
+// container has yet (InOrder); when they cannot be read, the
 // spec is not checked. Call it before anything that may change them.
-func (g *SettingsGuard) Begin(ctx context.Context) {
+func (g *Guard) Begin(ctx context.Context) {
 	if reason := g.t.SettingsWritesStopped(); reason != "" {
 		verdicts.NotCheckedAt(reason, 1)
 	}
@@ -118,7 +119,7 @@ func (g *SettingsGuard) Begin(ctx context.Context) {
 // begin is read for a spec, which it makes not checked when the settings
 // cannot be read; skip counts the frames above begin to name as its
 // location.
-func (g *SettingsGuard) begin(ctx context.Context, skip int) {
+func (g *Guard) begin(ctx context.Context, skip int) {
 	if reason := g.read(ctx); reason != "" {
 		verdicts.NotCheckedAt(reason, skip+1)
 	}
@@ -128,7 +129,7 @@ func (g *SettingsGuard) begin(ctx context.Context, skip int) {
 // cache's answer, from before any write: all the better to find fields
 // that change by themselves), and keeps them as the guard's original;
 // it returns why it could not ("" when it could).
-func (g *SettingsGuard) read(ctx context.Context) string {
+func (g *Guard) read(ctx context.Context) string {
 	read := client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}
 	fresh := read
 	fresh.Fresh = true
@@ -143,23 +144,25 @@ func (g *SettingsGuard) read(ctx context.Context) string {
 	}
 	g.original, g.volatile = original, changedFields(first, original)
 	g.latest, g.latestEx = original, exs[1]
-	g.t.settings.add(g)
-	g.t.late.found(original, g.volatile)
+	g.t.AtEnd("", true, g.restoreLeft)
+	t := g.t
+	t.AtEnd("settings: updates without an answer", false, func(ctx context.Context) { settleLateSettings(ctx, t) })
+	g.t.NoteSettingsRead(original, g.volatile)
 	return ""
 }
 
 // Original is the settings map as it was before the first change (not to
 // be changed).
-func (g *SettingsGuard) Original() map[string]any { return g.original }
+func (g *Guard) Original() map[string]any { return g.original }
 
 // Volatile lists the fields that changed between two reads with no update
 // between, sorted.
-func (g *SettingsGuard) Volatile() []string { return g.volatile }
+func (g *Guard) Volatile() []string { return g.volatile }
 
 // Read reads the whole settings map now (the guard keeps it for Current);
 // the string is what went wrong, "" when it was read.
-func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]any, string) {
-	ex, m, problem := g.t.ReadSettings(ctx)
+func (g *Guard) Read(ctx context.Context) (*client.Exchange, map[string]any, string) {
+	ex, m, problem := Read(ctx, g.t)
 	if problem == "" {
 		g.mu.Lock()
 		g.latest, g.latestEx = m, ex
@@ -170,7 +173,7 @@ func (g *SettingsGuard) Read(ctx context.Context) (*client.Exchange, map[string]
 
 // Current is the settings as they are now: those the guard read last, or
 // a new Read when a request that may change them was sent since.
-func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[string]any, string) {
+func (g *Guard) Current(ctx context.Context) (*client.Exchange, map[string]any, string) {
 	g.mu.Lock()
 	latest, latestEx := g.latest, g.latestEx
 	g.mu.Unlock()
@@ -182,47 +185,47 @@ func (g *SettingsGuard) Current(ctx context.Context) (*client.Exchange, map[stri
 
 // Put sends a settings change with both tokens. Once a settings update
 // got no answer, nothing is sent (SettingsWritesStopped): the exchange
-// carries a *SettingsNotSent error.
-func (g *SettingsGuard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
+// carries a *framework.SettingsNotSent error.
+func (g *Guard) Put(ctx context.Context, fields map[string]any) *client.Exchange {
 	return g.send(ctx, "PUT "+strings.Join(slices.Sorted(maps.Keys(fields)), ", "), true,
 		client.Request{Method: http.MethodPut, Path: "/api/settings", JSON: fields, Credentials: client.BothTokens})
 }
 
 // PutForm sends a settings change as a form-encoded body (spec 1), with
 // both tokens.
-func (g *SettingsGuard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
+func (g *Guard) PutForm(ctx context.Context, form url.Values) *client.Exchange {
 	return g.send(ctx, "PUT "+strings.Join(slices.Sorted(maps.Keys(form)), ", ")+" (form-encoded)", true,
 		client.Request{Method: http.MethodPut, Path: "/api/settings", Form: form, Credentials: client.BothTokens})
 }
 
 // Send sends a request that should not change the settings (one the target
 // must refuse); should it change them after all, they are restored too.
-func (g *SettingsGuard) Send(ctx context.Context, r client.Request) *client.Exchange {
+func (g *Guard) Send(ctx context.Context, r client.Request) *client.Exchange {
 	fields := slices.Concat(slices.Collect(maps.Keys(r.JSON)), slices.Collect(maps.Keys(r.Form)))
 	return g.send(ctx, r.Method+" "+strings.Join(slices.Sorted(slices.Values(fields)), ", ")+" (to be refused)", false, r)
 }
 
 // send sends r, a request that may change the settings (what, change: see
 // sending), unless settings writes were stopped; a request that gets no
-// answer stops them (noteWrite).
-func (g *SettingsGuard) send(ctx context.Context, what string, change bool, r client.Request) *client.Exchange {
+// answer stops them (NoteWrite).
+func (g *Guard) send(ctx context.Context, what string, change bool, r client.Request) *client.Exchange {
 	if reason := g.t.SettingsWritesStopped(); reason != "" {
 		// Among the spec's evidence: a spec that fails on it is not
 		// checked, for this reason (Install's AfterEach).
-		ex := notSent(r.Method, r.Path, &SettingsNotSent{Reason: reason})
+		ex := framework.NotSent(r.Method, r.Path, &framework.SettingsNotSent{Reason: reason})
 		g.t.Judged(ex)
 		return ex
 	}
 	g.sending(what, change)
 	ex := g.t.Client.Do(ctx, r)
-	g.t.noteWrite(ex)
+	g.t.NoteWrite(ex)
 	return ex
 }
 
 // sending notes a request that may change the settings (meant to: a
 // change): what it sends, and that what the guard read last is out of
 // date.
-func (g *SettingsGuard) sending(what string, change bool) {
+func (g *Guard) sending(what string, change bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.changes = g.changes || change
@@ -237,17 +240,17 @@ func (g *SettingsGuard) sending(what string, change bool) {
 // (and left out) when it changes between those reads: a field a server
 // updates by itself with one-second resolution may not change between two
 // quick reads.
-func (g *SettingsGuard) Changed(ctx context.Context, before, now map[string]any, except ...string) []string {
-	if _, late := g.t.settledChanges(ctx, before, now, g.volatile, except...); len(late) > 0 {
+func (g *Guard) Changed(ctx context.Context, before, now map[string]any, except ...string) []string {
+	if _, late := settledChanges(ctx, g.t, before, now, g.volatile, except...); len(late) > 0 {
 		g.volatile = slices.Sorted(slices.Values(slices.Concat(g.volatile, late)))
 	}
-	return SettingsDiff(before, now, slices.Concat(except, g.volatile)...)
+	return Diff(before, now, slices.Concat(except, g.volatile)...)
 }
 
 // cleanup is the restore DeferCleanup runs: with a context no interrupt
 // cancels (CleanupContext).
-func (g *SettingsGuard) cleanup(ctx ginkgo.SpecContext) {
-	cctx, cancel := CleanupContext(ctx)
+func (g *Guard) cleanup(ctx ginkgo.SpecContext) {
+	cctx, cancel := framework.CleanupContext(ctx)
 	defer cancel()
 	g.restore(cctx)
 }
@@ -255,7 +258,7 @@ func (g *SettingsGuard) cleanup(ctx ginkgo.SpecContext) {
 // restore puts back what changed and records the outcome in the ledger: a
 // meant change always, a request that should have changed nothing only
 // when it did.
-func (g *SettingsGuard) restore(ctx context.Context) {
+func (g *Guard) restore(ctx context.Context) {
 	g.mu.Lock()
 	if g.restored || len(g.requests) == 0 || g.original == nil {
 		g.mu.Unlock()
@@ -270,7 +273,7 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.mu.Unlock()
 	// A request that got no answer may change the settings after this
 	// read: the checks after it (settleGuard) decide.
-	_, late := g.t.late.latest(true)
+	_, late := g.t.LateSettingsWrite()
 	if !changes && !late {
 		if _, now, problem := g.Current(ctx); problem == "" && len(changedFields(g.original, now, g.volatile...)) == 0 {
 			return
@@ -279,9 +282,9 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.mu.Lock()
 	latest := g.latest
 	g.mu.Unlock()
-	problem := g.t.restoreSettings(ctx, g.original, latest, g.volatile...)
-	if _, late := g.t.late.latest(true); late {
-		g.t.settleGuard(ctx, what, g.original, g.volatile)
+	problem := restoreSettings(ctx, g.t, g.original, latest, g.volatile...)
+	if _, late := g.t.LateSettingsWrite(); late {
+		settleGuard(ctx, g.t, what, g.original, g.volatile)
 		return
 	}
 	if problem != "" {
@@ -292,15 +295,11 @@ func (g *SettingsGuard) restore(ctx context.Context) {
 	g.t.Ledger.SettingsVerified(what, "every field restored and verified")
 }
 
-// restoreSettingsLeft restores the settings of every guard whose restore
-// did not run (Install's AfterSuite calls it, before the sweep): the
-// backstop of a container Ginkgo left without its cleanup. The specs have
-// ended then, so no guard is in use.
-func (t *Fixture) restoreSettingsLeft(ctx context.Context) {
-	guards := t.settings.take()
-	cctx, cancel := CleanupContext(ctx)
+// restoreLeft restores the settings when the guard's own restore did not
+// run (AtEnd, before the sweep): the backstop of a container Ginkgo left
+// without its cleanup. The specs have ended then, so no guard is in use.
+func (g *Guard) restoreLeft(ctx context.Context) {
+	cctx, cancel := framework.CleanupContext(ctx)
 	defer cancel()
-	for _, g := range slices.Backward(guards) {
-		g.restore(cctx)
-	}
+	g.restore(cctx)
 }

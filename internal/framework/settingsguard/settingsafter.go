@@ -1,19 +1,16 @@
-package framework
+package settingsguard
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/onsi/ginkgo/v2/types"
-
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
 )
 
 // This file checks the settings again after a settings update that got no
@@ -22,38 +19,20 @@ import (
 // read again once the update could have landed, restored again while they
 // differ, and only what the last check read goes into the ledger.
 
-// SettingsNotSent is the error of a settings request not sent because
-// settings writes were stopped (SettingsWritesStopped).
-type SettingsNotSent struct{ Reason string }
-
-func (e *SettingsNotSent) Error() string { return "not sent: " + e.Reason }
-
-// settingsHeldBack reports whether ex is a settings request the run did
-// not send because settings writes were stopped.
-func settingsHeldBack(ex *client.Exchange) bool {
-	var held *SettingsNotSent
-	return errors.As(ex.Err, &held)
-}
-
-// heldBackSettings reports whether the failed spec of report failed on a
-// settings request the run held back: one among its evidence, or, for a
-// request a prepare sent (whose exchange another spec's evidence may have
-// taken), the run's own reason quoted in its failure.
-func (t *Fixture) heldBackSettings(report types.SpecReport, evidence []*client.Exchange) bool {
-	reason := t.SettingsWritesStopped()
-	return reason != "" && (slices.ContainsFunc(evidence, settingsHeldBack) || strings.Contains(report.Failure.Message, reason))
-}
+// lateBoundFactor bounds the checks after a write without an answer: they
+// stop lateBoundFactor pauses after the first.
+const lateBoundFactor = 4
 
 // lateOutcome is what the checks after a settings update without an
 // answer found.
 type lateOutcome struct {
-	verified bool          // the last check read every field as before
-	waited   time.Duration // from the first check's wait to the last read
-	after    time.Duration // from when the client gave up on late to the last read
-	restores int           // restores sent again
-	late     lateWrite     // the update that may land last
-	diff     []string      // what the last check read, one line a field
-	problem  string        // the last check could not read the settings
+	verified bool                // the last check read every field as before
+	waited   time.Duration       // from the first check's wait to the last read
+	after    time.Duration       // from when the client gave up on late to the last read
+	restores int                 // restores sent again
+	late     framework.LateWrite // the update that may land last
+	diff     []string            // what the last check read, one line a field
+	problem  string              // the last check could not read the settings
 	put      map[string]any
 }
 
@@ -61,38 +40,38 @@ type lateOutcome struct {
 // answer could have landed, and while they differ from original sends the
 // restore again, waiting twice as long each time, until a check reads them
 // as before or lateBoundFactor pauses have passed.
-func (t *Fixture) settleSettings(ctx context.Context, original map[string]any, volatile []string) lateOutcome {
-	w, _ := t.late.latest(true)
+func settleSettings(ctx context.Context, t *framework.Fixture, original map[string]any, volatile []string) lateOutcome {
+	w, _ := t.LateSettingsWrite()
 	out := lateOutcome{late: w}
-	bound := lateBoundFactor * w.pause
-	ctx, cancel := lateContext(ctx, bound)
+	bound := lateBoundFactor * w.Pause
+	ctx, cancel := framework.LateContext(ctx, bound)
 	defer cancel()
 	start := time.Now()
-	end, step, at := start.Add(bound), w.pause, w.settle
+	end, step, at := start.Add(bound), w.Pause, w.Settle
 	for {
 		if at.After(end) {
 			at = end
 		}
-		if !waitUntil(ctx, at) {
+		if !framework.SleepUntil(ctx, at) {
 			out.problem = "the checks ran out of time"
 			break
 		}
 		var now map[string]any
-		now, volatile = t.checkSettings(ctx, original, volatile, &out)
+		now, volatile = checkSettings(ctx, t, original, volatile, &out)
 		if out.verified || !time.Now().Before(end) {
 			break
 		}
 		if now != nil {
-			t.restoreSettings(ctx, original, now, volatile...)
+			restoreSettings(ctx, t, original, now, volatile...)
 			out.restores++
 		}
 		at, step = time.Now().Add(step), 2*step
-		if lw, _ := t.late.latest(true); lw.settle.After(at) {
-			at = lw.settle // the restore itself got no answer
+		if lw, _ := t.LateSettingsWrite(); lw.Settle.After(at) {
+			at = lw.Settle // the restore itself got no answer
 		}
 	}
 	out.waited = time.Since(start)
-	out.after = time.Since(w.settle.Add(-w.pause))
+	out.after = time.Since(w.Settle.Add(-w.Pause))
 	return out
 }
 
@@ -100,19 +79,19 @@ func (t *Fixture) settleSettings(ctx context.Context, original map[string]any, v
 // (fresh: a late update empties no cache) and records in out what differs
 // from original, fields that change by themselves aside (those it adds to
 // volatile). It returns what it read (nil when it could not) and volatile.
-func (t *Fixture) checkSettings(ctx context.Context, original map[string]any, volatile []string, out *lateOutcome) (map[string]any, []string) {
-	_, now, problem := t.ReadSettings(ctx, Fresh())
+func checkSettings(ctx context.Context, t *framework.Fixture, original map[string]any, volatile []string, out *lateOutcome) (map[string]any, []string) {
+	_, now, problem := Read(ctx, t, framework.Fresh())
 	out.problem, out.diff, out.put = problem, nil, nil
 	if problem != "" {
 		return nil, volatile
 	}
-	changed, late := t.settledChanges(ctx, original, now, volatile)
+	changed, late := settledChanges(ctx, t, original, now, volatile)
 	volatile = append(volatile, late...)
 	if len(changed) == 0 {
 		out.verified = true
 		return now, volatile
 	}
-	out.diff = SettingsDiff(original, now, volatile...)
+	out.diff = Diff(original, now, volatile...)
 	out.put = map[string]any{}
 	for _, k := range changed {
 		if v, ok := original[k]; ok {
@@ -123,9 +102,9 @@ func (t *Fixture) checkSettings(ctx context.Context, original map[string]any, vo
 }
 
 // settleGuard ends a guard's restore when a settings update got no answer
-// (SettingsGuard.restore): the ledger says what the last check read.
-func (t *Fixture) settleGuard(ctx context.Context, what string, original map[string]any, volatile []string) {
-	out := t.settleSettings(ctx, original, volatile)
+// (Guard.restore): the ledger says what the last check read.
+func settleGuard(ctx context.Context, t *framework.Fixture, what string, original map[string]any, volatile []string) {
+	out := settleSettings(ctx, t, original, volatile)
 	if out.verified {
 		t.Ledger.SettingsVerified(what, "every field restored and verified "+out.how())
 		return
@@ -140,14 +119,14 @@ const notRestoredLate = "a settings update that got no answer landed after the r
 	"(the problems name the fields and the request that puts them back)"
 
 // settleLateSettings is the run's last check of the settings, when a
-// settings update got no answer (settleLateWrites): against the settings
+// settings update got no answer (SettleLateWrites): against the settings
 // as the run found them (the first guard's read).
-func (t *Fixture) settleLateSettings(ctx context.Context) {
-	original, volatile := t.late.foundSettings()
-	if _, late := t.late.latest(true); !late || original == nil {
+func settleLateSettings(ctx context.Context, t *framework.Fixture) {
+	original, volatile := t.SettingsFound()
+	if _, late := t.LateSettingsWrite(); !late || original == nil {
 		return
 	}
-	out := t.settleSettings(ctx, original, volatile)
+	out := settleSettings(ctx, t, original, volatile)
 	switch {
 	case out.verified && out.restores == 0:
 		// The notes stand: the last check read what they say.
@@ -165,7 +144,7 @@ func (t *Fixture) settleLateSettings(ctx context.Context) {
 // how says how a verified outcome was reached.
 func (o lateOutcome) how() string {
 	s := fmt.Sprintf("(read again %s after the client stopped waiting for a settings update that got no answer: %s)",
-		o.after.Round(100*time.Millisecond), o.late.what)
+		o.after.Round(100*time.Millisecond), o.late.What)
 	if o.restores > 0 {
 		s += fmt.Sprintf("; it landed late and the restore was sent again %d time(s)", o.restores)
 	}
@@ -175,9 +154,9 @@ func (o lateOutcome) how() string {
 // left says what an unverified outcome leaves, and the request that puts
 // it back: the fields that differ, or every field the run found when the
 // settings could not be read.
-func (o lateOutcome) left(t *Fixture, original map[string]any, volatile []string) string {
+func (o lateOutcome) left(t *framework.Fixture, original map[string]any, volatile []string) string {
 	s := fmt.Sprintf("a settings update got no answer (%s) and landed after the restore; after %s and %d more restore(s), ",
-		o.late.what, o.waited.Round(100*time.Millisecond), o.restores)
+		o.late.What, o.waited.Round(100*time.Millisecond), o.restores)
 	put := o.put
 	if o.problem != "" {
 		s += "the last check could not read them (" + o.problem + ")"
@@ -189,7 +168,7 @@ func (o lateOutcome) left(t *Fixture, original map[string]any, volatile []string
 		s += "the last check read: " + strings.Join(o.diff, "; ")
 	}
 	if len(put) > 0 {
-		s += ". This puts them back: " + t.settingsCurl(put)
+		s += ". This puts them back: " + settingsCurl(t, put)
 	}
 	return s
 }
@@ -197,12 +176,12 @@ func (o lateOutcome) left(t *Fixture, original map[string]any, volatile []string
 // settingsCurl renders PUT /api/settings with fields as a curl line, the
 // tokens as the placeholders the client prints everywhere (the
 // environment variables the CLI reads), never their values.
-func (t *Fixture) settingsCurl(fields map[string]any) string {
+func settingsCurl(t *framework.Fixture, fields map[string]any) string {
 	body := maps.Clone(fields)
-	parts := []string{"curl", "-sS", "-i", "-X", "PUT", t.shellQuote(t.Client.BaseURL() + "/api/settings")}
+	parts := []string{"curl", "-sS", "-i", "-X", "PUT", shellQuote(t, t.Client.BaseURL()+"/api/settings")}
 	if t.Client.CredentialsPlacement() == client.CredentialsInHeader {
-		parts = append(parts, "-H", t.shellQuote(client.AuthorizationHeader+": Bearer "+client.TokenPlaceholder),
-			"-H", t.shellQuote(client.AuthTokenHeader+": "+client.AuthTokenPlaceholder))
+		parts = append(parts, "-H", shellQuote(t, client.AuthorizationHeader+": Bearer "+client.TokenPlaceholder),
+			"-H", shellQuote(t, client.AuthTokenHeader+": "+client.AuthTokenPlaceholder))
 	} else {
 		body["token"], body["authentication"] = client.TokenPlaceholder, client.AuthTokenPlaceholder
 	}
@@ -212,7 +191,7 @@ func (t *Fixture) settingsCurl(fields map[string]any) string {
 	if err := enc.Encode(body); err != nil {
 		return "(the request could not be rendered: " + err.Error() + ")"
 	}
-	parts = append(parts, "-H", t.shellQuote("Content-Type: application/json"), "--data-raw", t.shellQuote(strings.TrimSpace(b.String())))
+	parts = append(parts, "-H", shellQuote(t, "Content-Type: application/json"), "--data-raw", shellQuote(t, strings.TrimSpace(b.String())))
 	return strings.Join(parts, " ")
 }
 
@@ -221,7 +200,7 @@ var shellEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "`", "\\`", `$`, `\
 
 // shellQuote double-quotes s for a shell, redacted first, with the token
 // placeholders left to expand (as the client's own curl lines do).
-func (t *Fixture) shellQuote(s string) string {
+func shellQuote(t *framework.Fixture, s string) string {
 	s = shellEscaper.Replace(t.Client.Redactor().String(s))
 	for _, p := range []string{client.TokenPlaceholder, client.AuthTokenPlaceholder} {
 		s = strings.ReplaceAll(s, shellEscaper.Replace(p), p)

@@ -1,16 +1,18 @@
-package framework
+package settingsguard
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
@@ -18,18 +20,18 @@ import (
 
 // referenceTarget serves a fresh reference server with the given mutants
 // and returns a writing target on it.
-func referenceTarget(t *testing.T, mutants ...reference.Mutant) *Fixture {
+func referenceTarget(t *testing.T, mutants ...reference.Mutant) *framework.Fixture {
 	t.Helper()
 	ref := testkit.Reference(t, mutants...)
 	c, err := client.New(client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(c, Options{SettingsWrites: true})
+	return framework.New(c, framework.Options{SettingsWrites: true})
 }
 
 // settingsBody returns the raw body of GET /api/settings.
-func settingsBody(t *testing.T, tg *Fixture) []byte {
+func settingsBody(t *testing.T, tg *framework.Fixture) []byte {
 	t.Helper()
 	ex := tg.ReadAuth(context.Background(), "/api/settings", nil)
 	if ex.Err != nil || ex.Status != http.StatusOK {
@@ -38,7 +40,7 @@ func settingsBody(t *testing.T, tg *Fixture) []byte {
 	return append([]byte(nil), ex.Body()...)
 }
 
-func put(t *testing.T, tg *Fixture, fields map[string]any) {
+func put(t *testing.T, tg *framework.Fixture, fields map[string]any) {
 	t.Helper()
 	if ex := tg.Write(context.Background(), http.MethodPut, "/api/settings", fields); ex.Err != nil {
 		t.Fatal(ex.Err)
@@ -74,7 +76,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 				put(t, tg, c.setup)
 			}
 			before := settingsBody(t, tg)
-			_, original, problem := tg.ReadSettings(ctx)
+			_, original, problem := Read(ctx, tg)
 			if problem != "" {
 				t.Fatal(problem)
 			}
@@ -82,7 +84,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 			if bytes.Equal(before, settingsBody(t, tg)) {
 				t.Fatal("the change did not change the settings: the test proves nothing")
 			}
-			if problem := tg.restoreSettings(ctx, original, nil); problem != "" {
+			if problem := restoreSettings(ctx, tg, original, nil); problem != "" {
 				t.Fatalf("restore reported: %s", problem)
 			}
 			if after := settingsBody(t, tg); !bytes.Equal(before, after) {
@@ -97,14 +99,14 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
-	_, original, problem := tg.ReadSettings(ctx)
+	_, original, problem := Read(ctx, tg)
 	if problem != "" {
 		t.Fatal(problem)
 	}
 	// A field the server does not have: PUT ignores it, so it can never
 	// read back as "before".
 	original["conformanceNoSuchField"] = "x"
-	problem = tg.restoreSettings(ctx, original, nil)
+	problem = restoreSettings(ctx, tg, original, nil)
 	if !strings.Contains(problem, "conformanceNoSuchField") {
 		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
 	}
@@ -117,22 +119,22 @@ func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 func TestRestoreLeavesVolatileFieldsAlone(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t, reference.BenignVolatileSettings)
-	_, first, problem := tg.ReadSettings(ctx)
+	_, first, problem := Read(ctx, tg)
 	if problem != "" {
 		t.Fatal(problem)
 	}
-	_, original, _ := tg.ReadSettings(ctx)
+	_, original, _ := Read(ctx, tg)
 	volatile := changedFields(first, original)
 	if !slices.Equal(volatile, []string{"lastReadAt", "readCount"}) {
 		t.Fatalf("fields changed between two reads: %v, want lastReadAt and readCount", volatile)
 	}
 	for _, known := range [][]string{volatile, nil} {
 		put(t, tg, map[string]any{"slogan": "changed"})
-		if problem := tg.restoreSettings(ctx, original, nil, known...); problem != "" {
+		if problem := restoreSettings(ctx, tg, original, nil, known...); problem != "" {
 			t.Fatalf("restore (volatile fields given: %v) reported: %s", known, problem)
 		}
-		_, now, _ := tg.ReadSettings(ctx)
-		if d := SettingsDiff(original, now, volatile...); len(d) > 0 {
+		_, now, _ := Read(ctx, tg)
+		if d := Diff(original, now, volatile...); len(d) > 0 {
 			t.Fatalf("settings not restored: %v", d)
 		}
 	}
@@ -143,9 +145,9 @@ func TestRestoreLeavesVolatileFieldsAlone(t *testing.T) {
 // race detector this fails without the guard's lock, and the restore sees
 // every request (each listed, the settings left as they were).
 func TestGuardSharedBySidebySidePrepares(t *testing.T) {
-	ctx := context.WithValue(context.Background(), cleanupsKey{}, &cleanups{})
+	ctx, _ := framework.CollectingCleanups(context.Background())
 	tg := referenceTarget(t)
-	g, reason := tg.TryGuardSettings(ctx, "refused updates")
+	g, reason := Try(ctx, tg, "refused updates")
 	if reason != "" {
 		t.Fatal(reason)
 	}
@@ -162,7 +164,36 @@ func TestGuardSharedBySidebySidePrepares(t *testing.T) {
 	if len(g.requests) != 8 || g.changes {
 		t.Errorf("guard after 8 refused sends: %d requests noted, changes %v", len(g.requests), g.changes)
 	}
-	if _, now, problem := tg.ReadSettings(ctx); problem != "" || len(SettingsDiff(g.Original(), now)) > 0 {
-		t.Errorf("settings after the restore: %s %v", problem, SettingsDiff(g.Original(), now))
+	if _, now, problem := Read(ctx, tg); problem != "" || len(Diff(g.Original(), now)) > 0 {
+		t.Errorf("settings after the restore: %s %v", problem, Diff(g.Original(), now))
+	}
+}
+
+// TestFreshSettingsReadsSeeVolatileFields: with the read cache on, the
+// second of two settings reads must still go to the target, or fields that
+// change by themselves (a read counter) look stable and every comparison
+// of the settings fails on them (benign-volatile-settings).
+func TestFreshSettingsReadsSeeVolatileFields(t *testing.T) {
+	tok, auth := reference.NewToken(), reference.NewToken()
+	srv, err := reference.New(reference.Options{Token: tok, AuthToken: auth, Mutants: []reference.Mutant{reference.BenignVolatileSettings}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	c, err := client.New(client.Config{BaseURL: ts.URL, Token: tok, AuthToken: auth, ReadCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := framework.New(c, framework.Options{SettingsWrites: true})
+	ctx := context.Background()
+	if _, _, problem := Read(ctx, f); problem != "" {
+		t.Fatal(problem)
+	}
+	if got := settleVolatile(ctx, f, []string{"readCount", "slogan"}); !slices.Equal(got, []string{"readCount"}) {
+		t.Errorf("settleVolatile with the read cache on found %v volatile, want [readCount]", got)
+	}
+	if ex, _, _ := Read(ctx, f); !ex.Replayed {
+		t.Error("a plain settings read right after another was not replayed: this test proves nothing")
 	}
 }

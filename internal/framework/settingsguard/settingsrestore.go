@@ -1,4 +1,4 @@
-package framework
+package settingsguard
 
 import (
 	"bytes"
@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 )
 
-// This file restores and compares settings maps for SettingsGuard
+// This file restores and compares settings maps for Guard
 // (settings.go): the restore itself, the test of fields that change by
 // themselves, and reading and diffing the map.
 
@@ -33,12 +34,12 @@ import (
 // update (the host sets locale from a new language) is right only once
 // sent after it, alone. A field still different after the tries is put to
 // the test of settleVolatile before it is reported.
-func (t *Fixture) restoreSettings(ctx context.Context, original, current map[string]any, volatile ...string) string {
+func restoreSettings(ctx context.Context, t *framework.Fixture, original, current map[string]any, volatile ...string) string {
 	var failed []string
 	for attempt := 0; ; attempt++ {
 		if current == nil {
 			var problem string
-			if _, current, problem = t.ReadSettings(ctx); problem != "" {
+			if _, current, problem = Read(ctx, t); problem != "" {
 				return "reading them back: " + problem
 			}
 		}
@@ -56,14 +57,14 @@ func (t *Fixture) restoreSettings(ctx context.Context, original, current map[str
 			break // restored, or every try sent: current is the verifying read
 		}
 		ex := t.Write(ctx, http.MethodPut, "/api/settings", body)
-		t.noteWrite(ex) // a restore without an answer may land late too
+		t.NoteWrite(ex) // a restore without an answer may land late too
 		if ex.Err != nil || ex.Status != http.StatusOK {
 			failed = append(failed, fmt.Sprintf("PUT %s answered %s", strings.Join(slices.Sorted(maps.Keys(body)), ", "), match.Outcome(ex)))
 		}
 		current = nil
 	}
-	volatile = slices.Concat(volatile, t.settleVolatile(ctx, changedFields(original, current, volatile...)))
-	d := SettingsDiff(original, current, volatile...)
+	volatile = slices.Concat(volatile, settleVolatile(ctx, t, changedFields(original, current, volatile...)))
+	d := Diff(original, current, volatile...)
 	if len(d) == 0 {
 		return ""
 	}
@@ -80,11 +81,11 @@ const volatilePause = 1100 * time.Millisecond
 // settleVolatile reads the settings twice, volatilePause apart, and returns
 // those of fields that changed between the two reads (none when fields is
 // empty: nothing is read then).
-func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string {
+func settleVolatile(ctx context.Context, t *framework.Fixture, fields []string) []string {
 	if len(fields) == 0 {
 		return nil
 	}
-	_, first, problem := t.ReadSettings(ctx)
+	_, first, problem := Read(ctx, t)
 	if problem != "" {
 		return nil
 	}
@@ -93,7 +94,7 @@ func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string 
 		return nil
 	case <-time.After(volatilePause):
 	}
-	_, second, problem := t.ReadSettings(ctx, Fresh())
+	_, second, problem := Read(ctx, t, framework.Fresh())
 	if problem != "" {
 		return nil
 	}
@@ -106,10 +107,10 @@ func (t *Fixture) settleVolatile(ctx context.Context, fields []string) []string 
 // that differ are put to the test of settleVolatile: those that change by
 // themselves are left out of changed and returned as late (volatile from
 // now on).
-func (t *Fixture) settledChanges(ctx context.Context, before, now map[string]any, volatile []string, except ...string) (changed, late []string) {
+func settledChanges(ctx context.Context, t *framework.Fixture, before, now map[string]any, volatile []string, except ...string) (changed, late []string) {
 	ignore := slices.Concat(except, volatile)
 	changed = changedFields(before, now, ignore...)
-	late = t.settleVolatile(ctx, changed)
+	late = settleVolatile(ctx, t, changed)
 	changed = slices.DeleteFunc(changed, func(f string) bool { return slices.Contains(late, f) })
 	return changed, late
 }
@@ -134,12 +135,12 @@ func secondTry(v any) any {
 	return v
 }
 
-// ReadSettings reads the whole settings map (both tokens). Numbers are kept
+// Read reads the whole settings map (both tokens). Numbers are kept
 // as written (json.Number) so that comparing maps is exact. The string is
 // what went wrong, "" when the map was read. opts: Fresh for the second of
 // two reads that find the fields changing by themselves (the read cache
 // would answer it with the first).
-func (t *Fixture) ReadSettings(ctx context.Context, opts ...RequestOption) (*client.Exchange, map[string]any, string) {
+func Read(ctx context.Context, t *framework.Fixture, opts ...framework.RequestOption) (*client.Exchange, map[string]any, string) {
 	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
 	m, problem := settingsOf(ex)
 	return ex, m, problem
@@ -178,9 +179,9 @@ func changedFields(before, after map[string]any, except ...string) []string {
 	})
 }
 
-// SettingsDiff lists the fields whose values differ between before and
+// Diff lists the fields whose values differ between before and
 // after, except the named ones, one line each, sorted.
-func SettingsDiff(before, after map[string]any, except ...string) []string {
+func Diff(before, after map[string]any, except ...string) []string {
 	var out []string
 	for _, k := range changedFields(before, after, except...) {
 		b, inBefore := before[k]
