@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/frameworktest"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
@@ -67,8 +68,8 @@ func TestCoverageMarksChild(t *testing.T) {
 		}, framework.Case("a filter sent"))
 		target.It("PAGE-VIEWS-AGREE", func(ctx ginkgo.SpecContext) {
 			ex := page(ctx)
-			views := func(other string) []framework.View {
-				return []framework.View{{Name: "the page", Ex: ex, Obj: ex.Get("data")}, {Name: "another view", Ex: ex, Obj: gjson.Parse(other)}}
+			views := func(other string) []coverkit.View {
+				return []coverkit.View{{Name: "the page", Ex: ex, Obj: ex.Get("data")}, {Name: "another view", Ex: ex, Obj: gjson.Parse(other)}}
 			}
 			differs := target.NewCheck()
 			differs.Same("alpha-post", cell, nil, views(`{"key":"alpha-post","title":"Another"}`), "key", "title")

@@ -222,3 +222,15 @@ func (t *Fixture) LateSettingsWrite() (LateWrite, bool) { return t.late.latest(t
 // SettingsFound is what NoteSettingsRead kept: the settings before the run
 // changed them and their volatile fields (nil before any guard read them).
 func (t *Fixture) SettingsFound() (map[string]any, []string) { return t.late.foundSettings() }
+
+// unansweredWrites are the run's writes whose fate is unknown: sent, and
+// no answer came (or a front's own 502 or 504).
+func (t *Fixture) unansweredWrites() []*client.Exchange {
+	var out []*client.Exchange
+	for _, ex := range t.Client.Exchanges() {
+		if ex.Method != http.MethodGet && ex.Method != http.MethodHead && ex.Method != http.MethodOptions && fateUnknown(ex) {
+			out = append(out, ex)
+		}
+	}
+	return out
+}

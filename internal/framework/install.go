@@ -41,8 +41,8 @@ func Install(t *Fixture) {
 		t.endSpecCoverage(report, own)
 		if report.State == types.SpecStateSkipped {
 			// Not checked for want of an answer: it could not finish.
-			if cause := couldNotFinishCause(report, t.evidence(own)); cause != "" {
-				couldNotFinish(cause)
+			if cause := verdicts.CouldNotFinishCause(report, t.evidence(own)); cause != "" {
+				verdicts.CouldNotFinish(cause)
 			}
 			return
 		}
@@ -59,12 +59,12 @@ func Install(t *Fixture) {
 			// Its settings write was held back after one got no answer.
 			verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.SettingsWritesStopped(), WritesStopped: true})
 		default:
-			cause := couldNotFinishCause(report, evidence)
+			cause := verdicts.CouldNotFinishCause(report, evidence)
 			if cause == "" {
-				cause = t.taintedBy(evidence)
+				cause = verdicts.TaintedBy(t.unansweredWrites(), evidence)
 			}
 			if cause != "" {
-				couldNotFinish(cause)
+				verdicts.CouldNotFinish(cause)
 			}
 		}
 		var b strings.Builder

@@ -28,6 +28,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
+	"github.com/conformance-suite/conformance/internal/framework/counting"
 	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
 	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
@@ -75,7 +76,7 @@ type Fixture struct {
 	Coverage *coverage.Recorder
 
 	// assertions counts what the running spec evaluated (assertions.go).
-	assertions assertionCounter
+	assertions counting.Counter
 	// cover is the running spec's share of the coverage map (coverage.go).
 	cover specCoverage
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
@@ -212,7 +212,7 @@ func localeList(s string) []string {
 // changed (which also finds the fields that change by themselves, late);
 // only then are the update.<field>.kept cells of the fields compared marked,
 // so that a field found volatile is never counted as shown kept.
-func (w *writes) expectKept(ctx SpecContext, check *framework.Check, ex *client.Exchange, before, after map[string]any, sent ...string) {
+func (w *writes) expectKept(ctx SpecContext, check *coverkit.Check, ex *client.Exchange, before, after map[string]any, sent ...string) {
 	changed := w.g.Changed(ctx, before, after, sent...)
 	for _, f := range coverage.SettingsFields() {
 		if has(before, f) && !slices.Contains(sent, f) && !slices.Contains(w.g.Volatile(), f) {

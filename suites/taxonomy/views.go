@@ -15,6 +15,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -242,14 +243,14 @@ func (r pageRef) identified() pageRef {
 }
 
 // views reads the objects of refs, to compare.
-func views(refs []pageRef) []framework.View {
-	out := make([]framework.View, len(refs))
+func views(refs []pageRef) []coverkit.View {
+	out := make([]coverkit.View, len(refs))
 	for i, r := range refs {
 		obj := r.obj
 		if !obj.Exists() {
 			obj = r.list.At(r.at)
 		}
-		out[i] = framework.View{Name: r.name, Ex: r.ex, Obj: obj}
+		out[i] = coverkit.View{Name: r.name, Ex: r.ex, Obj: obj}
 	}
 	return out
 }
@@ -319,7 +320,7 @@ func (tv termViews) judgeAgree(t *framework.Fixture) {
 			continue // GET-SHAPE's concern
 		}
 		key := tv.sample[i]
-		check.Same(tv.k.noun+" "+key, tv.cell, sameTermField, []framework.View{
+		check.Same(tv.k.noun+" "+key, tv.cell, sameTermField, []coverkit.View{
 			{Name: "GET /api/" + tv.k.endpoint, Ex: tv.listEx, Obj: tv.items[key]},
 			{Name: "GET /api/" + tv.k.endpoint + "/" + key, Ex: ex, Obj: tv.data[ex]},
 		}, "key", "name", "description", "template", "list")
@@ -341,9 +342,9 @@ func (tv termViews) cell(f string) coverage.ID {
 // page keys (no order is stated), the others as JSON.
 func sameTermField(f string, a, b gjson.Result) bool {
 	if f == "list" {
-		return framework.SameSet(a, b)
+		return coverkit.SameSet(a, b)
 	}
-	return framework.SameJSON(a, b)
+	return coverkit.SameJSON(a, b)
 }
 
 // judgeTagNames: TAG-NAME-IN-PAGES on the site's pages: the name each
@@ -352,14 +353,14 @@ func sameTermField(f string, a, b gjson.Result) bool {
 func (v siteViews) judgeTagNames(t *framework.Fixture) {
 	tags := v.terms[0]
 	t.Judged(v.exchanges()...)
-	names := map[string][]framework.View{}
+	names := map[string][]coverkit.View{}
 	for key, item := range tags.items {
-		names[key] = append(names[key], framework.View{Name: "GET /api/tags", Ex: tags.listEx, Obj: item})
+		names[key] = append(names[key], coverkit.View{Name: "GET /api/tags", Ex: tags.listEx, Obj: item})
 	}
 	for i, ex := range tags.singles {
 		if ok(ex, v.data) {
 			names[tags.sample[i]] = append(names[tags.sample[i]],
-				framework.View{Name: "GET /api/tags/" + tags.sample[i], Ex: ex, Obj: v.data[ex]})
+				coverkit.View{Name: "GET /api/tags/" + tags.sample[i], Ex: ex, Obj: v.data[ex]})
 		}
 	}
 	spelled := TagSpellings{}
@@ -411,7 +412,7 @@ func (s TagSpellings) Add(page gjson.Result) {
 // and the tag's views one of those names: the host keeps each page's own
 // spelling and names the tag after its newest page (2.1 and 2.2 read as
 // one name per tag, or as each page's own).
-func CheckTagNames(check *framework.Check, ex *client.Exchange, page gjson.Result, names map[string][]framework.View, spelled TagSpellings) {
+func CheckTagNames(check *coverkit.Check, ex *client.Exchange, page gjson.Result, names map[string][]coverkit.View, spelled TagSpellings) {
 	tags := page.Get("tags")
 	if !tags.IsObject() {
 		return // PAGE-TAGS-MAP's and the shape rules' concern
@@ -422,10 +423,10 @@ func CheckTagNames(check *framework.Check, ex *client.Exchange, page gjson.Resul
 			check.Exercised(coverage.CellID("tag", "name", coverage.Views))
 			got := view.Obj.Get("name")
 			switch {
-			case len(spellings) > 1 && !slices.ContainsFunc(spellings, func(s string) bool { return framework.SameJSON(got, gjson.Parse(s)) }):
+			case len(spellings) > 1 && !slices.ContainsFunc(spellings, func(s string) bool { return coverkit.SameJSON(got, gjson.Parse(s)) }):
 				check.Problem(ex, "the pages of tag %q spell its name %s; %s names it %s, none of them", key.Str,
 					strings.Join(spellings, ", "), view.Name, pagelist.JSONText(got))
-			case len(spellings) <= 1 && !framework.SameJSON(got, name):
+			case len(spellings) <= 1 && !coverkit.SameJSON(got, name):
 				check.Problem(ex, "page %s gives tag %q the name %s; %s names it %s", match.Show(page.Get("key")), key.Str,
 					name.Raw, view.Name, pagelist.JSONText(got))
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/spec"
@@ -179,7 +180,7 @@ func judgeViewsAgree(t *framework.Fixture, p profiles) {
 			continue // the shape rules judge a profile that cannot be read
 		}
 		pairs++
-		check.Same("profile "+strconv.Quote(p.names[i]), cell, nil, []framework.View{
+		check.Same("profile "+strconv.Quote(p.names[i]), cell, nil, []coverkit.View{
 			{Name: "GET /api/users", Ex: p.list, Obj: inList},
 			{Name: "GET /api/users/" + p.names[i], Ex: ex, Obj: ex.Get("data")},
 		}, coverage.UserListFields()...)

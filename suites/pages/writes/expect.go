@@ -21,6 +21,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -201,7 +202,7 @@ func expectUnchanged(before, after *client.Exchange, fields []string, why string
 		if !b.Exists() {
 			continue
 		}
-		if !framework.SameJSON(b, a) {
+		if !coverkit.SameJSON(b, a) {
 			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, pagelist.JSONText(a)))
 		}
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 )
@@ -250,7 +250,7 @@ func (s *suite) judgeViewsOfWrites(_ SpecContext, p *fullPage) {
 		if !succeeded(w.answer) || w.read == nil || w.read.Status != http.StatusOK {
 			continue // the write rules judge those
 		}
-		check.Same("the page after "+w.what, pageViewCell, nil, []framework.View{
+		check.Same("the page after "+w.what, pageViewCell, nil, []coverkit.View{
 			{Name: "the answer to " + w.what, Ex: w.answer, Obj: w.answer.Get("data")},
 			{Name: "the page read back", Ex: w.read, Obj: w.read.Get("data")},
 		}, coverage.PageFields()...)

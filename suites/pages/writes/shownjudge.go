@@ -12,7 +12,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
-	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -76,7 +76,7 @@ type unjudged struct {
 }
 
 // exercised marks cells the check judged (see Check.Exercised).
-func (u *unjudged) exercised(check *framework.Check, cells ...coverage.ID) {
+func (u *unjudged) exercised(check *coverkit.Check, cells ...coverage.ID) {
 	u.judged = true
 	check.Exercised(cells...)
 }
@@ -98,7 +98,7 @@ func (u *unjudged) unread(ex *client.Exchange) bool {
 // orNotChecked makes the spec not checked when the check judged nothing
 // and found nothing while answers were left unjudged; call it before
 // check.Expect.
-func (u *unjudged) orNotChecked(check *framework.Check) {
+func (u *unjudged) orNotChecked(check *coverkit.Check) {
 	if !u.judged && len(check.Problems()) == 0 && len(u.reasons) > 0 {
 		verdicts.NotChecked("no answer could be judged: %s", strings.Join(match.Uniq(u.reasons), "; "))
 	}
@@ -262,7 +262,7 @@ func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 // judgeDropped adds to check whether the single view single of term, and
 // its item in the term list (when read), name any of keys; problem words
 // a view that still names one.
-func (v *seen) judgeDropped(check *framework.Check, u *unjudged, k termKind, term string, single *client.Exchange,
+func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term string, single *client.Exchange,
 	keys []string, problem func(view, key string) string) {
 	cell := coverage.CellID(k.section, "list", coverage.Views)
 	switch shown := v.termShown(single); {
@@ -334,27 +334,27 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 // pageViews are the views of the page a write left: its answer (when it
 // carries the page), the page read back, its item in each listing read,
 // its object among the pages of each term read.
-func (v *seen) pageViews() []framework.View {
-	var out []framework.View
+func (v *seen) pageViews() []coverkit.View {
+	var out []coverkit.View
 	if d := v.get(v.answer, "data"); d.IsObject() && d.Get("key").String() == v.key && v.answer.Status >= 200 && v.answer.Status < 300 {
-		out = append(out, framework.View{Name: "the answer to the write", Ex: v.answer, Obj: d})
+		out = append(out, coverkit.View{Name: "the answer to the write", Ex: v.answer, Obj: d})
 	}
 	if page, reads := v.now(); reads {
-		out = append(out, framework.View{Name: "GET /api/pages/" + v.key, Ex: v.page, Obj: page})
+		out = append(out, coverkit.View{Name: "GET /api/pages/" + v.key, Ex: v.page, Obj: page})
 	} else {
 		return nil
 	}
 	for i, ex := range v.listings {
 		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
-				out = append(out, framework.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
+				out = append(out, coverkit.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
 			}
 		}
 	}
 	for _, ex := range append(append([]*client.Exchange(nil), v.tags...), v.cats...) {
 		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
-				out = append(out, framework.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
+				out = append(out, coverkit.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
 			}
 		}
 	}
@@ -391,7 +391,7 @@ func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
 			// The tag names the page's tags object gives, against the
 			// tags' views (as the read specs judge the site's pages).
 			if page, reads := v.now(); reads {
-				byKey := map[string][]framework.View{}
+				byKey := map[string][]coverkit.View{}
 				for i, term := range k.keys(v) {
 					byKey[term] = append(byKey[term], v.termViews(k, i, term)...)
 				}
@@ -406,7 +406,7 @@ func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
 			check.Same(k.noun+" "+term+" "+v.what, func(f string) coverage.ID { return coverage.CellID(k.section, f, coverage.Views) },
 				nil, shown, "key", "name", "description", "template")
 			if len(shown) == 2 {
-				in := func(view framework.View) bool { return slices.Contains(strs(view.Obj.Get("list")), v.key) }
+				in := func(view coverkit.View) bool { return slices.Contains(strs(view.Obj.Get("list")), v.key) }
 				check.Exercised(coverage.CellID(k.section, "list", coverage.Views))
 				if in(shown[0]) != in(shown[1]) {
 					check.Problem(shown[1].Ex, "%s, %s names page %s in %s: %v, in %s: %v", v.what, term, v.key, shown[0].Name, in(shown[0]),
@@ -424,17 +424,17 @@ func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
 
 // termViews are the views of the term k.keys(v)[i] read after a write:
 // its item in the term list (when read) and its single view (when found).
-func (v *seen) termViews(k termKind, i int, term string) []framework.View {
-	var out []framework.View
+func (v *seen) termViews(k termKind, i int, term string) []coverkit.View {
+	var out []coverkit.View
 	if list := k.list(v); list != nil {
 		for _, it := range v.get(list, "data").Array() {
 			if it.Get("key").String() == term {
-				out = append(out, framework.View{Name: "GET /api/" + k.endpoint, Ex: list, Obj: it})
+				out = append(out, coverkit.View{Name: "GET /api/" + k.endpoint, Ex: list, Obj: it})
 			}
 		}
 	}
 	if single := k.singles(v)[i]; single.Err == nil && single.Status == http.StatusOK && v.get(single, "data").IsObject() {
-		out = append(out, framework.View{Name: single.RequestLine(), Ex: single, Obj: v.get(single, "data")})
+		out = append(out, coverkit.View{Name: single.RequestLine(), Ex: single, Obj: v.get(single, "data")})
 	}
 	return out
 }

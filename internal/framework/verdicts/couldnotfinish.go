@@ -1,15 +1,13 @@
-package framework
+package verdicts
 
 import (
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -20,12 +18,12 @@ import (
 // an exchange (its fact's Seq) is judged by that exchange; one that names
 // none (a plain assertion on what a read gave) by the spec's evidence.
 
-// couldNotFinishCause is why the spec of report could not finish, "" when
+// CouldNotFinishCause is why the spec of report could not finish, "" when
 // nothing below the API stopped it: the fault of the exchanges its failure
 // named, or, when it named none, of any exchange of its evidence. A
 // failure that names an exchange the API answered is the API's own,
 // whatever else happened.
-func couldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) string {
+func CouldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) string {
 	bySeq := map[int]*client.Exchange{}
 	for _, ex := range evidence {
 		bySeq[ex.Seq] = ex
@@ -69,9 +67,9 @@ func pathOf(ex *client.Exchange) string {
 	return ex.URL
 }
 
-// couldNotFinish records that the running spec could not finish, and why.
-func couldNotFinish(cause string) {
-	verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: verdict.CouldNotFinishPrefix + cause, CouldNotFinish: true})
+// CouldNotFinish records that the running spec could not finish, and why.
+func CouldNotFinish(cause string) {
+	AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: verdict.CouldNotFinishPrefix + cause, CouldNotFinish: true})
 }
 
 // A write whose answer never came may have landed (fateUnknown): what it
@@ -79,17 +77,12 @@ func couldNotFinish(cause string) {
 // (a 404 for a page an edit without an answer may have renamed, a list
 // missing a page a lost create may have made) judges nothing either.
 
-// taintedBy is why a failed spec whose failure named only answered
+// TaintedBy is why a failed spec whose failure named only answered
 // exchanges could not finish all the same: an exchange of its evidence
 // reads or writes what an earlier write of the run, whose answer never
-// came, may have changed; "" when none does.
-func (t *Fixture) taintedBy(evidence []*client.Exchange) string {
-	var unknown []*client.Exchange
-	for _, ex := range t.Client.Exchanges() {
-		if isWriteMethod(ex.Method) && fateUnknown(ex) {
-			unknown = append(unknown, ex)
-		}
-	}
+// came (unknown: the writes of unknown fate), may have changed; "" when
+// none does.
+func TaintedBy(unknown, evidence []*client.Exchange) string {
 	for _, ex := range evidence {
 		for _, w := range unknown {
 			if w.Seq < ex.Seq && touches(resourceOf(w), resourceOf(ex)) {
@@ -99,10 +92,6 @@ func (t *Fixture) taintedBy(evidence []*client.Exchange) string {
 		}
 	}
 	return ""
-}
-
-func isWriteMethod(m string) bool {
-	return m != http.MethodGet && m != http.MethodHead && m != http.MethodOptions
 }
 
 // resourceOf names what an exchange reads or writes: "settings", one
