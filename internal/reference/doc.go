@@ -7,24 +7,28 @@
 //	s, err := reference.New(reference.Options{Token: reference.NewToken(), AuthToken: "..."})
 //	srv := httptest.NewServer(s)
 //
-// Each New starts from the fixtures again. A Mutant constant names a
-// switch (Options.Mutants; Mutants lists them all): a mutant breaks named
-// rules of the rule catalogue (internal/spec) in a way a client can
-// observe, so that the conformance suite can be shown to catch the break; a
-// benign variant (benign-*) changes only what the spec leaves open, and a
-// correct suite must still pass against it; a hazard (MutantInfo.Hazard,
-// foreign-writer) is neither: something that befalls a real site during a
-// run, which the suite must notice. A Profile (Options.Profile)
-// switches on a whole set of benign variants: Divergent is every choice the
-// spec allows that the reference does not make. Server.Storage snapshots
-// what the server stores, hidden parts included, for before/after tests.
+// Each New starts from the fixtures again. A Mutant names a switch
+// (Options.Mutants; Mutants lists them all): a constant of mutant_names.go
+// or, for the newer ones, a variable declared beside the behaviour it
+// switches (declare). A mutant breaks named rules of the rule catalogue
+// (internal/spec) in a way a client can observe, so that the conformance
+// suite can be shown to catch the break; a benign variant (benign-*)
+// changes only what the spec leaves open, and a correct suite must still
+// pass against it; a hazard (MutantInfo.Hazard, foreign-writer) is
+// neither: something that befalls a real site during a run, which the
+// suite must notice. A Profile (Options.Profile) switches on a whole set
+// of benign variants: Divergent is every choice the spec allows that the
+// reference does not make. Server.Storage snapshots what the server
+// stores, hidden parts included, for before/after tests.
 //
 // The handlers read as a conforming server's. A mutant whose whole effect
 // is on the input a handler reads or on its answer is applied around the
 // handlers of its endpoint (answerMutants, answers.go); one on the page
 // object around its rendering (pageObjMutants); one on the status, headers
 // or envelope of every answer in write. The rest stay inside, each a small
-// switch where the behaviour it changes is decided.
+// switch where the behaviour it changes is decided. A declared mutant is
+// declared in the file of its switch (answers.go, beside its row of
+// answerMutants, for one around the handlers).
 //
 // # Storage in files
 //

@@ -66,14 +66,56 @@ var legacyParts = []Mutant{
 	UserEmptyFalse, SettingsPutResetsHomepage, ChildWritesHitParent,
 }
 
-// registry lists every mutant, benign variant and hazard, sorted by name. It is
-// built once and never changed.
-var registry = buildRegistry()
+// A mutant is declared beside its behaviour: a package-level variable of
+// the handler file that switches it, whose initialiser registers its row
+// (any of breaks, allows, befalls, onGenerated), so that adding a mutant
+// touches that one file:
+//
+//	// TagListDuplicateKey: GET /api/tags lists its first tag twice.
+//	var TagListDuplicateKey = declare(breaks("tag-list-duplicate-key", "TAG-LIST-KEYS-UNIQUE",
+//		"GET /api/tags lists its first tag twice."))
+//
+// The mutants older than declare keep their constant in mutant_names.go
+// and their row in table (mutant_table.go); the registry lists both alike.
 
-func buildRegistry() []MutantInfo {
-	all := slices.Concat(table, exploreTable, cellTable())
+// declared holds the rows of declare, in the order the declarations ran.
+var declared []MutantInfo
+
+// declare registers row, the row of a mutant, benign variant or hazard
+// declared as a package-level variable, and returns its name for
+// s.mutated. The registry, built by init once every declaration has run,
+// refuses a name that another row has already (see buildRegistry); declare
+// refuses to run later than that.
+func declare(row MutantInfo) Mutant {
+	if registry != nil {
+		panic(fmt.Sprintf("reference: mutant %q declared after the registry was built: "+
+			"declare only in the initialiser of a package-level variable", row.Name))
+	}
+	declared = append(declared, row)
+	return row.Name
+}
+
+// registry lists every mutant, benign variant and hazard, sorted by name.
+// init builds it, once every package-level declaration has run; it is never
+// changed after.
+var registry []MutantInfo
+
+func init() { registry = buildRegistry(declared) }
+
+// buildRegistry lists the rows of the table, of the mutants only generated
+// input reveals, of the cell mutants and decl, with Legacy321's, sorted by
+// name. It panics on a name that two rows have: a declared mutant cannot
+// take an existing mutant's name, nor the name another declaration took,
+// and the program stops during its initialisation.
+func buildRegistry(decl []MutantInfo) []MutantInfo {
+	all := slices.Concat(table, exploreTable, cellTable(), decl)
 	all = append(all, legacyInfo(all))
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
+	for i := 1; i < len(all); i++ {
+		if all[i].Name == all[i-1].Name {
+			panic(fmt.Sprintf("reference: two mutants named %q: a declared mutant needs a name of its own", all[i].Name))
+		}
+	}
 	return all
 }
 

@@ -1,6 +1,8 @@
 package reference
 
-// The name of every mutant and benign variant, grouped by what they change.
+// The name of every mutant and benign variant older than declare, grouped by
+// what they change. A new one is declared beside its behaviour instead (see
+// declare): its name and its row in one line of the file that switches it.
 
 const (
 	// Protocol mutants: headers, envelope, body encodings.

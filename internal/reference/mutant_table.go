@@ -1,7 +1,9 @@
 package reference
 
-// table describes every mutant, benign variant and hazard but the
-// legacy-3.21 combination (see legacyInfo), in groups.
+// table describes every mutant, benign variant and hazard of
+// mutant_names.go but the legacy-3.21 combination (see legacyInfo), in
+// groups. A new mutant is not added here: it is declared beside its
+// behaviour (see declare), and the registry lists it with these.
 var table = []MutantInfo{
 	// --- protocol: headers, envelope, body encodings ---
 	breaks(TextHTMLOnErrors, "GEN-CONTENT-TYPE-JSON", "Error responses (4xx/5xx) carry Content-Type text/html; charset=UTF-8 (the body is still JSON)."),
