@@ -110,12 +110,17 @@ func (t *Fixture) NewGroup(phase ginkgo.SpecPriority) *Group {
 // authentication token, settings writes not allowed) prepares nothing.
 // An After argument makes prepare wait for the prepares of other rules.
 func Prepare[T any](g *Group, id string, prepare func(ctx context.Context) T, judge func(ctx ginkgo.SpecContext, v T), args ...any) bool {
+	return prepareAt(2, g, id, prepare, judge, args...)
+}
+
+// prepareAt is Prepare for a caller skip frames up (the spec's location).
+func prepareAt[T any](skip int, g *Group, id string, prepare func(ctx context.Context) T, judge func(ctx ginkgo.SpecContext, v T), args ...any) bool {
 	args, after := splitAfter(args)
 	d, ok := g.t.define(id, args)
 	if !ok {
 		return false
 	}
-	loc := types.NewCodeLocation(1)
+	loc := types.NewCodeLocation(skip)
 	m := &prepared{key: SpecKey(loc, d.text), def: d, done: make(chan struct{}),
 		run:   func(ctx context.Context) any { return prepare(ctx) },
 		namer: g.t.newNamer("f"), after: g.earlier(d, after)}

@@ -72,10 +72,8 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 			{"invalid authentication", client.Request{Method: http.MethodGet, Path: "/api/settings",
 				Credentials: client.BothTokens, AuthValue: probe.WrongToken(t.Client.AuthToken())}},
 		} {
-			framework.Prepare(g, "AUTH-SETTINGS-READ-NEEDS-AUTH", func(ctx context.Context) framework.Got {
-				return framework.GotExchange(t.Client.Do(ctx, c.r))
-			}, func(ctx SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusUnauthorized))
+			g.OnRequest("AUTH-SETTINGS-READ-NEEDS-AUTH", c.r, func(ex *client.Exchange) {
+				Expect(ex).To(match.HaveHTTPStatus(http.StatusUnauthorized))
 			}, framework.Case(c.name))
 		}
 	})

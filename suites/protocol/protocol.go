@@ -66,10 +66,7 @@ func registerReads(t *framework.Fixture) {
 		// GEN-URL-SHAPE: {base}/api/pages, with no version segment,
 		// answers the API: 200 with the page list. The envelope's details
 		// are other rules'.
-		framework.Prepare(g, "GEN-URL-SHAPE", func(ctx context.Context) framework.Got {
-			return framework.GotExchange(t.Read(ctx, "/api/pages", nil))
-		}, func(_ SpecContext, got framework.Got) {
-			ex := got.Exchange()
+		g.OnRead("GEN-URL-SHAPE", "/api/pages", nil, func(ex *client.Exchange) {
 			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(match.HaveJSON("data", match.BeJSONArray()), "GET {base}/api/pages answers with the page list")
 		}, spec.ListPages)

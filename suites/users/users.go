@@ -49,15 +49,13 @@ var sensitive = []string{"email", "role", "password", "passwordhash", "salt", "t
 func Register(t *framework.Fixture) {
 	Describe("User profiles", framework.PhaseReads, func() {
 		reads := t.NewGroup(framework.PhaseReads)
-		list := func(ctx context.Context) framework.Got { return framework.GotExchange(t.Read(ctx, "/api/users", nil)) }
 		// The single profiles are read once, by USER-GET-SHAPE's prepare
 		// when the run has it (its requests are then its own evidence),
 		// and judged by USER-NO-SENSITIVE-FIELDS too (framework.After).
 		sharedProfiles := framework.Share(reads, func(ctx context.Context) profiles { return readProfiles(ctx, t) })
 
 		Describe("4.8 GET /api/users", Label(spec.ListUsers.Label()), func() {
-			framework.Prepare(reads, "USER-LIST-SHAPE", list, func(_ SpecContext, got framework.Got) {
-				ex := got.Exchange()
+			reads.OnRead("USER-LIST-SHAPE", "/api/users", nil, func(ex *client.Exchange) {
 				Expect(ex).To(match.BeSuccess(http.StatusOK))
 				Expect(ex).To(match.MatchSchema("user-list-response.json"))
 				if len(ex.Get("data").Map()) == 0 {
@@ -65,8 +63,7 @@ func Register(t *framework.Fixture) {
 				}
 			})
 
-			framework.Prepare(reads, "USER-LIST-KEYED-BY-USERNAME", list, func(_ SpecContext, got framework.Got) {
-				ex := got.Exchange()
+			reads.OnRead("USER-LIST-KEYED-BY-USERNAME", "/api/users", nil, func(ex *client.Exchange) {
 				Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 				Expect(ex).To(match.HaveJSON("data", match.BeJSONObject()), "data must be an object keyed by username")
 				if len(ex.Get("data").Map()) == 0 {
@@ -81,8 +78,7 @@ func Register(t *framework.Fixture) {
 				check.Expect("each key of data is the username of its profile")
 			})
 
-			framework.Prepare(reads, "USER-LIST-SUBSET", list, func(_ SpecContext, got framework.Got) {
-				ex := got.Exchange()
+			reads.OnRead("USER-LIST-SUBSET", "/api/users", nil, func(ex *client.Exchange) {
 				Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 				if len(listProfiles(ex)) == 0 {
 					verdicts.NotChecked("GET /api/users lists no profile")
@@ -107,10 +103,8 @@ func Register(t *framework.Fixture) {
 					}
 				})
 
-			framework.Prepare(reads, "USER-GET-404", func(ctx context.Context) framework.Got {
-				return framework.GotExchange(t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{}))
-			}, func(_ SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
+			reads.OnRead("USER-GET-404", client.KeyPath("users", t.Marker("no-such-user")), nil, func(ex *client.Exchange) {
+				Expect(ex).To(match.BeHandlerError(http.StatusNotFound))
 			})
 		})
 

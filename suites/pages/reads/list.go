@@ -158,10 +158,7 @@ func (k kit) sizeSpecs() {
 		name, pages string
 		q           url.Values
 	}{{"no parameters", "published page", url.Values{}}, {"every type", "page", pagelist.EveryTypeQuery()}} {
-		framework.Prepare(k.g, "PAGE-LIST-DEFAULT-SIZE", func(ctx context.Context) framework.Got {
-			return framework.GotExchange(t.Read(ctx, pagelist.PagesPath, c.q))
-		}, func(_ SpecContext, got framework.Got) {
-			ex := got.Exchange()
+		k.g.OnRead("PAGE-LIST-DEFAULT-SIZE", pagelist.PagesPath, c.q, func(ex *client.Exchange) {
 			expectList(1, ex)
 			n, size, total := integer(ex, "numberOfItems"), integer(ex, "meta.pageSize"), integer(ex, "meta.total")
 			Expect(n).To(Equal(size), match.Evidence(ex, "numberOfItems (%d) and meta.pageSize (%d) report the same page size", n, size))
@@ -335,10 +332,7 @@ func (k kit) badPagingSpecs() {
 			if v == "" {
 				name = param + " empty"
 			}
-			framework.Prepare(k.g, "PAGE-LIST-BAD-PAGING-NO-CRASH", func(ctx context.Context) framework.Got {
-				return framework.GotExchange(k.t.Read(ctx, pagelist.PagesPath, url.Values{param: {v}}))
-			}, func(_ SpecContext, got framework.Got) {
-				ex := got.Exchange()
+			k.g.OnRead("PAGE-LIST-BAD-PAGING-NO-CRASH", pagelist.PagesPath, url.Values{param: {v}}, func(ex *client.Exchange) {
 				expectChecks(ex, paging.OddValue(ex))
 			}, framework.Case(name))
 		}

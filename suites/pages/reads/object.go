@@ -166,10 +166,8 @@ func (k kit) getSpecs() {
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
-	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) framework.Got {
-		return framework.GotExchange(t.Read(ctx, pagelist.PagePath(t.Marker("no-such-page")), nil))
-	}, func(_ SpecContext, got framework.Got) {
-		Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
+	k.g.OnRead("PAGE-GET-404", pagelist.PagePath(t.Marker("no-such-page")), nil, func(ex *client.Exchange) {
+		Expect(ex).To(match.BeHandlerError(http.StatusNotFound))
 	}, framework.Case("top-level key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
