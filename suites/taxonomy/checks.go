@@ -119,7 +119,7 @@ func (s *shared) judgeGetPages(_ ginkgo.SpecContext, v singles) {
 	judged := 0
 	s.judgeViews(v, func(_ term, ex *client.Exchange) { judged += pagelist.PageItems(ex).Len() })
 	if judged == 0 {
-		verdicts.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s-PAGES-MATCH-LIST)", k.noun, k.rule)
+		verdicts.NotChecked("no single %s view held a page, so no item of pages could be judged as a page object (see %s)", k.noun, k.ids.pagesMatchList)
 	}
 }
 
@@ -191,7 +191,7 @@ func (s *shared) judgePagesMatchList(_ ginkgo.SpecContext, v singles) {
 		named += len(listKeys) + len(pageKeysOf(ex))
 	}
 	if compared == 0 {
-		verdicts.NotChecked("no %s could be read with GET /api/%s/{key} (see %s-GET-SHAPE)", k.noun, k.endpoint, k.rule)
+		verdicts.NotChecked("no %s could be read with GET /api/%s/{key} (see %s)", k.noun, k.endpoint, k.ids.getShape)
 	}
 	if named == 0 {
 		verdicts.NotChecked("no %s the target lists names any page, so there is nothing to compare", k.noun)

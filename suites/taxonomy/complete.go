@@ -89,7 +89,7 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 	listEx := v.listEx
 	t.Judged(listEx) // read once for the group
 	if listEx.Err != nil || listEx.Status != http.StatusOK || !listEx.Get("data").IsArray() {
-		verdicts.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s-LIST-SHAPE)", k.endpoint, match.Outcome(listEx), k.rule)
+		verdicts.NotChecked("GET /api/%s did not give a list to compare with (%s; see %s)", k.endpoint, match.Outcome(listEx), k.ids.listShape)
 	}
 	Expect(listEx).To(match.Holds(fmt.Sprintf("each %s's list names every published page that carries it (%d %s carried by published pages)",
 		k.noun, len(v.termKeys), k.endpoint), func(ex *client.Exchange) []string {
@@ -109,15 +109,15 @@ func (s *shared) judgeListComplete(_ ginkgo.SpecContext, v completeness) {
 	t.Judged(v.pagesEx)    // read once for the run
 	t.Judged(v.singles...) // read once for the group
 	if len(v.singleKey) < len(v.termKeys) {
-		t.Observe("%s-LIST-COMPLETE read the single view of %d of the %d %s that published pages carry", k.rule, len(v.singleKey), len(v.termKeys), k.endpoint)
+		t.Observe("%s read the single view of %d of the %d %s that published pages carry", k.ids.listComplete, len(v.singleKey), len(v.termKeys), k.endpoint)
 	}
 	for i, ex := range v.singles {
 		term := v.singleKey[i]
 		if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data.list").IsArray() {
 			// A term a page carries that cannot be read, or a single view
 			// without list: the GET-SHAPE and 404 rules judge those.
-			t.Observe("%s-LIST-COMPLETE: published page %q carries %s %q, whose single view gave no list (%s)",
-				k.rule, v.carriers[term][0], k.noun, term, match.Outcome(ex))
+			t.Observe("%s: published page %q carries %s %q, whose single view gave no list (%s)",
+				k.ids.listComplete, v.carriers[term][0], k.noun, term, match.Outcome(ex))
 			continue
 		}
 		Expect(ex).To(match.Holds(fmt.Sprintf("the single %s's list names every published page that carries it", k.noun),

@@ -114,7 +114,7 @@ func (s *shared) judgeListConsistent(_ ginkgo.SpecContext, v consistency) {
 	s.t.Judged(v.listing.Ex) // read once for the run
 	s.t.Judged(v.views...)   // read once for the group
 	for _, n := range v.cut {
-		s.t.Observe("%s-LIST-CONSISTENT read the first %d of the %d pages some %s names that the listing of every page lacks", k.rule, maxPagesPerTerm, n, k.noun)
+		s.t.Observe("%s read the first %d of the %d pages some %s names that the listing of every page lacks", k.ids.listConsistent, maxPagesPerTerm, n, k.noun)
 	}
 	// Problems by the answer that shows them: the listing, or a page's
 	// own read; each about the page's field that carries the term.

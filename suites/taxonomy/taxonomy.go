@@ -27,7 +27,7 @@ const (
 // each (TAG-* and CAT-*), and one set of specs serves both.
 type kind struct {
 	endpoint string // path segment: "tags" or "categories"
-	rule     string // rule ID prefix: "TAG" or "CAT"
+	ids      ruleIDs
 	noun     string // "tag" or "category"
 	section  string // spec section of the endpoints
 	list     spec.Endpoint
@@ -44,9 +44,17 @@ type kind struct {
 	field, want string
 }
 
+// ruleIDs are the rules a kind's specs check, spelt out so that a rule is
+// one grep away.
+type ruleIDs struct {
+	listShape, listComplete, getShape, pagesMatchList, listConsistent, get404 string
+}
+
 var kinds = []kind{
 	{
-		endpoint: "tags", rule: "TAG", noun: "tag", section: "4.6",
+		endpoint: "tags", noun: "tag", section: "4.6",
+		ids: ruleIDs{listShape: "TAG-LIST-SHAPE", listComplete: "TAG-LIST-COMPLETE", getShape: "TAG-GET-SHAPE",
+			pagesMatchList: "TAG-PAGES-MATCH-LIST", listConsistent: "TAG-LIST-CONSISTENT", get404: "TAG-GET-404"},
 		list: spec.ListTags, get: spec.GetTag,
 		listSchema: "tag-list-response.json", getSchema: "tag-response.json", carried: tagsOf, field: "tags", want: "object",
 		uses: func(page gjson.Result, key string) (bool, string) {
@@ -61,7 +69,9 @@ var kinds = []kind{
 		},
 	},
 	{
-		endpoint: "categories", rule: "CAT", noun: "category", section: "4.7",
+		endpoint: "categories", noun: "category", section: "4.7",
+		ids: ruleIDs{listShape: "CAT-LIST-SHAPE", listComplete: "CAT-LIST-COMPLETE", getShape: "CAT-GET-SHAPE",
+			pagesMatchList: "CAT-PAGES-MATCH-LIST", listConsistent: "CAT-LIST-CONSISTENT", get404: "CAT-GET-404"},
 		list: spec.ListCategories, get: spec.GetCategory,
 		listSchema: "category-list-response.json", getSchema: "category-response.json", carried: categoryOf, field: "category", want: "string",
 		uses: func(page gjson.Result, key string) (bool, string) {
@@ -94,21 +104,21 @@ func Register(t *framework.Fixture) {
 		for _, s := range all {
 			k := s.k
 			ginkgo.Describe(k.section+" GET /api/"+k.endpoint, ginkgo.Label(k.list.Label()), func() {
-				framework.Prepare(g, k.rule+"-LIST-SHAPE", s.prepareListShape, s.judgeListShape)
-				framework.Prepare(g, k.rule+"-LIST-SHAPE", s.prepareListEntries, s.judgeListEntries,
+				framework.Prepare(g, k.ids.listShape, s.prepareListShape, s.judgeListShape)
+				framework.Prepare(g, k.ids.listShape, s.prepareListEntries, s.judgeListEntries,
 					framework.Case("list entries, on "+k.endpoint+" that name pages"))
-				framework.Prepare(g, k.rule+"-LIST-COMPLETE", s.prepareListComplete, s.judgeListComplete, spec.ListPages)
+				framework.Prepare(g, k.ids.listComplete, s.prepareListComplete, s.judgeListComplete, spec.ListPages)
 			})
 		}
 		for _, s := range all {
 			k := s.k
 			ginkgo.Describe(k.section+" GET /api/"+k.endpoint+"/{key}", ginkgo.Label(k.get.Label()), func() {
-				framework.Prepare(g, k.rule+"-GET-SHAPE", s.prepareGetShape, s.judgeGetShape)
-				framework.Prepare(g, k.rule+"-GET-SHAPE", s.prepareGetPages, s.judgeGetPages,
+				framework.Prepare(g, k.ids.getShape, s.prepareGetShape, s.judgeGetShape)
+				framework.Prepare(g, k.ids.getShape, s.prepareGetPages, s.judgeGetPages,
 					framework.Case("pages, as full page objects"))
-				framework.Prepare(g, k.rule+"-PAGES-MATCH-LIST", s.preparePagesMatchList, s.judgePagesMatchList)
-				framework.Prepare(g, k.rule+"-LIST-CONSISTENT", s.prepareListConsistent, s.judgeListConsistent)
-				framework.Prepare(g, k.rule+"-GET-404", s.prepareGet404, judgeGet404)
+				framework.Prepare(g, k.ids.pagesMatchList, s.preparePagesMatchList, s.judgePagesMatchList)
+				framework.Prepare(g, k.ids.listConsistent, s.prepareListConsistent, s.judgeListConsistent)
+				framework.Prepare(g, k.ids.get404, s.prepareGet404, judgeGet404)
 			})
 		}
 	})

@@ -76,8 +76,8 @@ func (s *shared) listTerms(ctx context.Context) listed {
 	k := s.k
 	ex := s.t.Read(ctx, "/api/"+k.endpoint, nil)
 	if ex.Err != nil || ex.Status != http.StatusOK || !ex.Get("data").IsArray() {
-		return listed{ex: ex, reason: fmt.Sprintf("GET /api/%s did not give a list to start from (%s; see %s-LIST-SHAPE)",
-			k.endpoint, match.Outcome(ex), k.rule)}
+		return listed{ex: ex, reason: fmt.Sprintf("GET /api/%s did not give a list to start from (%s; see %s)",
+			k.endpoint, match.Outcome(ex), k.ids.listShape)}
 	}
 	var out []term
 	for _, item := range ex.Get("data").Array() {
