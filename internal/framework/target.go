@@ -3,19 +3,24 @@
 // the ledger of what the run created), the rule-naming wrapper around
 // ginkgo.It (which counts each spec's assertions: a spec that asserted
 // nothing is not checked), the suite-wide nodes (registered once, by
-// Install), the judge of every exchange with the checks suites add
-// (CrossCutting; the rules themselves are judged in internal/rules), the requests
-// several suites build (discovery, probes, page and settings lifecycles),
-// groups of specs whose fixtures are prepared side by side and judged in
-// order (prepared.go), the phases that order the run's containers,
-// and the evidence kit: matchers whose failures carry the exchange and
-// record their facts, and one way to show a value or an outcome. What a run
-// creates, and how each kind is removed again, is listed in removal.go.
+// Install), groups of specs whose requests go out side by side and are
+// judged in order (prepared.go; OnRead for a spec of one answer), the
+// phases that order the run's containers, and the lifecycle of what a run
+// creates (removal.go lists each kind and how it is removed), including
+// writes that got no answer (inflight.go).
+//
+// Its subpackages hold one idea each: match (matchers whose failures carry
+// the exchange and record their facts), verdicts (not checked, facts, could
+// not finish), pagelist (listings read as streams), settingsguard (settings
+// changed and restored exactly), probe (requests several suites build),
+// crosscutting (the judge of every exchange with the checks suites add; the
+// rules themselves are judged in internal/rules), coverkit (checks that fill
+// the coverage map), counting (assertions counted) and ledger.
 //
 // There is no package-level state: a runner builds one Fixture, passes it to
 // Install and to each suite's Register function, then calls RunSpecs. The
 // one deliberate hook into another package's state is Install wrapping
-// gomega.Default to count assertions into the Fixture (assertions.go).
+// gomega.Default to count assertions into the Fixture (internal/framework/counting).
 package framework
 
 import (
