@@ -3,28 +3,20 @@
 package runner
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"log"
-	"os"
 	"regexp"
 	"strings"
 	"time"
 
-	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/formatter"
 	"github.com/onsi/ginkgo/v2/types"
-	"github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/har"
-	"github.com/conformance-suite/conformance/internal/preflight"
 	"github.com/conformance-suite/conformance/internal/redact"
 	"github.com/conformance-suite/conformance/internal/report"
-	"github.com/conformance-suite/conformance/suites"
 )
 
 // Exit codes of a run.
@@ -163,134 +155,6 @@ type Result struct {
 	// Problems are mistakes in the selection found before any request
 	// (Exit is ExitUsage); Run leaves printing them to the caller.
 	Problems []string
-}
-
-// Run checks the target; it writes progress and the summary to stdout and
-// returns the exit code. It calls ginkgo.RunSpecs, which may run only once
-// per process.
-func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
-	started := time.Now()
-	if problems := cfg.Validate(); len(problems) > 0 {
-		for _, p := range problems {
-			fmt.Fprintln(stdout, "conformance: "+p)
-		}
-		return Result{Exit: ExitUsage}
-	}
-	if cfg.RerunFailed != "" {
-		var stop bool
-		var exit int
-		if cfg, exit, stop = applyRerun(cfg, stdout); stop {
-			return Result{Exit: exit}
-		}
-	}
-	k := newClock(started, cfg.Timeout)
-	cc := cfg.ClientConfig()
-	cc.Deadline = k.hard
-	c, err := client.New(cc)
-	if err != nil {
-		fmt.Fprintln(stdout, "conformance: "+err.Error())
-		return Result{Exit: ExitUsage}
-	}
-	harLog := recordHAR(cfg, c) // before the first request
-	red := c.Redactor()
-	out := red.Writer(stdout)
-	defer out.Flush()
-	// net/http logs through the standard logger (e.g. "Unsolicited response
-	// received on idle HTTP channel" from a misbehaving target, with the
-	// response in it): send that through the redactor too.
-	logOut := red.Writer(os.Stderr)
-	log.SetOutput(logOut)
-	defer func() { _ = logOut.Flush(); log.SetOutput(os.Stderr) }()
-
-	// The suites' specs first, then the selection check, then Install:
-	// Ginkgo's preview loses top-level BeforeEach/AfterEach nodes
-	// registered before it (see checkSelection).
-	target := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID,
-		Concurrency: cfg.Concurrency})
-	defer target.Close()
-	suites.Register(target)
-	suiteConfig, reporterConfig := ginkgoConfig(cfg)
-	problems, preview := checkSelection(suiteConfig, catalogueLabels(target.Catalogue))
-	if len(problems) > 0 {
-		return Result{Exit: ExitUsage, Problems: problems}
-	}
-	plan := newPlan(preview)
-	target.Select(selectedSpecs(preview))
-	framework.Install(target)
-	if bugs := target.Bugs(); len(bugs) > 0 {
-		for _, b := range bugs {
-			fmt.Fprintln(out, "conformance: suite bug: "+b)
-		}
-		return Result{Exit: ExitFail}
-	}
-
-	fmt.Fprintf(out, "conformance %s: checking %s (%s mode)\n", cfg.SuiteVersion, c.BaseURL(), cfg.Mode())
-	pctx := ctx
-	if cfg.Timeout > 0 {
-		var cancel context.CancelFunc
-		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout)
-		defer cancel()
-	}
-	pre := preflight.Check(pctx, c)
-	if p := pre.Problem; p != nil {
-		fmt.Fprintf(out, "\nThe target cannot be checked: %s\n", p.Sentence)
-		if cfg.Verbose && p.Exchange != nil {
-			fmt.Fprintf(out, "\n%s", p.Exchange.String())
-		}
-		run := unusableRun(cfg, c, started, p.Sentence)
-		if err := writeReports(run, cfg, red, harLog); err != nil {
-			fmt.Fprintf(out, "conformance: %v\n", err)
-			return Result{Exit: ExitUsage, Report: run}
-		}
-		return Result{Exit: ExitUnusable, Report: run}
-	}
-	fmt.Fprintln(out, pre.Credentials)
-	cors := pre.CORS
-	printCORS(out, cors)
-
-	applyClock(&suiteConfig, k)
-	gomega.RegisterFailHandler(ginkgo.Fail)
-	_ = out.Flush()
-	con := newConsoleOut(stdout, cfg.NoColor)
-	interrupted := runSpecs(con, red, plan, c.Seq, started, suiteConfig, reporterConfig)
-
-	meta := report.Meta{SuiteVersion: cfg.SuiteVersion, Target: c.BaseURL(), RunID: target.RunID, Mode: cfg.Mode(),
-		LabelFilter: cfg.LabelFilter, Focus: cfg.Focus, Skip: cfg.Skip, RerunOf: cfg.RerunFailed, Started: started,
-		Duration: report.Duration(time.Since(started)), Requests: c.Seq()}
-	notes := extras(target)
-	notes.Observations = append(append(notes.Observations, credentialsNotes(pre.Credentials, c)...), cors...)
-	run := report.Build(target.Report(), target.Catalogue, meta, notes)
-	run.Coverage = coverage.Build(target.Coverage.Marks(), run.RuleNote())
-	if interrupted {
-		markInterrupted(run)
-	}
-	healthExit := afterSpecs(run, c, k)
-	if h := tripped(target, run, c.BaseURL()); h != nil {
-		run.Verdict, healthExit = h.Sentence, h.Exit
-	}
-	reportErr := writeReports(run, cfg, red, harLog)
-	run.WriteConsole(out, con.options(cfg.Verbose))
-	printPlacementProbes(out, c)
-	if paths := reportPaths(cfg); len(paths) > 0 {
-		fmt.Fprintf(out, "Reports: %s\n", strings.Join(paths, ", "))
-	}
-	if reportErr != nil {
-		fmt.Fprintf(out, "conformance: %v\n", reportErr)
-		// A report not written does not hide a site that lost data.
-		if healthExit == 0 {
-			return Result{Exit: ExitUsage, Report: run}
-		}
-	}
-	if healthExit != 0 {
-		return Result{Exit: healthExit, Report: run}
-	}
-	if run.OnlyUnanswered() {
-		return Result{Exit: ExitCouldNotFinish, Report: run}
-	}
-	if run.Failed() || run.Counts.Passed == 0 {
-		return Result{Exit: ExitFail, Report: run}
-	}
-	return Result{Exit: ExitPass, Report: run}
 }
 
 // specOrderSeed is the seed of Ginkgo's spec order in every run.
