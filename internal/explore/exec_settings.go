@@ -10,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/text"
 )
 
 // This file sends settings updates (4.10). The whole settings map was
@@ -77,10 +78,10 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 		}
 		got := fmt.Sprint(now[f.Name])
 		rule := "SETTINGS-EDIT-PARTIAL"
-		if c.Form && oracle.EncodedTwice(got, v) {
+		if c.Form && text.EncodedTwice(got, v) {
 			rule = "GEN-FORM-SANITISED-ONCE"
 		}
-		j.Check(rule, oracle.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
+		j.Check(rule, text.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
 	}
 	for _, name := range s.changedSettings(ctx, before, now, sent...) {
 		j.Check("SETTINGS-EDIT-PARTIAL", false, back, "unchanged "+name, name+" as before (not sent)", name+" changed")

@@ -139,8 +139,8 @@ func page(key, typ string, change map[string]any) map[string]any {
 	return p
 }
 
-// text is v as JSON.
-func text(t *testing.T, v any) string {
+// jsonText is v as JSON.
+func jsonText(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/text"
 	"github.com/conformance-suite/conformance/schemas"
 )
 
@@ -58,15 +59,15 @@ func (j *Judge) Readback(w Written, ex *client.Exchange, page gjson.Result) {
 		case f.Invalid || !isText:
 		case f.Name == "title":
 			got := page.Get("title").String()
-			j.Check(w.rule("title", "PAGE-TITLE-ENCODED", EncodedTwice(got, s)), EncodedOnce(got, s), ex, "data.title",
+			j.Check(w.rule("title", "PAGE-TITLE-ENCODED", text.EncodedTwice(got, s)), text.EncodedOnce(got, s), ex, "data.title",
 				"title "+quote(s)+" HTML-encoded once", "title "+quote(got))
 		case f.Name == "content":
 			got := page.Get("contentRaw").String()
-			j.Check(w.rule("content", "PAGE-CREATE-FIELDS", EncodedTwice(got, s)), EncodedOnce(got, s), ex, "data.contentRaw",
+			j.Check(w.rule("content", "PAGE-CREATE-FIELDS", text.EncodedTwice(got, s)), text.EncodedOnce(got, s), ex, "data.contentRaw",
 				"contentRaw "+quote(s)+" HTML-encoded once", "contentRaw "+quote(got))
 		case f.Name == "description":
 			got := page.Get("description").String()
-			j.Check(w.rule("description", "PAGE-CREATE-FIELDS", EncodedTwice(got, s)), AsSentOrEncodedOnce(got, s), ex, "data.description",
+			j.Check(w.rule("description", "PAGE-CREATE-FIELDS", text.EncodedTwice(got, s)), text.AsSentOrEncodedOnce(got, s), ex, "data.description",
 				"description "+quote(s)+" (as sent, or HTML-encoded once)", "description "+quote(got))
 		case f.Name == "tags":
 			j.readbackTags(w, ex, page, s)
@@ -131,7 +132,7 @@ func (j *Judge) readbackTags(w Written, ex *client.Exchange, page gjson.Result, 
 	}
 	slices.Sort(got)
 	for _, g := range got {
-		known := slices.ContainsFunc(names, func(n string) bool { return AsSentOrEncodedOnce(g, n) })
+		known := slices.ContainsFunc(names, func(n string) bool { return text.AsSentOrEncodedOnce(g, n) })
 		if !j.Check(rule, known, ex, "data.tags", "tag names among the names sent "+joinQuoted(names), "tags "+shorten(tags.Raw, 160)) {
 			return
 		}
