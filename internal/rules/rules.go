@@ -13,8 +13,10 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/schemas"
 )
 
 // Judgement is one rule's judgement of one exchange.
@@ -45,4 +47,28 @@ func (j Judgement) Holds() bool { return j.Problem == "" }
 type Check struct {
 	Rule  string
 	Judge func(ex *client.Exchange) Judgement
+}
+
+// maxViolationsShown bounds the schema violations a problem lists.
+const maxViolationsShown = 3
+
+// Schema judges doc against the embedded JSON Schema name (schemas/): a
+// violation lists the first few problems, each at its JSON path.
+func Schema(name string, doc []byte) Judgement {
+	v, err := schemas.Validate(name, doc)
+	return FromViolations(v, err)
+}
+
+// FromViolations is the judgement of a schema's verdict: the violations
+// found (each "path: problem"), or the error that stopped validation.
+func FromViolations(v []string, err error) Judgement {
+	switch {
+	case err != nil:
+		return Violation("%s", err.Error())
+	case len(v) == 0:
+		return Conforms()
+	case len(v) > maxViolationsShown:
+		v = append(v[:maxViolationsShown:maxViolationsShown], fmt.Sprintf("and %d more", len(v)-maxViolationsShown))
+	}
+	return Violation("%s", strings.Join(v, "; "))
 }

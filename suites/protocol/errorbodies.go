@@ -10,6 +10,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -55,7 +56,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 				if ep == spec.EditSettings {
 					probe(ctx)
 				}
-				judgeErrorBodies(t, p.of(asks...), "error-early.json", "an early error")
+				judgeErrorBodies(t, p.of(asks...), envelope.EarlyErrorSchema, "an early error")
 			}, append([]any{framework.Case(string(ep))}, probes[missingToken].Decorators()...)...)
 		}
 		unknown := ask{kind: unknownPath}
@@ -66,7 +67,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 			}
 			return struct{}{}
 		}, func(_ SpecContext, _ struct{}) {
-			judgeErrorBodies(t, p.of(unknown), "error-early.json", "an early error")
+			judgeErrorBodies(t, p.of(unknown), envelope.EarlyErrorSchema, "an early error")
 		}, framework.Case("unknown endpoint"))
 	})
 }
@@ -103,7 +104,7 @@ func registerHandlerErrors(t *framework.Fixture, p *provoked) {
 				}
 				return struct{}{}
 			}, func(_ SpecContext, _ struct{}) {
-				judgeErrorBodies(t, p.of(a), "error-handler.json", "a handler error")
+				judgeErrorBodies(t, p.of(a), envelope.HandlerErrorSchema, "a handler error")
 			}, args...)
 		}
 	})

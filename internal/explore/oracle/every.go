@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -9,8 +8,9 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/rules/every"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
 // Rules of every answer that have no spec of the normal run: a client's
@@ -42,7 +42,7 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 		crashRule = RuleNoCrash
 	}
 	crashed := ex.Status >= 500 && !(ex.Method == http.MethodDelete && ex.Status == http.StatusInternalServerError)
-	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", status(ex))
+	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", envelope.Outcome(ex))
 	for _, c := range every.Checks() {
 		if v := c.Judge(ex); !v.Skip {
 			j.Check(c.Rule, v.Problem == "", ex, "every answer", "what every answer keeps (1, 5.9, 7)", v.Problem)
@@ -82,38 +82,23 @@ func describe(r gjson.Result) string {
 	return shorten(r.Raw, 120)
 }
 
-// HandlerError judges a handler error's body (7: status "1" and message).
+// HandlerError judges a handler error's body (7: status "1" and message;
+// rules/envelope).
 func (j *Judge) HandlerError(rule string, ex *client.Exchange) {
-	v, err := schemas.Validate("error-handler.json", ex.Body())
-	j.Check(rule, err == nil && len(v) == 0, ex, "error body", `a handler error: {"status":"1","message":…}`, violations(v, err))
+	j.Judged(rule, ex, "error body", envelope.HandlerErrorShape, envelope.HandlerError(ex))
 }
 
-// EarlyError judges an early error's body (7: only message, no status).
+// EarlyError judges an early error's body (7: only message, no status;
+// rules/envelope).
 func (j *Judge) EarlyError(ex *client.Exchange) {
-	v, err := schemas.Validate("error-early.json", ex.Body())
-	j.Check("ENV-EARLY-ERROR-SHAPE", err == nil && len(v) == 0, ex, "error body", `an early error: {"message":…}, no status`, violations(v, err))
+	j.Judged("ENV-EARLY-ERROR-SHAPE", ex, "error body", envelope.EarlyErrorShape, envelope.EarlyError(ex))
 }
 
 // violations renders a schema verdict for a finding.
-func violations(v []string, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	if len(v) > 3 {
-		v = append(v[:3], fmt.Sprintf("and %d more", len(v)-3))
-	}
-	return strings.Join(v, "; ")
-}
+func violations(v []string, err error) string { return rules.FromViolations(v, err).Problem }
 
-// Status judges a status code against the ones the spec allows.
+// Status judges a status code against the ones the spec allows
+// (rules/envelope).
 func (j *Judge) Status(rule string, ex *client.Exchange, want ...int) bool {
-	ok := false
-	for _, w := range want {
-		ok = ok || ex.Status == w
-	}
-	exp := make([]string, len(want))
-	for i, w := range want {
-		exp[i] = fmt.Sprint(w)
-	}
-	return j.Check(rule, ok, ex, "status", "HTTP "+strings.Join(exp, " or "), status(ex))
+	return j.Judged(rule, ex, "status", envelope.Codes(want...), envelope.Status(ex, want...))
 }
