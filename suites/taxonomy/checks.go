@@ -147,7 +147,7 @@ func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange))
 		// pages, read as a stream, each against page.json as they came.
 		Expect(ex).To(framework.MatchSchema(k.getSchema))
 		if ex.Streamed != nil {
-			Expect(ex).To(framework.PassCheckOnStream(framework.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
+			Expect(ex).To(framework.PassCheckOnStream(pageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
 		}
 		check(tm, ex)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -79,7 +80,7 @@ var kinds = []kind{
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
 	// The page objects of the single views are checked as they stream by.
-	t.CheckListedPages(framework.PageShape)
+	t.CheckListedPages(pageShape)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
 		everyPage := framework.Share(g, func(ctx context.Context) framework.Listing {
@@ -111,3 +112,13 @@ func Register(t *framework.Fixture) {
 		}
 	})
 }
+
+// pageShape is PAGE-OBJECT-SHAPE's check of every whole page object a
+// listing streams (rules/pageobj), for CheckListedPages.
+var pageShape = framework.PageCheck{Name: pageobj.Schema, Check: func(page gjson.Result) []framework.PageProblem {
+	var out []framework.PageProblem
+	for _, p := range pageobj.Violations(page) {
+		out = append(out, framework.PageProblem(p))
+	}
+	return out
+}}

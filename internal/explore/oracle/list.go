@@ -10,8 +10,8 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
 // ListModel is what the page list's answers are judged against: how many
@@ -107,20 +107,14 @@ func (j *Judge) paging(ex *client.Exchange, checks ...paging.Check) {
 	}
 }
 
-// listShape validates the answer against page-list.json: a page object
-// that breaks page.json is PAGE-OBJECT-SHAPE's, the rest PAGE-LIST-SHAPE's.
+// listShape judges the answer's shape (rules/pageobj): the whole answer
+// against page-list.json is PAGE-LIST-SHAPE's (a page object that breaks
+// page.json breaks the list too, as the normal run judges it), its pages'
+// violations also PAGE-OBJECT-SHAPE's.
 func (j *Judge) listShape(ex *client.Exchange) bool {
-	v, err := schemas.Violations("page-list.json", ex.Body())
-	var pageV, listV []string
-	for _, x := range v {
-		if strings.HasPrefix(x.Path, "data[") || strings.HasPrefix(x.Path, "data.") {
-			pageV = append(pageV, x.Path+": "+x.Problem)
-		} else {
-			listV = append(listV, x.Path+": "+x.Problem)
-		}
-	}
-	ok := j.Check("PAGE-LIST-SHAPE", err == nil && len(listV) == 0, ex, "list shape", "numberOfItems, meta {total, pageNumber, pageSize, hasMore} and data, an array of pages", violations(listV, err))
-	return j.Check("PAGE-OBJECT-SHAPE", len(pageV) == 0, ex, "page shape", "page objects of section 2.1", violations(pageV, nil)) && ok
+	list, pages := pageobj.List(ex.Body())
+	ok := j.Judged("PAGE-LIST-SHAPE", ex, "list shape", "numberOfItems, meta {total, pageNumber, pageSize, hasMore} and data, an array of pages", list)
+	return j.Judged("PAGE-OBJECT-SHAPE", ex, "page shape", "page objects of section 2.1", pages) && ok
 }
 
 // untagged judges an untagged=true answer: untagged pages only, exactly

@@ -10,17 +10,17 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/rules/text"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
-// PageObject validates a page object (2.1).
+// PageObject judges a page object (PAGE-OBJECT-SHAPE, 2.1: rules/pageobj).
 func (j *Judge) PageObject(ex *client.Exchange, page gjson.Result) bool {
+	expected := "a page object of section 2.1"
 	if !page.IsObject() {
-		return j.Check("PAGE-OBJECT-SHAPE", false, ex, "page shape", "data, a page object of section 2.1", describe(page))
+		expected = "data, a page object of section 2.1"
 	}
-	v, err := schemas.Validate("page.json", []byte(page.Raw))
-	return j.Check("PAGE-OBJECT-SHAPE", err == nil && len(v) == 0, ex, "page shape", "a page object of section 2.1", violations(v, err))
+	return j.Judged("PAGE-OBJECT-SHAPE", ex, "page shape", expected, pageobj.Judge(page))
 }
 
 // Written is a create or an edit as the oracle needs it: the fields

@@ -17,7 +17,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
-	"github.com/conformance-suite/conformance/schemas"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 )
 
 func (k kit) objectSpecs() {
@@ -31,7 +31,7 @@ func (k kit) objectSpecs() {
 		k.eachSampled(s, func(_ string, ex *client.Exchange) {
 			Expect(ex).To(framework.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(framework.Hold("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
-				return pageSchemaProblems(ex.Get("data"))
+				return pageobj.Problems(ex.Get("data"))
 			}))
 		})
 	}, framework.Case("single reads, a page of each type found"))
@@ -275,18 +275,9 @@ func lastSegment(key string) string {
 }
 
 // shapeOfEveryPage expects every page object of a listing to have
-// matched page.json as the listing streamed by (framework.PageShape).
+// matched page.json as the listing streamed by (pageShape).
 func shapeOfEveryPage(l listing, expect string) types.GomegaMatcher {
-	return framework.PassCheckOnListing(l.all, framework.PageShape.Name, expect)
-}
-
-// pageSchemaProblems lists how a page object departs from schema page.json.
-func pageSchemaProblems(page gjson.Result) []string {
-	ps, err := schemas.Validate("page.json", []byte(page.Raw))
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return ps
+	return framework.PassCheckOnListing(l.all, pageShape.Name, expect)
 }
 
 // slugProblem says how a page object's slug is not the last segment of its

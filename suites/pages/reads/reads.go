@@ -15,6 +15,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -44,7 +45,7 @@ import (
 func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
-	t.CheckListedPages(framework.PageShape)
+	t.CheckListedPages(pageShape)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
@@ -222,3 +223,13 @@ func (k kit) createPage(ctx context.Context, fields map[string]any) (*client.Exc
 	}
 	return k.t.CreatePage(ctx, body)
 }
+
+// pageShape is PAGE-OBJECT-SHAPE's check of every whole page object a
+// listing streams (rules/pageobj), for CheckListedPages.
+var pageShape = framework.PageCheck{Name: pageobj.Schema, Check: func(page gjson.Result) []framework.PageProblem {
+	var out []framework.PageProblem
+	for _, p := range pageobj.Violations(page) {
+		out = append(out, framework.PageProblem(p))
+	}
+	return out
+}}
