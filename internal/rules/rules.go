@@ -43,6 +43,21 @@ func Violation(format string, args ...any) Judgement {
 // included).
 func (j Judgement) Holds() bool { return j.Problem == "" }
 
+// Problems is the judgement's problem as the list a check of the normal
+// run holds (framework.Hold): none when it holds or cannot judge.
+func (j Judgement) Problems() []string {
+	if j.Problem == "" {
+		return nil
+	}
+	return []string{j.Problem}
+}
+
+// ProblemsOf adapts a judgement of an exchange to the problems a check of
+// the normal run holds (framework.Hold).
+func ProblemsOf(judge func(ex *client.Exchange) Judgement) func(ex *client.Exchange) []string {
+	return func(ex *client.Exchange) []string { return judge(ex).Problems() }
+}
+
 // Check is one rule's judgement of any one exchange.
 type Check struct {
 	Rule  string

@@ -10,6 +10,8 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 // Each rule's check is a prepare function, which makes the requests (side
@@ -127,7 +129,12 @@ func (s *shared) prepareGetShape(ctx context.Context) singles {
 
 func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
 	s.judgeViews(v, func(tm term, ex *client.Exchange) {
-		Expect(ex).To(framework.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", s.k.noun)
+		Expect(ex).To(framework.HoldFields("data.key must be the "+s.k.noun+" asked for", func(ex *client.Exchange) []framework.FieldProblem {
+			if j := single.Named(s.k.endpoint, ex.Get("data"), tm.key); !j.Holds() {
+				return []framework.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+			}
+			return nil
+		}))
 	})
 }
 
@@ -245,5 +252,6 @@ func (s *shared) prepareGet404(ctx context.Context) framework.Got {
 }
 
 func judgeGet404(_ ginkgo.SpecContext, got framework.Got) {
-	Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+	Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusNotFound))
+	Expect(got.Exchange()).To(framework.Hold(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 }

@@ -20,6 +20,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -100,14 +102,20 @@ func Register(t *framework.Fixture) {
 						name := p.names[i]
 						Expect(ex).To(framework.BeSuccess(http.StatusOK), "username %q was found on the target", name)
 						Expect(ex).To(framework.MatchSchema("user-response.json"))
-						Expect(ex).To(framework.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
+						Expect(ex).To(framework.HoldFields("data.username must be the username asked for", func(ex *client.Exchange) []framework.FieldProblem {
+							if j := single.Named("users", ex.Get("data"), name); !j.Holds() {
+								return []framework.FieldProblem{{Field: "data.username", Problem: j.Problem}}
+							}
+							return nil
+						}))
 					}
 				})
 
 			framework.Prepare(reads, "USER-GET-404", func(ctx context.Context) framework.Got {
 				return framework.GotExchange(t.Read(ctx, client.KeyPath("users", t.Marker("no-such-user")), url.Values{}))
 			}, func(_ SpecContext, got framework.Got) {
-				Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+				Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusNotFound))
+				Expect(got.Exchange()).To(framework.Hold(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 			})
 		})
 

@@ -2,10 +2,11 @@ package oracle
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 // CrashRule names the rule a 5xx answer to the case breaks: the paging
@@ -18,70 +19,40 @@ func CrashRule(c gen.Case) string {
 	return RuleNoCrash
 }
 
-// singleRules are, per endpoint, the rules of a read of a key that
-// exists and of one that does not.
-var singleRules = map[string][2]string{
-	"pages":      {"PAGE-GET-OK", "PAGE-GET-404"},
-	"tags":       {"TAG-GET-SHAPE", "TAG-GET-404"},
-	"categories": {"CAT-GET-SHAPE", "CAT-GET-404"},
-	"users":      {"USER-GET-SHAPE", "USER-GET-404"},
-	"files":      {"FILES-LIST-SHAPE", "FILES-LIST-SHAPE"},
-}
-
-// Single judges a read of one resource by key (4.2, 4.6 to 4.8, 4.11).
-// A key that exists reads 200 with that resource; one that does not, 404
-// with a handler error (a files list of a page that does not exist may
-// be 200 with an empty list, or 404). A key with ".." or a NUL byte is 400
-// for the files list (4.11); elsewhere it names no resource, and section
-// 7's "invalid page key" allows 400 besides 404, as for a very long key.
-// (Its ".." is never a whole path segment, which a web server in front
-// may remove from the path before the API sees it: gen.Read.)
+// Single judges a read of one resource by key (4.2, 4.6 to 4.8, 4.11:
+// rules/single). A key that exists reads 200 with that resource; one that
+// does not, 404 with a handler error (a files list of a page that does
+// not exist may be 200 with an empty list, or 404). A key with ".." or a
+// NUL byte is 400 for the files list (4.11), with either error body;
+// elsewhere it names no resource, and section 7's "invalid page key"
+// allows 400 besides 404, as for a very long key. (Its ".." is never a
+// whole path segment, which a web server in front may remove from the
+// path before the API sees it: gen.Read.)
 func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
-	rules, ok := singleRules[endpoint]
-	if !ok {
-		return
-	}
+	found, missing, ok := single.Rules(endpoint, key)
 	switch {
+	case !ok:
 	case endpoint == "files" && (class == "traversal" || class == "encoded"):
-		j.Status("FILES-TRAVERSAL-400", ex, http.StatusBadRequest)
+		j.Judged("FILES-TRAVERSAL-400", ex, "status and error body", "HTTP 400 with an error body of section 7", single.Traversal(ex))
 	case class == "existing":
-		rule := rules[0]
-		if endpoint == "pages" && strings.Contains(key, "/") {
-			rule = "PAGE-GET-HIERARCHICAL"
-		}
-		if !j.Status(rule, ex, http.StatusOK) {
+		if !j.Status(found, ex, http.StatusOK) {
 			return
 		}
-		j.existing(endpoint, rule, key, ex)
+		data := ex.Get("data")
+		if endpoint == "pages" && !j.PageObject(ex, data) {
+			return
+		}
+		j.Judged(found, ex, "data", "the "+endpoint+" resource "+quote(key), single.Named(endpoint, data, key))
 	case endpoint == "files":
-		if j.Status(rules[1], ex, http.StatusOK, http.StatusNotFound) && ex.Status == http.StatusOK {
-			j.Check(rules[1], ex.Get("data").IsArray(), ex, "data", "data, an array of file records", describe(ex.Get("data")))
+		if j.Status(missing, ex, single.MissingFilesCodes...) && ex.Status == http.StatusOK {
+			j.Judged(missing, ex, "data", "data, an array of file records", single.Named(endpoint, ex.Get("data"), key))
 		}
 	case class == "traversal" || class == "encoded" || class == "long":
-		if j.Status(rules[1], ex, http.StatusNotFound, http.StatusBadRequest) {
+		if j.Status(missing, ex, single.InvalidKeyCodes...) {
 			j.Observe("GET /api/%s/{key} of a %s key answered %d", endpoint, class, ex.Status)
 		}
 	default:
-		if j.Status(rules[1], ex, http.StatusNotFound) {
-			j.HandlerError(rules[1], ex)
-		}
-	}
-}
-
-// existing judges the 200 of a key that exists: the resource named.
-func (j *Judge) existing(endpoint, rule, key string, ex *client.Exchange) {
-	data := ex.Get("data")
-	switch endpoint {
-	case "pages":
-		if j.PageObject(ex, data) {
-			j.Check(rule, data.Get("key").String() == key, ex, "data.key", "the page "+quote(key), "data.key "+describe(data.Get("key")))
-		}
-	case "tags", "categories":
-		j.Check(rule, data.Get("key").String() == key, ex, "data.key", "the "+endpoint[:len(endpoint)-1]+" "+quote(key), "data.key "+describe(data.Get("key")))
-	case "users":
-		j.Check(rule, data.Get("username").String() == key, ex, "data.username", "the profile of "+quote(key), "data.username "+describe(data.Get("username")))
-	case "files":
-		j.Check(rule, data.IsArray(), ex, "data", "data, an array of file records", describe(data))
+		j.Judged(missing, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
 	}
 }
 
@@ -124,9 +95,7 @@ func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 	case !needsAuth && missingPage:
 		// A read of a page no one has (a site without pages): the API
 		// token is enough to be told so (4.2).
-		if j.Status("PAGE-GET-404", ex, http.StatusNotFound) {
-			j.HandlerError("PAGE-GET-404", ex)
-		}
+		j.Judged("PAGE-GET-404", ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
 	case !needsAuth:
 		j.Status("AUTH-READ-TOKEN-ONLY", ex, http.StatusOK)
 	case authValid && c.Endpoint == "settings":
@@ -136,9 +105,7 @@ func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 		if c.Method == http.MethodDelete {
 			rule = "PAGE-DELETE-404"
 		}
-		if j.Status(rule, ex, http.StatusNotFound) {
-			j.HandlerError(rule, ex)
-		}
+		j.Judged(rule, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
 	case c.Endpoint == "settings":
 		j.Status("AUTH-SETTINGS-READ-NEEDS-AUTH", ex, http.StatusUnauthorized)
 	default:

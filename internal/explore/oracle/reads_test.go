@@ -53,6 +53,9 @@ func TestSingle(t *testing.T) {
 		{name: "a missing user, 200", endpoint: "users", class: "missing", key: "nope", r: ok(`{}`), want: []string{"USER-GET-404"}},
 		{name: "the files of a missing page, not a list", endpoint: "files", class: "missing", key: "nope", r: ok(`{}`), want: []string{"FILES-LIST-SHAPE"}},
 		{name: "files with .. served", endpoint: "files", class: "traversal", key: "a..b", r: ok(`[]`), want: []string{"FILES-TRAVERSAL-400"}},
+		// The body too, as the normal run judges it (either error body).
+		{name: "files with .. refused, status 0", endpoint: "files", class: "traversal", key: "a..b", r: reply{status: 400, body: `{"status":"0","message":"no"}`},
+			want: []string{"FILES-TRAVERSAL-400"}},
 		{name: "files with a%2e%2eb, 404", endpoint: "files", class: "encoded", key: "a%2e%2eb", r: handlerError(404), want: []string{"FILES-TRAVERSAL-400"}},
 		{name: "a page key with .., 200", endpoint: "pages", class: "traversal", key: "a..b", r: ok(jsonText(t, page("a..b", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "a very long key, 401", endpoint: "categories", class: "long", key: "aaaa", r: earlyError(401), want: []string{"CAT-GET-404"}},

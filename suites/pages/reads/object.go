@@ -17,7 +17,9 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/rules/pageobj"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 func (k kit) objectSpecs() {
@@ -159,14 +161,20 @@ func (k kit) getSpecs() {
 		k.eachSampled(s, func(key string, ex *client.Exchange) {
 			Expect(ex).To(framework.BeSuccess(http.StatusOK))
 			Expect(ex).To(framework.HaveJSON("data", framework.BeJSONObject()), "data is a page object")
-			Expect(ex).To(framework.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
+			Expect(ex).To(framework.HoldFields("data.key is the key requested", func(ex *client.Exchange) []framework.FieldProblem {
+				if j := single.Named("pages", ex.Get("data"), key); !j.Holds() {
+					return []framework.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+				}
+				return nil
+			}))
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) framework.Got {
 		return framework.GotExchange(t.Read(ctx, framework.PagePath(t.Marker("no-such-page")), nil))
 	}, func(_ SpecContext, got framework.Got) {
-		Expect(got.Exchange()).To(framework.BeHandlerError(http.StatusNotFound))
+		Expect(got.Exchange()).To(framework.HaveHTTPStatus(http.StatusNotFound))
+		Expect(got.Exchange()).To(framework.Hold(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 	}, framework.Case("top-level key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
@@ -180,7 +188,8 @@ func (k kit) getSpecs() {
 		if topLevelKey(framework.PageItems(r.first)) == "" {
 			framework.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
-		Expect(r.ex).To(framework.BeHandlerError(http.StatusNotFound))
+		Expect(r.ex).To(framework.HaveHTTPStatus(http.StatusNotFound))
+		Expect(r.ex).To(framework.Hold(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 	}, framework.Case("missing child key under an existing page"))
 }
 
@@ -200,7 +209,12 @@ func (k kit) hierarchicalSpec() {
 		child := k.childPage(r.inv)
 		key := child.Get("key").String()
 		Expect(r.ex).To(framework.BeSuccess(http.StatusOK))
-		Expect(r.ex).To(framework.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
+		Expect(r.ex).To(framework.HoldFields("GET of the child key reads the child page itself", func(ex *client.Exchange) []framework.FieldProblem {
+			if j := single.Named("pages", ex.Get("data"), key); !j.Holds() {
+				return []framework.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+			}
+			return nil
+		}))
 		if uuid := child.Get("uuid"); uuid.Type == gjson.String && uuid.Str != "" {
 			Expect(r.ex).To(framework.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 // invalidType is a page type outside the five values of section 3.
@@ -98,5 +100,6 @@ func (s *suite) judgeCreateInvalidType(_ SpecContext, r *invalidCreate) {
 }
 
 func judgeMissing404(_ SpecContext, m *missingKey) {
-	Expect(m.ex).To(framework.BeHandlerError(http.StatusNotFound))
+	Expect(m.ex).To(framework.HaveHTTPStatus(http.StatusNotFound))
+	Expect(m.ex).To(framework.Hold(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 }
