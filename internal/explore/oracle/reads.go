@@ -7,6 +7,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/rules/single"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
 // CrashRule names the rule a 5xx answer to the case breaks: the paging
@@ -57,66 +58,38 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 }
 
 // Tokens judges an answer to a request whose tokens the case placed
-// (5.1 to 5.6): a missing API token is 400, a wrong one 401, an endpoint
+// (5.1 to 5.6: rules/tokens): a missing API token is 400 with an early
+// error and a message, a wrong one 401 with an early error, an endpoint
 // that needs the authentication token refuses a request without a valid
 // one with 401 (a page that does not exist may be 404 first: which check
 // comes first is not said); with the tokens it needs valid the request
-// goes through (a read of a page no one has: 404). Tokens where the spec
-// does not put them: the answer is only recorded.
+// goes through (a read of a page no one has: 404). An empty token
+// parameter may be 400 or 401, the one seen recorded. Tokens where the
+// spec does not put them: the answer is only recorded.
 func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
-	needsAuth := c.NeedsAuth()
-	authValid := c.AuthToken == gen.TokenValid
-	missingPage := c.KeyClass == "missing"
-	switch c.APIToken {
-	case gen.TokenMissing:
-		want := []int{http.StatusBadRequest}
-		if needsAuth && !authValid {
-			want = append(want, http.StatusUnauthorized) // 5.5 describes it too
-		}
-		if j.Status("AUTH-MISSING-TOKEN-400", ex, want...) && ex.Status == http.StatusBadRequest {
-			j.EarlyError(ex)
-		}
-		return
-	case gen.TokenEmpty:
-		if j.Status("AUTH-MISSING-TOKEN-400", ex, http.StatusBadRequest, http.StatusUnauthorized) {
-			j.Observe("an empty token parameter was answered %d", ex.Status)
-		}
-		return
-	case gen.TokenWrong:
-		if j.Status("AUTH-INVALID-TOKEN-401", ex, http.StatusUnauthorized) {
-			j.EarlyError(ex)
-		}
-		return
-	case gen.TokenElsewhere:
+	if c.APIToken == gen.TokenElsewhere {
 		j.Observe("%s /api/%s with the API token where the spec does not put it was answered %d", c.Method, c.Endpoint, ex.Status)
 		return
 	}
+	a := tokens.Expect(tokenRequest(c))
 	switch {
-	case !needsAuth && missingPage:
-		// A read of a page no one has (a site without pages): the API
-		// token is enough to be told so (4.2).
-		j.Judged("PAGE-GET-404", ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
-	case !needsAuth:
-		j.Status("AUTH-READ-TOKEN-ONLY", ex, http.StatusOK)
-	case authValid && c.Endpoint == "settings":
-		j.Status("AUTH-PARAM-NAME", ex, http.StatusOK)
-	case authValid && missingPage:
-		rule := "PAGE-EDIT-404"
-		if c.Method == http.MethodDelete {
-			rule = "PAGE-DELETE-404"
-		}
-		j.Judged(rule, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
-	case c.Endpoint == "settings":
-		j.Status("AUTH-SETTINGS-READ-NEEDS-AUTH", ex, http.StatusUnauthorized)
-	default:
-		rule := "AUTH-WRITE-NEEDS-AUTH"
-		if c.AuthToken == gen.TokenWrong {
-			rule = "AUTH-WRITE-INVALID-AUTH"
-		}
-		want := []int{http.StatusUnauthorized}
-		if missingPage {
-			want = append(want, http.StatusNotFound) // 4.4, 4.5: no page has the key
-		}
-		j.Status(rule, ex, want...)
+	case a.Rule == "":
+	case a.HandlerError:
+		j.Judged(a.Rule, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
+	case !j.Status(a.Rule, ex, a.Codes...):
+	case c.APIToken == gen.TokenEmpty:
+		j.Observe("an empty token parameter was answered %d", ex.Status)
+	case c.APIToken == gen.TokenMissing && ex.Status == http.StatusBadRequest:
+		j.EarlyError(ex)
+		j.Judged(a.Rule, ex, "message", "a message (the spec fixes no wording)", tokens.MissingTokenMessage(ex))
+	case c.APIToken == gen.TokenWrong:
+		j.EarlyError(ex)
 	}
+}
+
+// tokenRequest is what the answer to a token case rests on (rules/tokens).
+func tokenRequest(c gen.Case) tokens.Request {
+	state := map[gen.Token]tokens.Token{gen.TokenValid: tokens.Valid, gen.TokenMissing: tokens.Missing, gen.TokenWrong: tokens.Wrong, gen.TokenEmpty: tokens.Empty}
+	return tokens.Request{API: state[c.APIToken], Auth: state[c.AuthToken], NeedsAuth: c.NeedsAuth(), Settings: c.Endpoint == "settings",
+		Delete: c.Method == http.MethodDelete, MissingPage: c.KeyClass == "missing"}
 }

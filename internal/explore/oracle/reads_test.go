@@ -109,6 +109,9 @@ func TestTokens(t *testing.T) {
 		{name: "no API token, 401 on a read", method: get, endpoint: "pages", api: gen.TokenMissing, r: earlyError(401), want: []string{"AUTH-MISSING-TOKEN-400"}},
 		{name: "no API token, a handler's 400", method: get, endpoint: "pages", api: gen.TokenMissing, r: handlerError(400), want: []string{"ENV-EARLY-ERROR-SHAPE"}},
 		{name: "no API token, served", method: get, endpoint: "pages", api: gen.TokenMissing, r: ok(`[]`), want: []string{"AUTH-MISSING-TOKEN-400"}},
+		// The message too, as the normal run judges it: a non-empty string.
+		{name: "no API token, an empty message", method: get, endpoint: "pages", api: gen.TokenMissing, r: reply{status: 400, body: `{"message":""}`},
+			want: []string{"AUTH-MISSING-TOKEN-400"}},
 		{name: "an empty API token, served", method: get, endpoint: "pages", api: gen.TokenEmpty, r: ok(`[]`), want: []string{"AUTH-MISSING-TOKEN-400"}},
 		{name: "a wrong API token, 400", method: get, endpoint: "pages", api: gen.TokenWrong, r: earlyError(400), want: []string{"AUTH-INVALID-TOKEN-401"}},
 		{name: "a wrong API token, a handler's 401", method: get, endpoint: "pages", api: gen.TokenWrong, r: handlerError(401), want: []string{"ENV-EARLY-ERROR-SHAPE"}},
