@@ -3,13 +3,13 @@ package oracle
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/listfilter"
 	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
@@ -33,13 +33,7 @@ type listQuery struct {
 
 func parseList(c gen.Case) listQuery {
 	q := listQuery{Request: paging.Read(c.Param)}
-	for _, t := range gen.Types {
-		v, sent := c.Param(t)
-		q.typeParam = q.typeParam || sent
-		if v == "true" || (t == "published" && !sent) {
-			q.types = append(q.types, t)
-		}
-	}
+	q.types, q.typeParam = listfilter.Types(c.Param)
 	return q
 }
 
@@ -71,14 +65,11 @@ func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	if !j.listShape(ex) {
 		return
 	}
-	filterRule := "PAGE-LIST-TYPE-FILTERS"
-	if !q.typeParam {
-		filterRule = "PAGE-LIST-DEFAULT-FILTER"
-	}
+	filterRule := listfilter.Rule(q.typeParam)
 	items := ex.Get("data").Array()
 	for _, it := range items {
-		typ := it.Get("type").String()
-		if !j.Check(filterRule, slices.Contains(q.types, typ), ex, "data[].type", "only pages of the types "+strings.Join(q.types, ", "), fmt.Sprintf("page %q of type %q", it.Get("key").String(), typ)) {
+		v := listfilter.OfType(it, q.types)
+		if !j.Check(filterRule, v.Holds(), ex, "data[].type", "only pages of the types "+strings.Join(q.types, ", "), fmt.Sprintf("page %q: %s", it.Get("key").String(), v.Problem)) {
 			break
 		}
 	}
@@ -117,28 +108,29 @@ func (j *Judge) listShape(ex *client.Exchange) bool {
 	return j.Judged("PAGE-OBJECT-SHAPE", ex, "page shape", "page objects of section 2.1", pages) && ok
 }
 
-// untagged judges an untagged=true answer: untagged pages only, exactly
-// those of the same slice without untagged (4.1: after pagination).
+// untagged judges an untagged=true answer (rules/listfilter): exactly
+// the untagged pages of the same slice without untagged (4.1: after
+// pagination). Without a usable answer to that request, each page listed
+// must be untagged.
 func (j *Judge) untagged(ex, paired *client.Exchange, items []gjson.Result) {
 	const rule = "PAGE-LIST-UNTAGGED-AFTER-PAGINATION"
 	var got []string
 	for _, it := range items {
-		key := it.Get("key").String()
-		got = append(got, key)
-		if !j.Check(rule, len(it.Get("tags").Map()) == 0, ex, "data[].tags", "untagged pages only", fmt.Sprintf("page %q has tags %s", key, it.Get("tags").Raw)) {
-			return
-		}
+		got = append(got, it.Get("key").String())
 	}
 	if paired == nil || paired.Status != http.StatusOK || !paired.Get("data").IsArray() {
+		for _, it := range items {
+			if !j.Check(rule, !listfilter.Tagged(it), ex, "data[].tags", "untagged pages only", fmt.Sprintf("page %q has tags %s", it.Get("key").String(), it.Get("tags").Raw)) {
+				return
+			}
+		}
 		return
 	}
 	var want []string
 	for _, it := range paired.Get("data").Array() {
-		if len(it.Get("tags").Map()) == 0 {
+		if !listfilter.Tagged(it) {
 			want = append(want, it.Get("key").String())
 		}
 	}
-	slices.Sort(got)
-	slices.Sort(want)
-	j.Check(rule, slices.Equal(got, want), ex, "untagged slice", "the untagged pages of the same slice without untagged: "+joinQuoted(want), joinQuoted(got))
+	j.Judged(rule, ex, "untagged slice", "the untagged pages of the same slice without untagged: "+joinQuoted(want), listfilter.UntaggedSlice(got, want))
 }
