@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/rules/text"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
 // This file sends settings updates (4.10). The whole settings map was
@@ -90,7 +91,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 
 // refusedSettings sends a settings update without a valid authentication
 // token: refused with 401, and nothing changed.
-func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Judge, r client.Request, rule string) {
+func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Judge, r client.Request, want tokens.Answer) {
 	if !s.site.SettingsWrites {
 		return
 	}
@@ -104,7 +105,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 	var after map[string]any
 	defer func() { s.restoreSettings(ctx, after) }()
 	if oracle.Judgeable(ex) && ex.Status < 500 {
-		j.Status(rule, ex, http.StatusUnauthorized)
+		j.Status(want.Rule, ex, want.Codes...)
 	}
 	back, now, problem := s.fx.ReadSettings(ctx, framework.Fresh())
 	if problem != "" {

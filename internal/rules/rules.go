@@ -2,9 +2,15 @@
 // over exchanges (and, where a rule needs it, what the site holds) return
 // a Judgement, and both the specs of a normal run and the oracles of
 // conformance explore call the same functions, so that a rule is judged
-// in one place. Each subpackage holds the rules of one area: every (what
-// every answer keeps) and paging (the page list's paging). The rule IDs
-// are literals where each rule is judged.
+// in one place. Each subpackage holds the rules of one idea: every (what
+// every answer keeps), envelope (status codes and the error bodies of
+// section 7), tokens (the answer a request's tokens call for), single (a
+// read of one resource by key), pageobj (the page object's shape),
+// readback (a page read back after a write), text (how text sent reads
+// back: encoded once, twice, as sent), listfilter (the page list's type
+// filters and untagged) and paging (the page list's paging). The rule IDs
+// are literals where each rule is judged, and named in the doc comment of
+// the function that judges it; rulestest crafts answers for their tests.
 //
 // The package imports no test framework: the framework applies checks to
 // exchanges (framework.CrossCutting) and turns judgements into
