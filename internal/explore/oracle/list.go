@@ -38,10 +38,13 @@ func parseList(c gen.Case) listQuery {
 }
 
 // List judges an answer to GET /api/pages (4.1, 8, 9.3) against the
-// model: its shape, the types it holds, meta.total, and meta and the
-// number of pages for any filter, size and page number. paired, when the
-// request had untagged=true, is the answer to the same request without
-// it: untagged keeps the untagged pages of that same slice.
+// model: its shape (PAGE-LIST-SHAPE, PAGE-OBJECT-SHAPE: rules/pageobj),
+// the types it holds (PAGE-LIST-TYPE-FILTERS, PAGE-LIST-DEFAULT-FILTER:
+// rules/listfilter), meta.total, and meta and the number of pages for any
+// filter, size and page number (rules/paging). paired, when the request
+// had untagged=true, is the answer to the same request without it:
+// untagged keeps the untagged pages of that same slice
+// (PAGE-LIST-UNTAGGED-AFTER-PAGINATION, PAGE-LIST-TOTAL-IGNORES-UNTAGGED).
 func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	q := parseList(c)
 	if q.Odd {

@@ -34,7 +34,10 @@ type Written struct {
 // every valid field sent holds what was sent (4.3, 4.4), encoded once
 // where the page object is encoded (title, contentRaw), the type is one
 // the write allows (a date drawn, not chosen for the type), and a type
-// outside the five was not stored.
+// outside the five was not stored. The rule a field breaks is
+// readback.Rule's: PAGE-CREATE-FIELDS, PAGE-TITLE-ENCODED, PAGE-TAGS-MAP,
+// or for an edit PAGE-EDIT-PARTIAL, and GEN-FORM-SANITISED-ONCE for a
+// form's value encoded twice.
 func (j *Judge) Readback(w Written, ex *client.Exchange, page gjson.Result) {
 	future := false
 	if f, ok := field(w.Fields, "date"); ok && !f.Invalid {

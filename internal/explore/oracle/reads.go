@@ -28,7 +28,10 @@ func CrashRule(c gen.Case) string {
 // elsewhere it names no resource, and section 7's "invalid page key"
 // allows 400 besides 404, as for a very long key. (Its ".." is never a
 // whole path segment, which a web server in front may remove from the
-// path before the API sees it: gen.Read.)
+// path before the API sees it: gen.Read.) The rules (single.Rules):
+// PAGE-GET-OK, PAGE-GET-HIERARCHICAL, PAGE-GET-404, TAG-GET-SHAPE,
+// TAG-GET-404, CAT-GET-SHAPE, CAT-GET-404, USER-GET-SHAPE, USER-GET-404,
+// FILES-LIST-SHAPE and FILES-TRAVERSAL-400.
 func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 	found, missing, ok := single.Rules(endpoint, key)
 	switch {
@@ -65,7 +68,11 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 // comes first is not said); with the tokens it needs valid the request
 // goes through (a read of a page no one has: 404). An empty token
 // parameter may be 400 or 401, the one seen recorded. Tokens where the
-// spec does not put them: the answer is only recorded.
+// spec does not put them: the answer is only recorded. The rules
+// (tokens.Expect): AUTH-MISSING-TOKEN-400, AUTH-INVALID-TOKEN-401,
+// AUTH-READ-TOKEN-ONLY, AUTH-PARAM-NAME, AUTH-SETTINGS-READ-NEEDS-AUTH,
+// AUTH-WRITE-NEEDS-AUTH, AUTH-WRITE-INVALID-AUTH, PAGE-GET-404,
+// PAGE-EDIT-404, PAGE-DELETE-404 (and ENV-EARLY-ERROR-SHAPE).
 func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
 	if c.APIToken == gen.TokenElsewhere {
 		j.Observe("%s /api/%s with the API token where the spec does not put it was answered %d", c.Method, c.Endpoint, ex.Status)
