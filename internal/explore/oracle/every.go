@@ -5,7 +5,6 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
-	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/rules/every"
 )
@@ -71,9 +70,6 @@ func (j *Judge) HandlerError(rule string, ex *client.Exchange) {
 func (j *Judge) EarlyError(ex *client.Exchange) {
 	j.Judged("ENV-EARLY-ERROR-SHAPE", ex, "error body", envelope.EarlyErrorShape, envelope.EarlyError(ex))
 }
-
-// violations renders a schema verdict for a finding.
-func violations(v []string, err error) string { return rules.FromViolations(v, err).Problem }
 
 // Status judges a status code against the ones the spec allows
 // (rules/envelope).
