@@ -1,8 +1,6 @@
 package oracle
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -83,17 +81,13 @@ func (j *Judge) readbackType(w Written, ex *client.Exchange, page gjson.Result, 
 	j.Judged("PAGE-TYPE-ROUNDTRIP", ex, "data.type", "type "+strings.Join(ok, " or "), readback.Type(got, ok))
 }
 
-// compared are the fields of section 2.1 an edit must leave alone when it
-// does not send them, with the body field that changes each.
-var compared = map[string]string{"title": "title", "description": "description", "contentRaw": "content", "type": "type",
-	"tags": "tags", "category": "category", "dateRaw": "date", "coverImage": "coverImage", "username": ""}
-
 // Unchanged judges that the fields of section 2.1 a write did not send
 // (all of them, for a refused write: sent is nil) read as before
-// (rules/readback: a field the page lacked before is not judged).
+// (rules/readback: PAGE-EDIT-PARTIAL, AUTH-REFUSED-WRITE-NO-EFFECT; a field
+// the page lacked before is not judged).
 func (j *Judge) Unchanged(rule string, sent []gen.Field, ex *client.Exchange, before, after gjson.Result) {
-	for _, name := range slices.Sorted(maps.Keys(compared)) {
-		if _, ok := field(sent, compared[name]); (ok && compared[name] != "") || !before.Get(name).Exists() {
+	for _, name := range readback.Unsent(func(body string) bool { _, ok := field(sent, body); return ok }) {
+		if !before.Get(name).Exists() {
 			continue
 		}
 		what := "unchanged " + name

@@ -12,6 +12,7 @@ package readback
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -207,6 +208,27 @@ func TagsSent(tags gjson.Result, names []string) rules.Judgement {
 		return rules.Violation("tags %s", shorten(tags.Raw, 160))
 	}
 	return rules.Conforms()
+}
+
+// editable are the fields of section 2.1 an edit must leave alone when it
+// does not send them, with the body field that changes each ("" for
+// username, which no body field changes).
+var editable = map[string]string{"title": "title", "description": "description", "contentRaw": "content", "type": "type",
+	"tags": "tags", "category": "category", "dateRaw": "date", "coverImage": "coverImage", "username": ""}
+
+// Unsent are the fields of section 2.1 a write that sent the body fields
+// for which sent holds must leave as they were (PAGE-EDIT-PARTIAL; every
+// one of them after a refused write, AUTH-REFUSED-WRITE-NO-EFFECT), in
+// order: the fields outside 2.1, and key, slug and permalink, which a new
+// title may change (3.2), are not compared.
+func Unsent(sent func(bodyField string) bool) []string {
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(editable)) {
+		if b := editable[f]; b == "" || !sent(b) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Kept judges the fields an edit did not send (PAGE-EDIT-PARTIAL, 4.4;

@@ -178,3 +178,17 @@ func TestKept(t *testing.T) {
 		}
 	}
 }
+
+// TestUnsent: the fields of 2.1 an edit must keep are those it did not
+// send; username always.
+func TestUnsent(t *testing.T) {
+	none := Unsent(func(string) bool { return false })
+	if !slices.Equal(none, []string{"category", "contentRaw", "coverImage", "dateRaw", "description", "tags", "title", "type", "username"}) {
+		t.Errorf("a refused write keeps %q", none)
+	}
+	sent := map[string]bool{"content": true, "tags": true}
+	got := Unsent(func(b string) bool { return sent[b] })
+	if slices.Contains(got, "contentRaw") || slices.Contains(got, "tags") || !slices.Contains(got, "username") || len(got) != 7 {
+		t.Errorf("an edit of content and tags keeps %q", got)
+	}
+}
