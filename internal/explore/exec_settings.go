@@ -11,6 +11,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
+	"github.com/conformance-suite/conformance/internal/rules/text"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
 // This file sends settings updates (4.10). The whole settings map was
@@ -78,10 +80,10 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 		}
 		got := fmt.Sprint(now[f.Name])
 		rule := "SETTINGS-EDIT-PARTIAL"
-		if c.Form && oracle.EncodedTwice(got, v) {
+		if c.Form && text.EncodedTwice(got, v) {
 			rule = "GEN-FORM-SANITISED-ONCE"
 		}
-		j.Check(rule, oracle.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
+		j.Check(rule, text.AsSentOrEncodedOnce(got, v), back, "data."+f.Name, f.Name+" "+fmt.Sprintf("%q", v)+" (as sent, or HTML-encoded once)", f.Name+" "+fmt.Sprintf("%q", got))
 	}
 	for _, name := range s.changedSettings(ctx, before, now, sent...) {
 		j.Check("SETTINGS-EDIT-PARTIAL", false, back, "unchanged "+name, name+" as before (not sent)", name+" changed")
@@ -90,7 +92,7 @@ func (s *session) settingsCase(ctx context.Context, c gen.Case, j *oracle.Judge)
 
 // refusedSettings sends a settings update without a valid authentication
 // token: refused with 401, and nothing changed.
-func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Judge, r client.Request, rule string) {
+func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Judge, r client.Request, want tokens.Answer) {
 	if !s.site.SettingsWrites {
 		return
 	}
@@ -104,7 +106,7 @@ func (s *session) refusedSettings(ctx context.Context, c gen.Case, j *oracle.Jud
 	var after map[string]any
 	defer func() { s.restoreSettings(ctx, after) }()
 	if oracle.Judgeable(ex) && ex.Status < 500 {
-		j.Status(rule, ex, http.StatusUnauthorized)
+		j.Status(want.Rule, ex, want.Codes...)
 	}
 	back, now, problem := settingsguard.Read(ctx, s.fx, framework.Fresh())
 	if problem != "" {

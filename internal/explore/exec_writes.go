@@ -11,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/marker"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
 // This file sends the cases that write pages: creates, edits and writes
@@ -203,15 +204,21 @@ func (s *session) findRenamed(ctx context.Context, key string) {
 // refused sends a write without a valid authentication token and checks
 // that it was refused with 401 and changed nothing (5.5).
 func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
-	rule := "AUTH-WRITE-NEEDS-AUTH"
+	sent := tokens.Missing
 	r := client.Request{Credentials: client.APIToken}
 	if c.AuthToken == gen.TokenWrong {
-		rule = "AUTH-WRITE-INVALID-AUTH"
+		sent = tokens.Wrong
 		r.Credentials, r.AuthValue = client.BothTokens, probe.WrongToken(s.c.AuthToken())
 	}
+	// The rule and codes of a write without a valid authentication token
+	// (rules/tokens): 401, and 404 first for a key no page has.
+	want := func(missingPage bool) tokens.Answer {
+		return tokens.Expect(tokens.Request{API: tokens.Valid, Auth: sent, NeedsAuth: true, MissingPage: missingPage})
+	}
+	rule := want(false).Rule
 	r.Probe = true
 	if c.Target == "settings" {
-		s.refusedSettings(ctx, c, j, r, rule)
+		s.refusedSettings(ctx, c, j, r, want(false))
 		return
 	}
 	if !s.fx.CanWrite() {
@@ -222,7 +229,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 			body(&r, s.fields(c.Fields, ""), c.Form)
 		}
 		if ex := s.do(ctx, j, r, ""); oracle.Judgeable(ex) && ex.Status < 500 {
-			j.Status(rule, ex, http.StatusUnauthorized, http.StatusNotFound)
+			j.Status(rule, ex, want(true).Codes...)
 		}
 		return
 	}
@@ -236,7 +243,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		key, remove := s.removeCreated(ctx, ex, slug)
 		defer remove()
 		if oracle.Judgeable(ex) && ex.Status < 500 {
-			j.Status(rule, ex, http.StatusUnauthorized)
+			j.Status(rule, ex, want(false).Codes...)
 		}
 		at := slug
 		if key != "" {
@@ -258,7 +265,7 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	}
 	ex := s.do(ctx, j, r, "")
 	if oracle.Judgeable(ex) && ex.Status < 500 {
-		j.Status(rule, ex, http.StatusUnauthorized)
+		j.Status(rule, ex, want(false).Codes...)
 	}
 	after := s.readPage(ctx, j, key)
 	if !j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusOK, after, "page gone", "the page still reads after the refused "+c.Target, "GET answered "+http.StatusText(after.Status)) {

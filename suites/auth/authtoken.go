@@ -14,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -44,7 +45,7 @@ func registerAuthToken(t *framework.Fixture, g *framework.Group, pg *probeGroup)
 				none, prepareNone = pg.noAuthCreate, pg.gotNoAuthCreate
 			}
 			framework.Prepare(g, "AUTH-WRITE-NEEDS-AUTH", prepareNone, func(ctx SpecContext, got framework.Got) {
-				expectRefused(none, got.Exchange())
+				expectRefused(none, tokens.Missing, got.Exchange())
 			}, append([]any{framework.Case(caseName(none))}, none.Decorators()...)...)
 
 			wrong := probe.New(t, ep, "bad-auth-"+probe.EndpointName(ep))
@@ -53,7 +54,7 @@ func registerAuthToken(t *framework.Fixture, g *framework.Group, pg *probeGroup)
 				r.Credentials, r.AuthValue = client.BothTokens, probe.WrongToken(t.Client.AuthToken())
 				return pg.got(ctx, wrong, r)
 			}, func(ctx SpecContext, got framework.Got) {
-				expectRefused(wrong, got.Exchange())
+				expectRefused(wrong, tokens.Wrong, got.Exchange())
 			}, append([]any{framework.Case(caseName(wrong))}, wrong.Decorators()...)...)
 		}
 	})
@@ -66,14 +67,16 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 	Describe("4.9, 5.2 GET /api/settings needs the authentication token", Label(spec.GetSettings.Label()), func() {
 		for _, c := range []struct {
 			name string
+			sent tokens.Token
 			r    client.Request
 		}{
-			{"no authentication", client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.APIToken}},
-			{"invalid authentication", client.Request{Method: http.MethodGet, Path: "/api/settings",
+			{"no authentication", tokens.Missing, client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.APIToken}},
+			{"invalid authentication", tokens.Wrong, client.Request{Method: http.MethodGet, Path: "/api/settings",
 				Credentials: client.BothTokens, AuthValue: probe.WrongToken(t.Client.AuthToken())}},
 		} {
 			g.OnRequest("AUTH-SETTINGS-READ-NEEDS-AUTH", c.r, func(ex *client.Exchange) {
-				Expect(ex).To(match.HaveHTTPStatus(http.StatusUnauthorized))
+				want := tokens.Expect(tokens.Request{API: tokens.Valid, Auth: c.sent, NeedsAuth: true, Settings: true})
+				Expect(ex).To(match.HaveHTTPStatus(want.Codes...))
 			}, framework.Case(c.name))
 		}
 	})
@@ -85,8 +88,8 @@ func registerSettingsReadNeedsAuth(t *framework.Fixture, g *framework.Group) {
 // the authentication check, so the spec is not checked then (see the
 // rules' Reading): when the run may write, the specs on a run-created
 // page check the 401.
-func expectRefused(p probe.Probe, ex *client.Exchange) {
-	Expect(ex).To(match.HaveHTTPStatus(refusals(p)...))
+func expectRefused(p probe.Probe, sent tokens.Token, ex *client.Exchange) {
+	Expect(ex).To(match.HaveHTTPStatus(refusals(p, sent)...))
 	if ex.Status == http.StatusNotFound {
 		verdicts.NotChecked("%s answered 404: no page has the key, which a server may check before the authentication "+
 			"token (4.4, 4.5, 7), so this request shows nothing about 5.5's 401", p.Endpoint)

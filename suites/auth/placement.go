@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -51,7 +52,9 @@ func registerPlacedReads(t *framework.Fixture, g *framework.Group) {
 		framework.Prepare(g, "AUTH-PARAM-NAME", func(ctx context.Context) framework.Got {
 			return settings(ctx, client.Request{Method: http.MethodGet, Path: "/api/settings",
 				Credentials: client.BothTokens, Placement: client.SpecPlacement})
-		}, expectOK, framework.Case("GET /api/settings, query string"), spec.GetSettings)
+		}, func(_ SpecContext, got framework.Got) {
+			Expect(got.Exchange()).To(match.HaveHTTPStatus(tokens.Expect(tokens.Request{NeedsAuth: true, Settings: true}).Codes...))
+		}, framework.Case("GET /api/settings, query string"), spec.GetSettings)
 	})
 }
 

@@ -2,12 +2,12 @@ package auth
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/settingsguard"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -16,11 +16,8 @@ import (
 // not exist also 404 (4.4, 4.5, 7: no page has the key), since the spec
 // does not say which of the two a server checks first (the rules'
 // Reading). The API token is valid, so no early error comes first.
-func refusals(p probe.Probe) []int {
-	if p.NamesMissingPage() {
-		return []int{http.StatusUnauthorized, http.StatusNotFound}
-	}
-	return []int{http.StatusUnauthorized}
+func refusals(p probe.Probe, sent tokens.Token) []int {
+	return tokens.Expect(tokens.Request{API: tokens.Valid, Auth: sent, NeedsAuth: true, MissingPage: p.NamesMissingPage()}).Codes
 }
 
 // caseName tells the spec of probe p apart from others of its rule.

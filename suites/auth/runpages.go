@@ -18,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -193,12 +194,13 @@ func registerRefusedOnPages(t *framework.Fixture, g *framework.Group) (noAuth fu
 			for _, c := range []struct {
 				rule      string
 				refusals  func(context.Context) *pageRefusals
+				sent      tokens.Token
 				withToken string
-			}{{"AUTH-WRITE-NEEDS-AUTH", noAuth, "without"}, {"AUTH-WRITE-INVALID-AUTH", wrongAuth, "with a wrong"}} {
+			}{{"AUTH-WRITE-NEEDS-AUTH", noAuth, tokens.Missing, "without"}, {"AUTH-WRITE-INVALID-AUTH", wrongAuth, tokens.Wrong, "with a wrong"}} {
 				framework.Prepare(g, c.rule, c.refusals, func(ctx SpecContext, v *pageRefusals) {
 					ex := v.sent(ep)
 					t.Judged(ex)
-					Expect(ex).To(match.HaveHTTPStatus(http.StatusUnauthorized),
+					Expect(ex).To(match.HaveHTTPStatus(tokens.Expect(tokens.Request{API: tokens.Valid, Auth: c.sent, NeedsAuth: true}).Codes...),
 						"%s the authentication token, to page %s which the run created", c.withToken, v.key)
 				}, framework.Case(string(ep)+", a page the run created"), ep, framework.Writes)
 			}

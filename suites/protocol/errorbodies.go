@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -58,7 +59,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 				if ep == spec.EditSettings {
 					probe(ctx)
 				}
-				judgeErrorBodies(t, p.of(asks...), "error-early.json", "an early error")
+				judgeErrorBodies(t, p.of(asks...), envelope.EarlyErrorSchema, "an early error")
 			}, append([]any{framework.Case(string(ep))}, probes[missingToken].Decorators()...)...)
 		}
 		unknown := ask{kind: unknownPath}
@@ -69,7 +70,7 @@ func registerEarlyErrors(t *framework.Fixture, p *provoked) {
 			}
 			return struct{}{}
 		}, func(_ SpecContext, _ struct{}) {
-			judgeErrorBodies(t, p.of(unknown), "error-early.json", "an early error")
+			judgeErrorBodies(t, p.of(unknown), envelope.EarlyErrorSchema, "an early error")
 		}, framework.Case("unknown endpoint"))
 	})
 }
@@ -106,7 +107,7 @@ func registerHandlerErrors(t *framework.Fixture, p *provoked) {
 				}
 				return struct{}{}
 			}, func(_ SpecContext, _ struct{}) {
-				judgeErrorBodies(t, p.of(a), "error-handler.json", "a handler error")
+				judgeErrorBodies(t, p.of(a), envelope.HandlerErrorSchema, "a handler error")
 			}, args...)
 		}
 	})

@@ -13,6 +13,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 // Each rule's check is a prepare function, which makes the requests (side
@@ -130,7 +132,12 @@ func (s *shared) prepareGetShape(ctx context.Context) singles {
 
 func (s *shared) judgeGetShape(_ ginkgo.SpecContext, v singles) {
 	s.judgeViews(v, func(tm term, ex *client.Exchange) {
-		Expect(ex).To(match.HaveJSON("data.key", Equal(tm.key)), "data.key must be the %s asked for", s.k.noun)
+		Expect(ex).To(match.HoldsFields("data.key must be the "+s.k.noun+" asked for", func(ex *client.Exchange) []match.FieldProblem {
+			if j := single.Named(s.k.endpoint, ex.Get("data"), tm.key); !j.Holds() {
+				return []match.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+			}
+			return nil
+		}))
 	})
 }
 
@@ -150,7 +157,7 @@ func (s *shared) judgeViews(v singles, check func(tm term, ex *client.Exchange))
 		// pages, read as a stream, each against page.json as they came.
 		Expect(ex).To(match.MatchSchema(k.getSchema))
 		if ex.Streamed != nil {
-			Expect(ex).To(pagelist.PassCheckOnStream(pagelist.PageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
+			Expect(ex).To(pagelist.PassCheckOnStream(pageShape.Name, "data.pages", "every item of data.pages matches schema page.json"))
 		}
 		check(tm, ex)
 	}
@@ -248,5 +255,6 @@ func (s *shared) prepareGet404(ctx context.Context) framework.Got {
 }
 
 func judgeGet404(_ ginkgo.SpecContext, got framework.Got) {
-	Expect(got.Exchange()).To(match.BeHandlerError(http.StatusNotFound))
+	Expect(got.Exchange()).To(match.HaveHTTPStatus(http.StatusNotFound))
+	Expect(got.Exchange()).To(match.Holds(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 }

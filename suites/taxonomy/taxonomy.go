@@ -12,6 +12,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -91,7 +92,7 @@ var kinds = []kind{
 // both kinds come first, so that both lists are read in the first wave.
 func Register(t *framework.Fixture) {
 	// The page objects of the single views are checked as they stream by.
-	t.Pages.Check(pagelist.PageShape)
+	t.Pages.Check(pageShape)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
 		everyPage := framework.Share(g, func(ctx context.Context) pagelist.Listing {
@@ -123,3 +124,13 @@ func Register(t *framework.Fixture) {
 		}
 	})
 }
+
+// pageShape is PAGE-OBJECT-SHAPE's check of every whole page object a
+// listing streams (rules/pageobj), for CheckListedPages.
+var pageShape = pagelist.PageCheck{Name: pageobj.Schema, Check: func(page gjson.Result) []pagelist.PageProblem {
+	var out []pagelist.PageProblem
+	for _, p := range pageobj.Violations(page) {
+		out = append(out, pagelist.PageProblem(p))
+	}
+	return out
+}}

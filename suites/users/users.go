@@ -23,6 +23,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -99,12 +101,18 @@ func Register(t *framework.Fixture) {
 						name := p.names[i]
 						Expect(ex).To(match.BeSuccess(http.StatusOK), "username %q was found on the target", name)
 						Expect(ex).To(match.MatchSchema("user-response.json"))
-						Expect(ex).To(match.HaveJSON("data.username", Equal(name)), "data.username must be the username asked for")
+						Expect(ex).To(match.HoldsFields("data.username must be the username asked for", func(ex *client.Exchange) []match.FieldProblem {
+							if j := single.Named("users", ex.Get("data"), name); !j.Holds() {
+								return []match.FieldProblem{{Field: "data.username", Problem: j.Problem}}
+							}
+							return nil
+						}))
 					}
 				})
 
 			reads.OnRead("USER-GET-404", client.KeyPath("users", t.Marker("no-such-user")), nil, func(ex *client.Exchange) {
-				Expect(ex).To(match.BeHandlerError(http.StatusNotFound))
+				Expect(ex).To(match.HaveHTTPStatus(http.StatusNotFound))
+				Expect(ex).To(match.Holds(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 			})
 		})
 

@@ -1,25 +1,17 @@
 package oracle
 
 import (
-	"fmt"
-	"net/http"
-	"strings"
-
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/crosscutting"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/rules/every"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
-// Rules of every answer that have no spec of the normal run: a client's
-// input never makes the server fail, and no answer carries a token.
-const (
-	RuleNoCrash      = "GEN-NO-CRASH"
-	RuleNoTokenEcho  = "AUTH-NO-TOKEN-IN-ANSWER"
-	minTokenToSearch = 16 // shorter tokens could occur in an answer by chance
-)
+// RuleNoCrash is the rule of a 5xx answer to a client's input
+// (rules/every.NoCrash), when no more specific rule is named.
+const RuleNoCrash = "GEN-NO-CRASH"
 
 // Judgeable reports whether ex is an answer of the API at all: a request
 // that got a status, to which the web server in front did not answer
@@ -41,8 +33,7 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 	if crashRule == "" {
 		crashRule = RuleNoCrash
 	}
-	crashed := ex.Status >= 500 && !(ex.Method == http.MethodDelete && ex.Status == http.StatusInternalServerError)
-	j.Check(crashRule, !crashed, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", status(ex))
+	j.Judged(crashRule, ex, "status", "an answer of the spec (4, 7): a client's input never gets a 5xx", every.NoCrash(ex))
 	for _, c := range every.Checks() {
 		if v := c.Judge(ex); !v.Skip {
 			j.Check(c.Rule, v.Problem == "", ex, "every answer", "what every answer keeps (1, 5.9, 7)", v.Problem)
@@ -52,25 +43,11 @@ func (j *Judge) Every(ex *client.Exchange, crashRule string, tokens ...string) b
 	return true
 }
 
-// tokens checks that neither token is in ex's body or headers. The
-// client records an answer's headers redacted: a token a header carried
-// reads there as the client's placeholder for it.
+// tokens checks that neither token is in ex's body or headers
+// (AUTH-NO-TOKEN-IN-ANSWER: rules/every).
 func (j *Judge) tokens(ex *client.Exchange, tokens []string) {
-	body := string(ex.Body())
-	var headers strings.Builder
-	for _, vs := range ex.Header {
-		for _, v := range vs {
-			headers.WriteString(v + "\n")
-		}
-	}
-	h := headers.String()
-	redacted := strings.Contains(h, client.TokenPlaceholder) || strings.Contains(h, client.AuthTokenPlaceholder)
 	for _, tok := range tokens {
-		if len(tok) < minTokenToSearch {
-			continue
-		}
-		found := strings.Contains(body, tok) || strings.Contains(h, tok) || redacted
-		j.Check(RuleNoTokenEcho, !found, ex, "token in answer", "no token of the request in the answer (2.4, 5)", "the answer carries one of the run's tokens")
+		j.Judged("AUTH-NO-TOKEN-IN-ANSWER", ex, "token in answer", "no token of the request in the answer (2.4, 5)", every.NoTokenEcho(ex, tok))
 	}
 }
 
@@ -82,38 +59,20 @@ func describe(r gjson.Result) string {
 	return shorten(r.Raw, 120)
 }
 
-// HandlerError judges a handler error's body (7: status "1" and message).
+// HandlerError judges a handler error's body (7: status "1" and message;
+// rules/envelope).
 func (j *Judge) HandlerError(rule string, ex *client.Exchange) {
-	v, err := schemas.Validate("error-handler.json", ex.Body())
-	j.Check(rule, err == nil && len(v) == 0, ex, "error body", `a handler error: {"status":"1","message":…}`, violations(v, err))
+	j.Judged(rule, ex, "error body", envelope.HandlerErrorShape, envelope.HandlerError(ex))
 }
 
-// EarlyError judges an early error's body (7: only message, no status).
+// EarlyError judges an early error's body (7: only message, no status;
+// rules/envelope).
 func (j *Judge) EarlyError(ex *client.Exchange) {
-	v, err := schemas.Validate("error-early.json", ex.Body())
-	j.Check("ENV-EARLY-ERROR-SHAPE", err == nil && len(v) == 0, ex, "error body", `an early error: {"message":…}, no status`, violations(v, err))
+	j.Judged("ENV-EARLY-ERROR-SHAPE", ex, "error body", envelope.EarlyErrorShape, envelope.EarlyError(ex))
 }
 
-// violations renders a schema verdict for a finding.
-func violations(v []string, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	if len(v) > 3 {
-		v = append(v[:3], fmt.Sprintf("and %d more", len(v)-3))
-	}
-	return strings.Join(v, "; ")
-}
-
-// Status judges a status code against the ones the spec allows.
+// Status judges a status code against the ones the spec allows
+// (rules/envelope).
 func (j *Judge) Status(rule string, ex *client.Exchange, want ...int) bool {
-	ok := false
-	for _, w := range want {
-		ok = ok || ex.Status == w
-	}
-	exp := make([]string, len(want))
-	for i, w := range want {
-		exp[i] = fmt.Sprint(w)
-	}
-	return j.Check(rule, ok, ex, "status", "HTTP "+strings.Join(exp, " or "), status(ex))
+	return j.Judged(rule, ex, "status", envelope.Codes(want...), envelope.Status(ex, want...))
 }

@@ -61,9 +61,9 @@ func TestEvery(t *testing.T) {
 		{name: "a cacheable answer", r: reply{status: 200, body: `{"status":"0","message":"ok"}`, header: map[string]string{"Cache-Control": "max-age=600"}},
 			want: []string{"GEN-NO-CACHE"}, judgeable: true},
 		{name: "the API token in the body", r: reply{status: 404, body: `{"status":"1","message":"no tag for token ` + apiToken + `"}`},
-			want: []string{RuleNoTokenEcho}, judgeable: true},
+			want: []string{"AUTH-NO-TOKEN-IN-ANSWER"}, judgeable: true},
 		{name: "the authentication token in a header", r: reply{status: 200, body: `{"status":"0","message":"ok"}`, header: map[string]string{"X-Debug": "auth=" + authToken}},
-			want: []string{RuleNoTokenEcho}, judgeable: true},
+			want: []string{"AUTH-NO-TOKEN-IN-ANSWER"}, judgeable: true},
 		{name: "status 1 with a 200", r: reply{status: 200, body: `{"status":"1","message":"Page not found."}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
 		{name: "status 0 with a 404", r: reply{status: 404, body: `{"status":"0","message":"no"}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
 		{name: "status a number", r: reply{status: 200, body: `{"status":0,"message":"ok"}`}, want: []string{"ENV-STATUS-AGREES"}, judgeable: true},
@@ -83,8 +83,8 @@ func TestEvery(t *testing.T) {
 			t.Errorf("%s: Every says judgeable %t, want %t", c.name, got, c.judgeable)
 		}
 		wantRules(t, c.name, j, c.want...)
-		if c.judgeable && j.Checked[RuleNoTokenEcho] != 2 {
-			t.Errorf("%s: the tokens were looked for %d times, want 2 (each token)", c.name, j.Checked[RuleNoTokenEcho])
+		if c.judgeable && j.Checked["AUTH-NO-TOKEN-IN-ANSWER"] != 2 {
+			t.Errorf("%s: the tokens were looked for %d times, want 2 (each token)", c.name, j.Checked["AUTH-NO-TOKEN-IN-ANSWER"])
 		}
 		if !c.judgeable && len(j.Checked) > 0 {
 			t.Errorf("%s: the front's answer was judged: %v", c.name, j.Checked)

@@ -91,8 +91,8 @@ func earlyError(status int) reply {
 	return reply{status: status, body: `{"message":"no"}`}
 }
 
-// rules lists the distinct rules of j's findings, sorted.
-func rules(j *Judge) []string {
+// ruleIDs lists the distinct rules of j's findings, sorted.
+func ruleIDs(j *Judge) []string {
 	var out []string
 	for _, f := range j.Findings {
 		if !slices.Contains(out, f.Rule) {
@@ -108,7 +108,7 @@ func rules(j *Judge) []string {
 func wantRules(t *testing.T, name string, j *Judge, want ...string) {
 	t.Helper()
 	slices.Sort(want)
-	if got := rules(j); !slices.Equal(got, want) {
+	if got := ruleIDs(j); !slices.Equal(got, want) {
 		t.Errorf("%s: findings of %v, want %v:\n%s", name, got, want, findings(j))
 	}
 }
@@ -139,8 +139,8 @@ func page(key, typ string, change map[string]any) map[string]any {
 	return p
 }
 
-// text is v as JSON.
-func text(t *testing.T, v any) string {
+// jsonText is v as JSON.
+func jsonText(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/rules"
 )
 
 // Finding is one check that failed.
@@ -56,6 +57,17 @@ func (j *Judge) Check(rule string, ok bool, ex *client.Exchange, what, expected,
 		j.Findings = append(j.Findings, Finding{Rule: rule, What: what, Expected: expected, Got: got, Seq: seq})
 	}
 	return ok
+}
+
+// Judged counts one check of rule on ex by a shared judgement (the
+// rules packages) and records a finding when it failed: what was judged,
+// what the spec expects, and the judgement's problem. A judgement that
+// cannot judge ex counts nothing, and holds.
+func (j *Judge) Judged(rule string, ex *client.Exchange, what, expected string, v rules.Judgement) bool {
+	if v.Skip {
+		return true
+	}
+	return j.Check(rule, v.Holds(), ex, what, expected, v.Problem)
 }
 
 // Observe records an outcome the spec leaves open.
@@ -106,21 +118,6 @@ func (t *Tally) Observed() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Clone(t.observed)
-}
-
-// status renders an exchange's outcome for a finding's Got.
-func status(ex *client.Exchange) string {
-	if ex.Status == 0 {
-		if ex.Err != nil {
-			return "no answer: " + ex.Err.Error()
-		}
-		return "no answer"
-	}
-	s := fmt.Sprintf("HTTP %d", ex.Status)
-	if m := ex.Get("message"); m.Exists() {
-		s += fmt.Sprintf(" %q", shorten(m.String(), 80))
-	}
-	return s
 }
 
 // shorten cuts s to n runes, marking the cut.

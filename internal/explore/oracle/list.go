@@ -3,15 +3,15 @@ package oracle
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/listfilter"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
 // ListModel is what the page list's answers are judged against: how many
@@ -33,21 +33,18 @@ type listQuery struct {
 
 func parseList(c gen.Case) listQuery {
 	q := listQuery{Request: paging.Read(c.Param)}
-	for _, t := range gen.Types {
-		v, sent := c.Param(t)
-		q.typeParam = q.typeParam || sent
-		if v == "true" || (t == "published" && !sent) {
-			q.types = append(q.types, t)
-		}
-	}
+	q.types, q.typeParam = listfilter.Types(c.Param)
 	return q
 }
 
 // List judges an answer to GET /api/pages (4.1, 8, 9.3) against the
-// model: its shape, the types it holds, meta.total, and meta and the
-// number of pages for any filter, size and page number. paired, when the
-// request had untagged=true, is the answer to the same request without
-// it: untagged keeps the untagged pages of that same slice.
+// model: its shape (PAGE-LIST-SHAPE, PAGE-OBJECT-SHAPE: rules/pageobj),
+// the types it holds (PAGE-LIST-TYPE-FILTERS, PAGE-LIST-DEFAULT-FILTER:
+// rules/listfilter), meta.total, and meta and the number of pages for any
+// filter, size and page number (rules/paging). paired, when the request
+// had untagged=true, is the answer to the same request without it:
+// untagged keeps the untagged pages of that same slice
+// (PAGE-LIST-UNTAGGED-AFTER-PAGINATION, PAGE-LIST-TOTAL-IGNORES-UNTAGGED).
 func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	q := parseList(c)
 	if q.Odd {
@@ -71,14 +68,11 @@ func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	if !j.listShape(ex) {
 		return
 	}
-	filterRule := "PAGE-LIST-TYPE-FILTERS"
-	if !q.typeParam {
-		filterRule = "PAGE-LIST-DEFAULT-FILTER"
-	}
+	filterRule := listfilter.Rule(q.typeParam)
 	items := ex.Get("data").Array()
 	for _, it := range items {
-		typ := it.Get("type").String()
-		if !j.Check(filterRule, slices.Contains(q.types, typ), ex, "data[].type", "only pages of the types "+strings.Join(q.types, ", "), fmt.Sprintf("page %q of type %q", it.Get("key").String(), typ)) {
+		v := listfilter.OfType(it, q.types)
+		if !j.Check(filterRule, v.Holds(), ex, "data[].type", "only pages of the types "+strings.Join(q.types, ", "), fmt.Sprintf("page %q: %s", it.Get("key").String(), v.Problem)) {
 			break
 		}
 	}
@@ -107,44 +101,39 @@ func (j *Judge) paging(ex *client.Exchange, checks ...paging.Check) {
 	}
 }
 
-// listShape validates the answer against page-list.json: a page object
-// that breaks page.json is PAGE-OBJECT-SHAPE's, the rest PAGE-LIST-SHAPE's.
+// listShape judges the answer's shape (rules/pageobj): the whole answer
+// against page-list.json is PAGE-LIST-SHAPE's (a page object that breaks
+// page.json breaks the list too, as the normal run judges it), its pages'
+// violations also PAGE-OBJECT-SHAPE's.
 func (j *Judge) listShape(ex *client.Exchange) bool {
-	v, err := schemas.Violations("page-list.json", ex.Body())
-	var pageV, listV []string
-	for _, x := range v {
-		if strings.HasPrefix(x.Path, "data[") || strings.HasPrefix(x.Path, "data.") {
-			pageV = append(pageV, x.Path+": "+x.Problem)
-		} else {
-			listV = append(listV, x.Path+": "+x.Problem)
-		}
-	}
-	ok := j.Check("PAGE-LIST-SHAPE", err == nil && len(listV) == 0, ex, "list shape", "numberOfItems, meta {total, pageNumber, pageSize, hasMore} and data, an array of pages", violations(listV, err))
-	return j.Check("PAGE-OBJECT-SHAPE", len(pageV) == 0, ex, "page shape", "page objects of section 2.1", violations(pageV, nil)) && ok
+	list, pages := pageobj.List(ex.Body())
+	ok := j.Judged("PAGE-LIST-SHAPE", ex, "list shape", "numberOfItems, meta {total, pageNumber, pageSize, hasMore} and data, an array of pages", list)
+	return j.Judged("PAGE-OBJECT-SHAPE", ex, "page shape", "page objects of section 2.1", pages) && ok
 }
 
-// untagged judges an untagged=true answer: untagged pages only, exactly
-// those of the same slice without untagged (4.1: after pagination).
+// untagged judges an untagged=true answer (rules/listfilter): exactly
+// the untagged pages of the same slice without untagged (4.1: after
+// pagination). Without a usable answer to that request, each page listed
+// must be untagged.
 func (j *Judge) untagged(ex, paired *client.Exchange, items []gjson.Result) {
 	const rule = "PAGE-LIST-UNTAGGED-AFTER-PAGINATION"
 	var got []string
 	for _, it := range items {
-		key := it.Get("key").String()
-		got = append(got, key)
-		if !j.Check(rule, len(it.Get("tags").Map()) == 0, ex, "data[].tags", "untagged pages only", fmt.Sprintf("page %q has tags %s", key, it.Get("tags").Raw)) {
-			return
-		}
+		got = append(got, it.Get("key").String())
 	}
 	if paired == nil || paired.Status != http.StatusOK || !paired.Get("data").IsArray() {
+		for _, it := range items {
+			if !j.Check(rule, !listfilter.Tagged(it), ex, "data[].tags", "untagged pages only", fmt.Sprintf("page %q has tags %s", it.Get("key").String(), it.Get("tags").Raw)) {
+				return
+			}
+		}
 		return
 	}
 	var want []string
 	for _, it := range paired.Get("data").Array() {
-		if len(it.Get("tags").Map()) == 0 {
+		if !listfilter.Tagged(it) {
 			want = append(want, it.Get("key").String())
 		}
 	}
-	slices.Sort(got)
-	slices.Sort(want)
-	j.Check(rule, slices.Equal(got, want), ex, "untagged slice", "the untagged pages of the same slice without untagged: "+joinQuoted(want), joinQuoted(got))
+	j.Judged(rule, ex, "untagged slice", "the untagged pages of the same slice without untagged: "+joinQuoted(want), listfilter.UntaggedSlice(got, want))
 }

@@ -80,7 +80,7 @@ func TestReadback(t *testing.T) {
 	} {
 		p := page("p", "draft", c.stored)
 		j := NewJudge()
-		j.Readback(c.w, nil, gjson.Parse(text(t, p)))
+		j.Readback(c.w, nil, gjson.Parse(jsonText(t, p)))
 		wantRules(t, c.name, j, c.want...)
 	}
 }
@@ -89,7 +89,7 @@ func TestReadback(t *testing.T) {
 // accepted, is recorded with what the page became.
 func TestReadbackObservesAnAcceptedInvalidType(t *testing.T) {
 	j := NewJudge()
-	j.Readback(Written{Fields: []gen.Field{bad("type", "bogus")}}, nil, gjson.Parse(text(t, page("p", "draft", nil))))
+	j.Readback(Written{Fields: []gen.Field{bad("type", "bogus")}}, nil, gjson.Parse(jsonText(t, page("p", "draft", nil))))
 	if len(j.Findings) > 0 || len(j.Observed) != 1 {
 		t.Errorf("findings %v, observations %q: want none and one", j.Findings, j.Observed)
 	}
@@ -119,11 +119,11 @@ func TestUnchanged(t *testing.T) {
 		{name: "the date reset", sent: []gen.Field{f("type", "draft")}, after: map[string]any{"dateRaw": "2026-01-01 00:00:00"}, want: []string{"PAGE-EDIT-PARTIAL"}},
 	} {
 		j := NewJudge()
-		j.Unchanged("PAGE-EDIT-PARTIAL", c.sent, nil, gjson.Parse(text(t, before)), gjson.Parse(text(t, page("p", "draft", mergeStored(before, c.after)))))
+		j.Unchanged("PAGE-EDIT-PARTIAL", c.sent, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, page("p", "draft", mergeStored(before, c.after)))))
 		wantRules(t, c.name, j, c.want...)
 	}
 	j := NewJudge()
-	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, nil, gjson.Parse(text(t, before)), gjson.Parse(text(t, page("p", "draft", mergeStored(before, map[string]any{"title": "Taken"})))))
+	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, page("p", "draft", mergeStored(before, map[string]any{"title": "Taken"})))))
 	wantRules(t, "a refused write's title applied", j, "AUTH-REFUSED-WRITE-NO-EFFECT")
 	if len(j.Findings) != 1 || j.Findings[0].What != "title" {
 		t.Errorf("a refused write's change names %v, want title", j.Findings)
@@ -150,12 +150,12 @@ func TestPageObject(t *testing.T) {
 		data string
 		want []string
 	}{
-		{name: "a page", data: text(t, page("a", "draft", nil))},
-		{name: "extra fields", data: text(t, page("a", "draft", map[string]any{"position": 3, "noindex": false}))},
+		{name: "a page", data: jsonText(t, page("a", "draft", nil))},
+		{name: "extra fields", data: jsonText(t, page("a", "draft", map[string]any{"position": 3, "noindex": false}))},
 		{name: "a key only (earlier releases)", data: `"a"`, want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "no dateUTC", data: text(t, page("a", "draft", map[string]any{"dateUTC": nil})), want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "tags a list", data: text(t, page("a", "draft", map[string]any{"tags": []string{"a"}})), want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "a type outside the five", data: text(t, page("a", "page", nil)), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "no dateUTC", data: jsonText(t, page("a", "draft", map[string]any{"dateUTC": nil})), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "tags a list", data: jsonText(t, page("a", "draft", map[string]any{"tags": []string{"a"}})), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "a type outside the five", data: jsonText(t, page("a", "page", nil)), want: []string{"PAGE-OBJECT-SHAPE"}},
 	} {
 		j := NewJudge()
 		j.PageObject(nil, gjson.Parse(c.data))

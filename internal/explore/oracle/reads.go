@@ -2,10 +2,12 @@ package oracle
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
+	"github.com/conformance-suite/conformance/internal/rules/single"
+	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
 // CrashRule names the rule a 5xx answer to the case breaks: the paging
@@ -18,138 +20,83 @@ func CrashRule(c gen.Case) string {
 	return RuleNoCrash
 }
 
-// singleRules are, per endpoint, the rules of a read of a key that
-// exists and of one that does not.
-var singleRules = map[string][2]string{
-	"pages":      {"PAGE-GET-OK", "PAGE-GET-404"},
-	"tags":       {"TAG-GET-SHAPE", "TAG-GET-404"},
-	"categories": {"CAT-GET-SHAPE", "CAT-GET-404"},
-	"users":      {"USER-GET-SHAPE", "USER-GET-404"},
-	"files":      {"FILES-LIST-SHAPE", "FILES-LIST-SHAPE"},
-}
-
-// Single judges a read of one resource by key (4.2, 4.6 to 4.8, 4.11).
-// A key that exists reads 200 with that resource; one that does not, 404
-// with a handler error (a files list of a page that does not exist may
-// be 200 with an empty list, or 404). A key with ".." or a NUL byte is 400
-// for the files list (4.11); elsewhere it names no resource, and section
-// 7's "invalid page key" allows 400 besides 404, as for a very long key.
-// (Its ".." is never a whole path segment, which a web server in front
-// may remove from the path before the API sees it: gen.Read.)
+// Single judges a read of one resource by key (4.2, 4.6 to 4.8, 4.11:
+// rules/single). A key that exists reads 200 with that resource; one that
+// does not, 404 with a handler error (a files list of a page that does
+// not exist may be 200 with an empty list, or 404). A key with ".." or a
+// NUL byte is 400 for the files list (4.11), with either error body;
+// elsewhere it names no resource, and section 7's "invalid page key"
+// allows 400 besides 404, as for a very long key. (Its ".." is never a
+// whole path segment, which a web server in front may remove from the
+// path before the API sees it: gen.Read.) The rules (single.Rules):
+// PAGE-GET-OK, PAGE-GET-HIERARCHICAL, PAGE-GET-404, TAG-GET-SHAPE,
+// TAG-GET-404, CAT-GET-SHAPE, CAT-GET-404, USER-GET-SHAPE, USER-GET-404,
+// FILES-LIST-SHAPE and FILES-TRAVERSAL-400.
 func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
-	rules, ok := singleRules[endpoint]
-	if !ok {
-		return
-	}
+	found, missing, ok := single.Rules(endpoint, key)
 	switch {
+	case !ok:
 	case endpoint == "files" && (class == "traversal" || class == "encoded"):
-		j.Status("FILES-TRAVERSAL-400", ex, http.StatusBadRequest)
+		j.Judged("FILES-TRAVERSAL-400", ex, "status and error body", "HTTP 400 with an error body of section 7", single.Traversal(ex))
 	case class == "existing":
-		rule := rules[0]
-		if endpoint == "pages" && strings.Contains(key, "/") {
-			rule = "PAGE-GET-HIERARCHICAL"
-		}
-		if !j.Status(rule, ex, http.StatusOK) {
+		if !j.Status(found, ex, http.StatusOK) {
 			return
 		}
-		j.existing(endpoint, rule, key, ex)
+		data := ex.Get("data")
+		if endpoint == "pages" && !j.PageObject(ex, data) {
+			return
+		}
+		j.Judged(found, ex, "data", "the "+endpoint+" resource "+quote(key), single.Named(endpoint, data, key))
 	case endpoint == "files":
-		if j.Status(rules[1], ex, http.StatusOK, http.StatusNotFound) && ex.Status == http.StatusOK {
-			j.Check(rules[1], ex.Get("data").IsArray(), ex, "data", "data, an array of file records", describe(ex.Get("data")))
+		if j.Status(missing, ex, single.MissingFilesCodes...) && ex.Status == http.StatusOK {
+			j.Judged(missing, ex, "data", "data, an array of file records", single.Named(endpoint, ex.Get("data"), key))
 		}
 	case class == "traversal" || class == "encoded" || class == "long":
-		if j.Status(rules[1], ex, http.StatusNotFound, http.StatusBadRequest) {
+		if j.Status(missing, ex, single.InvalidKeyCodes...) {
 			j.Observe("GET /api/%s/{key} of a %s key answered %d", endpoint, class, ex.Status)
 		}
 	default:
-		if j.Status(rules[1], ex, http.StatusNotFound) {
-			j.HandlerError(rules[1], ex)
-		}
-	}
-}
-
-// existing judges the 200 of a key that exists: the resource named.
-func (j *Judge) existing(endpoint, rule, key string, ex *client.Exchange) {
-	data := ex.Get("data")
-	switch endpoint {
-	case "pages":
-		if j.PageObject(ex, data) {
-			j.Check(rule, data.Get("key").String() == key, ex, "data.key", "the page "+quote(key), "data.key "+describe(data.Get("key")))
-		}
-	case "tags", "categories":
-		j.Check(rule, data.Get("key").String() == key, ex, "data.key", "the "+endpoint[:len(endpoint)-1]+" "+quote(key), "data.key "+describe(data.Get("key")))
-	case "users":
-		j.Check(rule, data.Get("username").String() == key, ex, "data.username", "the profile of "+quote(key), "data.username "+describe(data.Get("username")))
-	case "files":
-		j.Check(rule, data.IsArray(), ex, "data", "data, an array of file records", describe(data))
+		j.Judged(missing, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
 	}
 }
 
 // Tokens judges an answer to a request whose tokens the case placed
-// (5.1 to 5.6): a missing API token is 400, a wrong one 401, an endpoint
+// (5.1 to 5.6: rules/tokens): a missing API token is 400 with an early
+// error and a message, a wrong one 401 with an early error, an endpoint
 // that needs the authentication token refuses a request without a valid
 // one with 401 (a page that does not exist may be 404 first: which check
 // comes first is not said); with the tokens it needs valid the request
-// goes through (a read of a page no one has: 404). Tokens where the spec
-// does not put them: the answer is only recorded.
+// goes through (a read of a page no one has: 404). An empty token
+// parameter may be 400 or 401, the one seen recorded. Tokens where the
+// spec does not put them: the answer is only recorded. The rules
+// (tokens.Expect): AUTH-MISSING-TOKEN-400, AUTH-INVALID-TOKEN-401,
+// AUTH-READ-TOKEN-ONLY, AUTH-PARAM-NAME, AUTH-SETTINGS-READ-NEEDS-AUTH,
+// AUTH-WRITE-NEEDS-AUTH, AUTH-WRITE-INVALID-AUTH, PAGE-GET-404,
+// PAGE-EDIT-404, PAGE-DELETE-404 (and ENV-EARLY-ERROR-SHAPE).
 func (j *Judge) Tokens(c gen.Case, ex *client.Exchange) {
-	needsAuth := c.NeedsAuth()
-	authValid := c.AuthToken == gen.TokenValid
-	missingPage := c.KeyClass == "missing"
-	switch c.APIToken {
-	case gen.TokenMissing:
-		want := []int{http.StatusBadRequest}
-		if needsAuth && !authValid {
-			want = append(want, http.StatusUnauthorized) // 5.5 describes it too
-		}
-		if j.Status("AUTH-MISSING-TOKEN-400", ex, want...) && ex.Status == http.StatusBadRequest {
-			j.EarlyError(ex)
-		}
-		return
-	case gen.TokenEmpty:
-		if j.Status("AUTH-MISSING-TOKEN-400", ex, http.StatusBadRequest, http.StatusUnauthorized) {
-			j.Observe("an empty token parameter was answered %d", ex.Status)
-		}
-		return
-	case gen.TokenWrong:
-		if j.Status("AUTH-INVALID-TOKEN-401", ex, http.StatusUnauthorized) {
-			j.EarlyError(ex)
-		}
-		return
-	case gen.TokenElsewhere:
+	if c.APIToken == gen.TokenElsewhere {
 		j.Observe("%s /api/%s with the API token where the spec does not put it was answered %d", c.Method, c.Endpoint, ex.Status)
 		return
 	}
+	a := tokens.Expect(tokenRequest(c))
 	switch {
-	case !needsAuth && missingPage:
-		// A read of a page no one has (a site without pages): the API
-		// token is enough to be told so (4.2).
-		if j.Status("PAGE-GET-404", ex, http.StatusNotFound) {
-			j.HandlerError("PAGE-GET-404", ex)
-		}
-	case !needsAuth:
-		j.Status("AUTH-READ-TOKEN-ONLY", ex, http.StatusOK)
-	case authValid && c.Endpoint == "settings":
-		j.Status("AUTH-PARAM-NAME", ex, http.StatusOK)
-	case authValid && missingPage:
-		rule := "PAGE-EDIT-404"
-		if c.Method == http.MethodDelete {
-			rule = "PAGE-DELETE-404"
-		}
-		if j.Status(rule, ex, http.StatusNotFound) {
-			j.HandlerError(rule, ex)
-		}
-	case c.Endpoint == "settings":
-		j.Status("AUTH-SETTINGS-READ-NEEDS-AUTH", ex, http.StatusUnauthorized)
-	default:
-		rule := "AUTH-WRITE-NEEDS-AUTH"
-		if c.AuthToken == gen.TokenWrong {
-			rule = "AUTH-WRITE-INVALID-AUTH"
-		}
-		want := []int{http.StatusUnauthorized}
-		if missingPage {
-			want = append(want, http.StatusNotFound) // 4.4, 4.5: no page has the key
-		}
-		j.Status(rule, ex, want...)
+	case a.Rule == "":
+	case a.HandlerError:
+		j.Judged(a.Rule, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
+	case !j.Status(a.Rule, ex, a.Codes...):
+	case c.APIToken == gen.TokenEmpty:
+		j.Observe("an empty token parameter was answered %d", ex.Status)
+	case c.APIToken == gen.TokenMissing && ex.Status == http.StatusBadRequest:
+		j.EarlyError(ex)
+		j.Judged(a.Rule, ex, "message", "a message (the spec fixes no wording)", tokens.MissingTokenMessage(ex))
+	case c.APIToken == gen.TokenWrong:
+		j.EarlyError(ex)
 	}
+}
+
+// tokenRequest is what the answer to a token case rests on (rules/tokens).
+func tokenRequest(c gen.Case) tokens.Request {
+	state := map[gen.Token]tokens.Token{gen.TokenValid: tokens.Valid, gen.TokenMissing: tokens.Missing, gen.TokenWrong: tokens.Wrong, gen.TokenEmpty: tokens.Empty}
+	return tokens.Request{API: state[c.APIToken], Auth: state[c.AuthToken], NeedsAuth: c.NeedsAuth(), Settings: c.Endpoint == "settings",
+		Delete: c.Method == http.MethodDelete, MissingPage: c.KeyClass == "missing"}
 }

@@ -2,8 +2,6 @@ package match
 
 import (
 	"fmt"
-	"html"
-	"regexp"
 	"strings"
 
 	"github.com/onsi/gomega/gcustom"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/text"
 	"github.com/conformance-suite/conformance/internal/verdict"
 )
 
@@ -219,39 +218,14 @@ func DecodeTo(sent string) types.GomegaMatcher {
 }
 
 // decodesTo reports whether got, HTML-decoded zero or more times (until it
-// no longer changes), equals sent.
-func decodesTo(got, sent string) bool {
-	for {
-		if got == sent {
-			return true
-		}
-		next := html.UnescapeString(got)
-		if next == got {
-			return false
-		}
-		got = next
-	}
-}
+// no longer changes), equals sent (text.DecodesTo).
+func decodesTo(got, sent string) bool { return text.DecodesTo(got, sent) }
 
 // encodeOnce HTML-encodes s once the common way (&, <, > and " as named
-// entities): what failure messages show as the expected form.
-func encodeOnce(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
-}
+// entities): what failure messages show as the expected form
+// (text.EncodeOnce).
+func encodeOnce(s string) string { return text.EncodeOnce(s) }
 
-// charRef is one HTML character reference: named, decimal or hex.
-var charRef = regexp.MustCompile(`^&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);`)
-
-func encodedOnce(got, sent string) bool {
-	if html.UnescapeString(got) != sent || strings.Contains(got, "<") {
-		return false
-	}
-	for i := strings.IndexByte(got, '&'); i >= 0; i = strings.IndexByte(got, '&') {
-		ref := charRef.FindString(got[i:])
-		if ref == "" {
-			return false
-		}
-		got = got[i+len(ref):]
-	}
-	return true
-}
+// encodedOnce reports whether got is sent HTML-encoded exactly once
+// (text.EncodedOnce: PAGE-TITLE-ENCODED's Reading).
+func encodedOnce(got, sent string) bool { return text.EncodedOnce(got, sent) }

@@ -3,7 +3,8 @@
 // origin, no caching, and the envelope's status and message. The run
 // applies them to every exchange it records (suites/protocol adds them to
 // crosscutting.Watcher); conformance explore judges every answer with
-// them (internal/explore/oracle).
+// them (internal/explore/oracle), and with the two only it judges
+// (explore.go: GEN-NO-CRASH, AUTH-NO-TOKEN-IN-ANSWER).
 package every
 
 import (

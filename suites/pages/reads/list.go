@@ -18,6 +18,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/listfilter"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
 
@@ -272,14 +273,9 @@ func onePage(ex *client.Exchange) bool {
 }
 
 // notOfType is the problem of a page object whose type is not ty (for
-// eachPage).
+// eachPage): listfilter.OfType.
 func notOfType(ty string) func(it gjson.Result) string {
-	return func(it gjson.Result) string {
-		if got := it.Get("type"); got.Type != gjson.String || got.Str != ty {
-			return "type is " + match.Show(got)
-		}
-		return ""
-	}
+	return func(it gjson.Result) string { return listfilter.OfType(it, []string{ty}).Problem }
 }
 
 // pagingOf is the paging part of a list answer as sent (numberOfItems

@@ -20,7 +20,9 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
-	"github.com/conformance-suite/conformance/schemas"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 func (k kit) objectSpecs() {
@@ -34,7 +36,7 @@ func (k kit) objectSpecs() {
 		k.eachSampled(s, func(_ string, ex *client.Exchange) {
 			Expect(ex).To(match.HaveHTTPStatus(http.StatusOK))
 			Expect(ex).To(match.Holds("data matches schema page.json (the 17 fields of section 2.1)", func(ex *client.Exchange) []string {
-				return pageSchemaProblems(ex.Get("data"))
+				return pageobj.Problems(ex.Get("data"))
 			}))
 		})
 	}, framework.Case("single reads, a page of each type found"))
@@ -162,12 +164,18 @@ func (k kit) getSpecs() {
 		k.eachSampled(s, func(key string, ex *client.Exchange) {
 			Expect(ex).To(match.BeSuccess(http.StatusOK))
 			Expect(ex).To(match.HaveJSON("data", match.BeJSONObject()), "data is a page object")
-			Expect(ex).To(match.HaveJSON("data.key", Equal(key)), "data.key is the key requested")
+			Expect(ex).To(match.HoldsFields("data.key is the key requested", func(ex *client.Exchange) []match.FieldProblem {
+				if j := single.Named("pages", ex.Get("data"), key); !j.Holds() {
+					return []match.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+				}
+				return nil
+			}))
 		})
 	}, framework.Case("a page of each type found, a child page, a non-ASCII key"))
 
 	k.g.OnRead("PAGE-GET-404", pagelist.PagePath(t.Marker("no-such-page")), nil, func(ex *client.Exchange) {
-		Expect(ex).To(match.BeHandlerError(http.StatusNotFound))
+		Expect(ex).To(match.HaveHTTPStatus(http.StatusNotFound))
+		Expect(ex).To(match.Holds(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 	}, framework.Case("top-level key"))
 
 	framework.Prepare(k.g, "PAGE-GET-404", func(ctx context.Context) (r firstRead) {
@@ -181,7 +189,8 @@ func (k kit) getSpecs() {
 		if topLevelKey(pagelist.PageItems(r.first)) == "" {
 			verdicts.NotChecked("the first list page shows no top-level page to put a missing child key under")
 		}
-		Expect(r.ex).To(match.BeHandlerError(http.StatusNotFound))
+		Expect(r.ex).To(match.HaveHTTPStatus(http.StatusNotFound))
+		Expect(r.ex).To(match.Holds(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 	}, framework.Case("missing child key under an existing page"))
 }
 
@@ -201,7 +210,12 @@ func (k kit) hierarchicalSpec() {
 		child := k.childPage(r.inv)
 		key := child.Get("key").String()
 		Expect(r.ex).To(match.BeSuccess(http.StatusOK))
-		Expect(r.ex).To(match.HaveJSON("data.key", Equal(key)), "GET of the child key reads the child page itself")
+		Expect(r.ex).To(match.HoldsFields("GET of the child key reads the child page itself", func(ex *client.Exchange) []match.FieldProblem {
+			if j := single.Named("pages", ex.Get("data"), key); !j.Holds() {
+				return []match.FieldProblem{{Field: "data.key", Problem: j.Problem}}
+			}
+			return nil
+		}))
 		if uuid := child.Get("uuid"); uuid.Type == gjson.String && uuid.Str != "" {
 			Expect(r.ex).To(match.HaveJSON("data.uuid", Equal(uuid.Str)), "the page read is the child page the list shows with this uuid")
 		}
@@ -276,18 +290,9 @@ func lastSegment(key string) string {
 }
 
 // shapeOfEveryPage expects every page object of a listing to have
-// matched page.json as the listing streamed by (pagelist.PageShape).
+// matched page.json as the listing streamed by (pageShape).
 func shapeOfEveryPage(l listing, expect string) types.GomegaMatcher {
-	return pagelist.PassCheckOnListing(l.all, pagelist.PageShape.Name, expect)
-}
-
-// pageSchemaProblems lists how a page object departs from schema page.json.
-func pageSchemaProblems(page gjson.Result) []string {
-	ps, err := schemas.Validate("page.json", []byte(page.Raw))
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return ps
+	return pagelist.PassCheckOnListing(l.all, pageShape.Name, expect)
 }
 
 // slugProblem says how a page object's slug is not the last segment of its

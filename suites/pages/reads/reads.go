@@ -17,6 +17,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/rules/pageobj"
 	"github.com/conformance-suite/conformance/internal/spec"
 )
 
@@ -46,7 +47,7 @@ import (
 func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
-	t.Pages.Check(pagelist.PageShape)
+	t.Pages.Check(pageShape)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
@@ -224,3 +225,13 @@ func (k kit) createPage(ctx context.Context, fields map[string]any) (*client.Exc
 	}
 	return k.t.CreatePage(ctx, body)
 }
+
+// pageShape is PAGE-OBJECT-SHAPE's check of every whole page object a
+// listing streams (rules/pageobj), for CheckListedPages.
+var pageShape = pagelist.PageCheck{Name: pageobj.Schema, Check: func(page gjson.Result) []pagelist.PageProblem {
+	var out []pagelist.PageProblem
+	for _, p := range pageobj.Violations(page) {
+		out = append(out, pagelist.PageProblem(p))
+	}
+	return out
+}}

@@ -4,12 +4,11 @@ package writes
 // encoded once, tags, fields unchanged, a valid type.
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
-	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -21,10 +20,10 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
-	"github.com/conformance-suite/conformance/internal/framework/coverkit"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/readback"
 )
 
 // answer is one answer a spec judges, with what it is for messages.
@@ -98,34 +97,33 @@ func expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
 // (non-empty, distinct) to exactly the names given, compared without
 // surrounding spaces: whether spaces around the commas of the string sent
 // belong to the names is not said (4.3 "comma-separated").
+// PAGE-TAGS-MAP's judgement is readback.Tags.
 func haveTagNames(names []string) types.GomegaMatcher {
-	want := append([]string(nil), names...)
-	sort.Strings(want)
-	problem := func(v any) string {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return "it is not an object of tag key to tag name"
-		}
-		var got []string
-		for key, value := range m {
-			name, ok := value.(string)
-			switch {
-			case key == "":
-				return "a tag key is empty"
-			case !ok:
-				return fmt.Sprintf("the value of tag %q is not a string (the tag name)", key)
-			}
-			got = append(got, strings.TrimSpace(name))
-		}
-		sort.Strings(got)
-		if !reflect.DeepEqual(got, want) {
-			return fmt.Sprintf("its names are %q, want %q", got, want)
-		}
-		return ""
-	}
+	want := slices.Sorted(slices.Values(names))
+	problem := func(v any) string { return readback.Tags(decoded(v), names).Problem }
 	return match.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
 		WithTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}",
 			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem}))
+}
+
+// haveType expects a decoded page type that is typ, sent with a date
+// chosen for it (PAGE-TYPE-ROUNDTRIP: readback.Type).
+func haveType(typ string) types.GomegaMatcher {
+	allowed := readback.TypesAfter(typ, false, false)
+	problem := func(v any) string { return readback.Type(decoded(v), allowed).Problem }
+	return gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
+		WithTemplate("Expected type {{.Data.Want}}: {{call .Data.Problem .Actual}}",
+			map[string]any{"Want": fmt.Sprintf("%q", typ), "Problem": problem})
+}
+
+// decoded is a value HaveJSON decoded, as JSON again, for the judgements
+// of internal/rules.
+func decoded(v any) gjson.Result {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(b)
 }
 
 // bodyCell is the cell of the body field f (4.3, 4.4) a read back fills.
@@ -194,17 +192,11 @@ func stableFields() []string {
 
 // expectUnchanged expects the page objects of two reads of one page to
 // agree on every field named (fields the first read lacks are skipped: the
-// page object's shape is judged elsewhere).
+// page object's shape is judged elsewhere): readback.Kept.
 func expectUnchanged(before, after *client.Exchange, fields []string, why string) {
 	var diffs []string
-	for _, f := range fields {
-		b, a := before.Get("data."+f), after.Get("data."+f)
-		if !b.Exists() {
-			continue
-		}
-		if !coverkit.SameJSON(b, a) {
-			diffs = append(diffs, fmt.Sprintf("%s was %s, is now %s", f, b.Raw, pagelist.JSONText(a)))
-		}
+	for _, c := range readback.Kept(before.Get("data"), after.Get("data"), fields) {
+		diffs = append(diffs, c.String())
 	}
 	ExpectWithOffset(1, diffs).To(BeEmpty(),
 		match.Evidence(after, "%s:\n  %s\n\nbefore:\n%s\nafter:", why, strings.Join(diffs, "\n  "), before.String()))
@@ -234,16 +226,17 @@ func emptyFields(ex *client.Exchange, fields ...string) []string {
 }
 
 // expectValidType expects data.type of ex to be one of the five types
-// (spec 2.1, 3). ifPresent skips a response that carries no type (the
-// create and edit responses are judged whole by their own rules).
+// (spec 2.1, 3: readback.ValidType). ifPresent skips a response that
+// carries no type (the create and edit responses are judged whole by their
+// own rules).
 func expectValidType(ex *client.Exchange, why string, ifPresent bool) {
 	r := ex.Get("data.type")
 	if ifPresent && !r.Exists() {
 		return
 	}
-	ExpectWithOffset(1, r.Type == gjson.String && slices.Contains(pagelist.PageTypes(), r.Str)).To(BeTrue(),
+	ExpectWithOffset(1, readback.ValidType(r).Holds()).To(BeTrue(),
 		match.Evidence(ex, "%s: data.type is %s, want one of %q (a page's type is one of these five)",
-			why, pagelist.JSONText(r), pagelist.PageTypes()))
+			why, pagelist.JSONText(r), readback.Types))
 }
 
 // keepsTitleWord reports whether slug keeps a word of title, whatever the

@@ -15,6 +15,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/rules"
+	"github.com/conformance-suite/conformance/internal/rules/single"
 )
 
 // invalidType is a page type outside the five values of section 3.
@@ -99,5 +101,6 @@ func (s *suite) judgeCreateInvalidType(_ SpecContext, r *invalidCreate) {
 }
 
 func judgeMissing404(_ SpecContext, m *missingKey) {
-	Expect(m.ex).To(match.BeHandlerError(http.StatusNotFound))
+	Expect(m.ex).To(match.HaveHTTPStatus(http.StatusNotFound))
+	Expect(m.ex).To(match.Holds(single.MissingExpect, rules.ProblemsOf(single.Missing)))
 }
