@@ -19,6 +19,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/readback"
 )
 
 // The same fact in two places: a tag or category in its list and in its
@@ -344,7 +345,7 @@ func sameTermField(f string, a, b gjson.Result) bool {
 	if f == "list" {
 		return coverkit.SameSet(a, b)
 	}
-	return coverkit.SameJSON(a, b)
+	return readback.Same(a, b)
 }
 
 // judgeTagNames: TAG-NAME-IN-PAGES on the site's pages: the name each
@@ -423,10 +424,10 @@ func CheckTagNames(check *coverkit.Check, ex *client.Exchange, page gjson.Result
 			check.Exercised(coverage.CellID("tag", "name", coverage.Views))
 			got := view.Obj.Get("name")
 			switch {
-			case len(spellings) > 1 && !slices.ContainsFunc(spellings, func(s string) bool { return coverkit.SameJSON(got, gjson.Parse(s)) }):
+			case len(spellings) > 1 && !slices.ContainsFunc(spellings, func(s string) bool { return readback.Same(got, gjson.Parse(s)) }):
 				check.Problem(ex, "the pages of tag %q spell its name %s; %s names it %s, none of them", key.Str,
 					strings.Join(spellings, ", "), view.Name, pagelist.JSONText(got))
-			case len(spellings) <= 1 && !coverkit.SameJSON(got, name):
+			case len(spellings) <= 1 && !readback.Same(got, name):
 				check.Problem(ex, "page %s gives tag %q the name %s; %s names it %s", match.Show(page.Get("key")), key.Str,
 					name.Raw, view.Name, pagelist.JSONText(got))
 			}

@@ -7,7 +7,6 @@ package coverkit
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -15,6 +14,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/readback"
 	"github.com/onsi/gomega"
 	"github.com/tidwall/gjson"
 )
@@ -98,7 +98,7 @@ func (c *Check) Kept(before, after *client.Exchange, cell func(field string) cov
 			continue // not there to lose (the shape rules judge its absence)
 		}
 		c.Exercised(cell(f))
-		if !SameJSON(b, a) {
+		if !readback.Same(b, a) {
 			c.Problem(after, "%s was %s, is now %s", f, b.Raw, pagelist.JSONText(a))
 		}
 	}
@@ -118,7 +118,7 @@ type View struct {
 // left out of that field's comparison (the shape rules judge its absence).
 func (c *Check) Same(what string, cell func(field string) coverage.ID, eq func(field string, a, b gjson.Result) bool, views []View, fields ...string) {
 	if eq == nil {
-		eq = func(_ string, a, b gjson.Result) bool { return SameJSON(a, b) }
+		eq = func(_ string, a, b gjson.Result) bool { return readback.Same(a, b) }
 	}
 	for _, f := range fields {
 		// The first view that shows f, compared with each later one that
@@ -143,32 +143,11 @@ func (c *Check) Same(what string, cell func(field string) coverage.ID, eq func(f
 	}
 }
 
-// SameJSON reports whether two JSON values are equal once parsed (key
-// order and escapes do not matter).
-func SameJSON(a, b gjson.Result) bool {
-	if a.Exists() != b.Exists() {
-		return false
-	}
-	// The same text, or two strings of the same value, without parsing:
-	// a site's views mostly agree, and a listing has many pages.
-	if a.Raw == b.Raw {
-		return true
-	}
-	if a.Type == gjson.String && b.Type == gjson.String {
-		return a.Str == b.Str
-	}
-	var x, y any
-	if json.Unmarshal([]byte(a.Raw), &x) != nil || json.Unmarshal([]byte(b.Raw), &y) != nil {
-		return a.Raw == b.Raw
-	}
-	return reflect.DeepEqual(x, y)
-}
-
 // SameSet reports whether two JSON arrays hold the same items, in any
 // order (as multisets); other values are compared by SameJSON.
 func SameSet(a, b gjson.Result) bool {
 	if !a.IsArray() || !b.IsArray() {
-		return SameJSON(a, b)
+		return readback.Same(a, b)
 	}
 	left := map[string]int{}
 	for _, v := range a.Array() {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
+	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/verdict"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -182,45 +183,34 @@ func HaveHTTPStatus(codes ...int) types.GomegaMatcher {
 // BeSuccess expects the HTTP code and a success envelope: a JSON object with
 // status "0" and a message string (spec section 1).
 func BeSuccess(code int) types.GomegaMatcher {
-	return beEnvelope(code, "success envelope", "0")
+	return exchangeCheck{expect: fmt.Sprintf(`HTTP %d with a success envelope (status "0", message a string)`, code),
+		status: func(ex *client.Exchange) string { return statusProblem(ex, code) },
+		body: func(ex *client.Exchange) string {
+			if p := objectProblem(ex); p != "" {
+				return p
+			}
+			if st := ex.Get("status"); st.Type != gjson.String || st.Str != "0" {
+				return "status is " + Show(st) + `, want "0"`
+			}
+			return messageProblem(ex)
+		}}.matcher()
 }
 
 // BeHandlerError expects the HTTP code and a handler-error body: status "1"
-// and a message string (spec section 7, body shape 1).
+// and a message string (spec section 7, body shape 1: envelope.HandlerError).
 func BeHandlerError(code int) types.GomegaMatcher {
-	return beEnvelope(code, "handler-error body", "1")
-}
-
-// beEnvelope expects the HTTP code and a JSON object whose status is the
-// string status and whose message is a string.
-func beEnvelope(code int, what, status string) types.GomegaMatcher {
-	return exchangeCheck{expect: fmt.Sprintf(`HTTP %d with a %s (status %q, message a string)`, code, what, status),
+	return exchangeCheck{expect: fmt.Sprintf(`HTTP %d with a handler-error body (status "1", message a string)`, code),
 		status: func(ex *client.Exchange) string { return statusProblem(ex, code) },
-		body: func(ex *client.Exchange) string {
-			if p := objectProblem(ex); p != "" {
-				return p
-			}
-			if st := ex.Get("status"); st.Type != gjson.String || st.Str != status {
-				return "status is " + Show(st) + fmt.Sprintf(", want %q", status)
-			}
-			return messageProblem(ex)
-		}}.matcher()
+		body:   func(ex *client.Exchange) string { return envelope.HandlerError(ex).Problem }}.matcher()
 }
 
 // BeEarlyError expects the HTTP code and an early-error body: an object
-// with a message string and no status field (spec section 7, body shape 2).
+// with a message string and no status field (spec section 7, body shape 2:
+// envelope.EarlyError).
 func BeEarlyError(code int) types.GomegaMatcher {
 	return exchangeCheck{expect: fmt.Sprintf("HTTP %d with an early-error body (message a string, no status field)", code),
 		status: func(ex *client.Exchange) string { return statusProblem(ex, code) },
-		body: func(ex *client.Exchange) string {
-			if p := objectProblem(ex); p != "" {
-				return p
-			}
-			if st := ex.Get("status"); st.Exists() {
-				return "the body has a status field (" + st.Raw + "); early errors carry only message"
-			}
-			return messageProblem(ex)
-		}}.matcher()
+		body:   func(ex *client.Exchange) string { return envelope.EarlyError(ex).Problem }}.matcher()
 }
 
 // MatchSchema expects the body to validate against one of the embedded

@@ -14,7 +14,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/verdict"
-	"github.com/conformance-suite/conformance/schemas"
 )
 
 // Checks of every whole page object of a listing read as a stream: they
@@ -55,20 +54,6 @@ func (r *Reader) Check(checks ...PageCheck) {
 		}
 	}
 }
-
-// PageShape is the check of a whole page object against schema
-// page.json (the 17 fields of spec section 2.1), for Reader.Check.
-var PageShape = PageCheck{Name: "page.json", Check: func(page gjson.Result) []PageProblem {
-	violations, err := schemas.Violations("page.json", []byte(page.Raw))
-	if err != nil {
-		return []PageProblem{{Path: "$", Problem: err.Error()}}
-	}
-	out := make([]PageProblem, len(violations))
-	for i, v := range violations {
-		out[i] = PageProblem{Path: v.Path, Problem: v.Problem}
-	}
-	return out
-}}
 
 // pageCheckList is the run's page checks.
 type pageCheckList struct {
