@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/ledger"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -178,4 +180,29 @@ func referenceTarget(t *testing.T, mutants ...reference.Mutant) *Fixture {
 		t.Fatal(err)
 	}
 	return New(c, Options{SettingsWrites: true})
+}
+
+// TestStraysFoundOnABigListing: the backstop finds a page of the run that
+// the ledger never heard of even when the every-type listing is larger
+// than the run reads at once (--max-body): it reads the listing as a
+// stream that keeps the run's keys only.
+func TestStraysFoundOnABigListing(t *testing.T) {
+	ref := testkit.Reference(t)
+	c, err := client.New(client.Config{BaseURL: ref.URL, Token: ref.Token, AuthToken: ref.AuthToken, MaxBody: 2 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := New(c, Options{})
+	ctx := context.Background()
+	slug := tg.Marker("stray")
+	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
+		t.Fatalf("create: %s", match.Outcome(ex))
+	}
+	defer tg.Write(ctx, http.MethodDelete, pagelist.PagePath(slug), nil)
+	if whole := tg.Read(ctx, pagelist.PagesPath, marker.AllPagesQuery()); !whole.Truncated {
+		t.Fatal("the every-type listing fits the read limit: the test proves nothing")
+	}
+	if got := tg.strays(ctx); !slices.Equal(got, []string{slug}) {
+		t.Errorf("strays = %v, want [%s]", got, slug)
+	}
 }

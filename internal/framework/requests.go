@@ -13,6 +13,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/marker"
+	"github.com/tidwall/gjson"
 )
 
 // RequestOption adjusts the request a helper (Read, ReadAuth, Write,
@@ -266,22 +267,35 @@ func (t *Fixture) sweep(ctx context.Context) []string {
 // strays lists pages carrying this run's marker that the ledger never
 // heard of: a create whose answer was lost (the run was interrupted or
 // timed out while the request was in flight) still made its page. It is
-// the backstop that keeps a run from leaving pages behind.
+// the backstop that keeps a run from leaving pages behind, on a site of
+// any size: the listing is read as a stream that keeps the run's keys only.
 func (t *Fixture) strays(ctx context.Context) []string {
 	// Fresh: the backstop lists what the target holds now, never a listing
 	// the read cache kept from before a create whose answer was lost.
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true})
-	if ex.Err != nil || ex.Status != http.StatusOK || !ex.IsJSON() {
+	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true,
+		Stream: &client.Stream{Path: "data", Name: "the run's keys", New: func() client.Fold { return &runKeys{t: t} }}})
+	keys, ok := ex.Folded().([]string)
+	if ex.Err != nil || ex.Status != http.StatusOK || !ok {
 		return nil
 	}
-	var out []string
-	for _, p := range ex.Get("data").Array() {
-		if key := p.Get("key").String(); t.HasRunMarker(key) {
-			out = append(out, key)
-		}
-	}
-	return out
+	return keys
 }
+
+// runKeys is the fold of strays: the keys that carry the run's marker.
+type runKeys struct {
+	t    *Fixture
+	keys []string
+	size int64
+}
+
+func (f *runKeys) Item(raw []byte) {
+	if key := gjson.GetBytes(raw, "key"); key.Type == gjson.String && f.t.HasRunMarker(key.Str) {
+		f.keys = append(f.keys, strings.Clone(key.Str))
+		f.size += int64(len(key.Str)) + 16
+	}
+}
+
+func (f *runKeys) Value() (any, int64) { return f.keys, f.size }
 
 // cleanupTimeout bounds one cleanup action that no interrupt may cut short.
 const cleanupTimeout = 30 * time.Second
