@@ -295,6 +295,7 @@ var mutantProbes = map[Mutant]struct {
 	Benign404BeforeAuth:       {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
 	BenignSlugOnEdit400:       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved"})}, "400 instead of 200"},
 	BenignSizeInKiB:           {[]req{g("/api/files/alpha-post")}, "size 20 for 20480 bytes"},
+	BenignImageConverted:      {[]req{imageUp(alphaUUID, "new.png"), g("/api/files/alpha-post")}, "no image URL; img-<hash>.webp listed"},
 	BenignOtherMessages:       {[]req{g("/api/pages/alpha-post")}, "another message"},
 	BenignCORSEchoOrigin:      {[]req{g("/api/pages/alpha-post")}, "no Access-Control-Allow-Origin without Origin"},
 	BenignContentRequired:     {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "400 instead of 201"},
