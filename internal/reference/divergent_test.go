@@ -55,6 +55,16 @@ func TestDivergentVariants(t *testing.T) {
 				return rs[4].code == 400
 			}},
 
+		{BenignImageConverted, "an image for a page: stored as img-<hash>.webp, listed with the page's files, an answer without URLs",
+			[]req{imageUp(alphaUUID, "My Photo.png"), g("/api/files/alpha-post"), imageUp("", "tiny.png")},
+			func(rs []result) bool {
+				_, image := rs[0].obj()["image"]
+				rec, _ := rs[1].list()[0].(map[string]any)
+				name, _ := rec["filename"].(string)
+				return rs[0].code == 200 && rs[0].obj()["status"] == "0" && !image && len(rs[2].obj()) == 2 &&
+					strings.HasPrefix(name, "img-") && strings.HasSuffix(name, ".webp") && rec["mime"] == "image/webp"
+			}},
+
 		{BenignDisplayDateShifted, "date is dateRaw two hours later, same form",
 			[]req{g("/api/pages/alpha-post")},
 			func(rs []result) bool {
@@ -118,7 +128,7 @@ func TestReversedListOrder(t *testing.T) {
 // refused.
 func TestProfiles(t *testing.T) {
 	ps := Profiles()
-	if len(ps) != 2 || ps[0].Name != Divergent || len(ps[0].Variants) != 9 || ps[1].Name != Literal {
+	if len(ps) != 2 || ps[0].Name != Divergent || len(ps[0].Variants) != 10 || ps[1].Name != Literal {
 		t.Fatalf("profiles %v", ps)
 	}
 	benign := map[Mutant]bool{}

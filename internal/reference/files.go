@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"path"
@@ -90,6 +92,17 @@ func (s *view) pageFileTaken(uuid string) func(string) bool {
 	}
 }
 
+// FilesListNoImages: GET /api/files/{key} lists a page's attachments only,
+// as if its images belonged to a media library of their own.
+var FilesListNoImages = declare(breaks("files-list-no-images", "FILES-IMAGE-LISTED",
+	"GET /api/files/{key} leaves out the page's images (files of an image MIME type): it lists attachments only."))
+
+// FilesListHidesCover: GET /api/files/{key} leaves out the file that is the
+// page's cover image, as if the cover were no file of the page's but shown
+// apart from them.
+var FilesListHidesCover = declare(breaks("files-list-hides-cover", "FILES-IMAGE-LISTED",
+	"GET /api/files/{key} leaves out the page's cover image (a cover named by its file name), the page's other files listed."))
+
 // listFilesH answers GET /api/files/{key} (spec 4.11): the page's files,
 // newest upload first. A page that does not exist has no files (200, empty
 // list), like the previous release.
@@ -107,6 +120,9 @@ func (s *view) listFilesH(_ *http.Request, rt route, _ *input, _ string) respons
 		data := make([]any, 0, len(recs))
 		dir := serverRoot + pageUploads(p.uuid)
 		for _, f := range recs {
+			if s.unlisted(p, f) {
+				continue
+			}
 			thumb := ""
 			if f.thumb {
 				thumb = dir + "thumbnails/" + f.filename
@@ -136,6 +152,14 @@ func (s *view) listFilesH(_ *http.Request, rt route, _ *input, _ string) respons
 		return failure(http.StatusNotFound, "Page not found.")
 	}
 	return success(http.StatusOK, "Files for the page key: "+rt.key, kv{"data", []any{}})
+}
+
+// unlisted reports whether a mutant keeps f out of p's file list.
+func (s *view) unlisted(p *page, f *fileRec) bool {
+	if s.mutated(FilesListNoImages) && strings.HasPrefix(f.mime, "image/") {
+		return true
+	}
+	return s.mutated(FilesListHidesCover) && !isURL(p.coverImage) && f.filename == p.coverImage
 }
 
 // invalidFilesKey answers a files key holding .. or NUL.
@@ -205,6 +229,16 @@ func mimeOf(ext string) string {
 	return "application/octet-stream"
 }
 
+// ImageFolderNotLinked: POST /api/images with a page's uuid stores the
+// image in the page's uuid folder, while GET /api/files/{key} reads the
+// folder named by the key: the host when its key folder is not the link to
+// the uuid folder that Pages::add makes (a filesystem without symlinks).
+// host: pluginAPI::uploadImage and pluginAPI::getFiles in
+// bl-plugins/api/plugin.php, Pages::add in bl-kernel/pages.class.php
+var ImageFolderNotLinked = declare(breaks("image-folder-not-linked", "FILES-IMAGE-LISTED",
+	"POST /api/images with a page's uuid answers the image's URL in the page's folder, but GET /api/files/{key} never lists it "+
+		"(the uuid folder is not the one the key's list reads); files uploaded by key are listed."))
+
 // uploadImageH answers POST /api/images: multipart with the file part
 // "image" and an optional page "uuid". Without uuid the image is stored
 // site-wide; with the uuid of a page it joins that page's files (with a
@@ -223,15 +257,7 @@ func (s *view) uploadImageH(r *http.Request, _ route, in *input, _ string) respo
 	if !imageExts[ext] && !s.mutated(BenignAnyUploadExtension) {
 		return s.refuseUpload("Image extension not allowed.")
 	}
-	// The name is kept, with each run of ASCII punctuation and spaces in
-	// its stem made one '-' (case kept, nothing trimmed): "tiny.png" stays
-	// "tiny.png", "My Photo.png" becomes "My-Photo.png".
-	// host: transformImage in bl-kernel/functions.php
-	base := uploadBase(up.name)
-	if i := strings.LastIndexByte(base, '.'); i >= 0 {
-		base = base[:i]
-	}
-	name := removeSpecialCharacters(base, "-") + "." + ext
+	name, ext := s.imageName(up, ext)
 	dir := "/bl-content/uploads/"
 	var target *page
 	if uuid != "" {
@@ -245,16 +271,43 @@ func (s *view) uploadImageH(r *http.Request, _ route, in *input, _ string) respo
 	}
 	name = storeName(name, taken)
 	s.images[dir+name] = true
-	if target != nil {
+	if target != nil && !s.mutated(ImageFolderNotLinked) {
 		s.files[target.uuid] = append(s.files[target.uuid], &fileRec{
 			filename: name, mime: mimeOf(ext), size: int64(len(up.data)), thumb: true, seq: s.nextUploadSeq(),
 		})
+	}
+	if s.mutated(BenignImageConverted) {
+		return success(http.StatusOK, "Image uploaded.")
 	}
 	url := baseURL(r)
 	return success(http.StatusOK, "Image uploaded.",
 		kv{"image", url + dir + name},
 		kv{"thumbnail", url + dir + "thumbnails/" + name},
 	)
+}
+
+// BenignImageConverted: an image server that converts what it is sent and
+// names the result itself, saying nothing of either in its answer.
+var BenignImageConverted = declare(allows("benign-image-converted",
+	"POST /api/images stores an image converted to WebP (image/webp) under a name of its own, img- and a hash of its "+
+		"bytes, and answers only status and message (4.12 shows no response shape)."))
+
+// imageName is the name an uploaded image is stored under, before a
+// collision is resolved, and its extension: the name sent, with each run
+// of ASCII punctuation and spaces in its stem made one '-' (case kept,
+// nothing trimmed): "tiny.png" stays "tiny.png", "My Photo.png" becomes
+// "My-Photo.png".
+// host: transformImage in bl-kernel/functions.php
+func (s *view) imageName(up *upload, ext string) (string, string) {
+	if s.mutated(BenignImageConverted) {
+		sum := sha256.Sum256(up.data)
+		return "img-" + hex.EncodeToString(sum[:6]) + ".webp", "webp"
+	}
+	base := uploadBase(up.name)
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	return removeSpecialCharacters(base, "-") + "." + ext, ext
 }
 
 // safeUUID accepts "" or letters, digits, '-' and '_'.

@@ -114,6 +114,18 @@ func fileUp(key, name string) req {
 	return req{method: "POST", path: "/api/files/" + key, auth: true, file: &filePart{"file", name, []byte("data\n")}}
 }
 
+// imageUp is an image upload for the page with uuid ("" for none).
+func imageUp(uuid, name string) req {
+	q := req{method: "POST", path: "/api/images", auth: true, file: &filePart{"image", name, []byte("PNGDATA")}}
+	if uuid != "" {
+		q.fields = map[string]string{"uuid": uuid}
+	}
+	return q
+}
+
+// alphaUUID is the uuid of the seed page alpha-post.
+const alphaUUID = "d8e295478ae4f3752e22d625f6a013a9"
+
 // mutantProbes: for each mutant, requests whose answers differ from the
 // unmutated server's, and what differs.
 var mutantProbes = map[Mutant]struct {
@@ -250,12 +262,15 @@ var mutantProbes = map[Mutant]struct {
 	CustomFieldsInvalidAccepted: {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
 	SettingsInvalid200:          {[]req{js("PUT", "/api/settings", map[string]any{"customFields": "{bad"})}, "200 instead of 400"},
 	// files
-	FileSizeAsString:   {[]req{g("/api/files/alpha-post")}, `size "100"`},
-	FileThumbnailFalse: {[]req{g("/api/files/alpha-post")}, "thumbnail false"},
-	FilesUnsorted:      {[]req{g("/api/files/alpha-post")}, "oldest first"},
-	TraversalAllowed:   {[]req{g("/api/files/a..b")}, "200 instead of 400"},
-	UploadNotListed:    {[]req{fileUp("beta-post", "a.txt"), g("/api/files/beta-post")}, "empty list"},
-	UploadRefused200:   {[]req{fileUp("beta-post", "shell.php")}, "200 instead of 400"},
+	FileSizeAsString:     {[]req{g("/api/files/alpha-post")}, `size "100"`},
+	FileThumbnailFalse:   {[]req{g("/api/files/alpha-post")}, "thumbnail false"},
+	FilesUnsorted:        {[]req{g("/api/files/alpha-post")}, "oldest first"},
+	TraversalAllowed:     {[]req{g("/api/files/a..b")}, "200 instead of 400"},
+	UploadNotListed:      {[]req{fileUp("beta-post", "a.txt"), g("/api/files/beta-post")}, "empty list"},
+	UploadRefused200:     {[]req{fileUp("beta-post", "shell.php")}, "200 instead of 400"},
+	FilesListNoImages:    {[]req{g("/api/files/alpha-post")}, "no alpha-cover.jpg, no tiny.png"},
+	FilesListHidesCover:  {[]req{g("/api/files/alpha-post")}, "no alpha-cover.jpg"},
+	ImageFolderNotLinked: {[]req{imageUp(alphaUUID, "new.png"), g("/api/files/alpha-post")}, "no new.png"},
 	// combination
 	Legacy321: {[]req{g("/api/pages/nope"), g("/api/pages")}, "200 not found, no meta"},
 	// benign
@@ -280,6 +295,7 @@ var mutantProbes = map[Mutant]struct {
 	Benign404BeforeAuth:       {[]req{{method: "DELETE", path: "/api/pages/nope"}}, "404 instead of 401"},
 	BenignSlugOnEdit400:       {[]req{js("PUT", "/api/pages/alpha-post", map[string]any{"slug": "moved"})}, "400 instead of 200"},
 	BenignSizeInKiB:           {[]req{g("/api/files/alpha-post")}, "size 20 for 20480 bytes"},
+	BenignImageConverted:      {[]req{imageUp(alphaUUID, "new.png"), g("/api/files/alpha-post")}, "no image URL; img-<hash>.webp listed"},
 	BenignOtherMessages:       {[]req{g("/api/pages/alpha-post")}, "another message"},
 	BenignCORSEchoOrigin:      {[]req{g("/api/pages/alpha-post")}, "no Access-Control-Allow-Origin without Origin"},
 	BenignContentRequired:     {[]req{js("POST", "/api/pages", map[string]any{"title": "N"})}, "400 instead of 201"},

@@ -33,9 +33,11 @@ var profiles = []ProfileInfo{
 	{Name: Divergent,
 		Description: "every choice the spec allows that the reference does not make, at once: content required on create, " +
 			"list slices oldest first, French messages, 405 for unlisted methods, display dates in another timezone, " +
-			"a volatile page field, 422 for bad paging values, typed settings and volatile settings fields",
+			"a volatile page field, 422 for bad paging values, typed settings and volatile settings fields, images stored " +
+			"converted under names of the server's own",
 		Variants: []Mutant{BenignContentRequired, BenignReversedListOrder, BenignFrenchMessages, Benign405UnlistedMethod,
-			BenignDisplayDateShifted, BenignVolatilePageField, BenignBadPaging422, BenignTypedSettings, BenignVolatileSettings}},
+			BenignDisplayDateShifted, BenignVolatilePageField, BenignBadPaging422, BenignTypedSettings, BenignVolatileSettings,
+			BenignImageConverted}},
 	{Name: Literal,
 		Description: "stores what it is sent where the host (the reference's default) transforms it: settings values as sent, " +
 			"no field derived from another, values of the wrong type refused with 400",

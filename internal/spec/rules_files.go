@@ -27,6 +27,24 @@ var filesRules = []Rule{
 			"holds plain ASCII text, so a server that keeps the declared type and one that detects it agree. A filename " +
 			"other than the name sent is recorded as an observation (4.13 shows no request fields, and servers rewrite " +
 			"names)."},
+	{ID: "FILES-IMAGE-LISTED", Section: "4.11, 4.12, 4.3, 2.5", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadImage, ListFiles},
+		Text: "An image uploaded for a page is listed by GET /api/files/{key} of that page.",
+		Reading: "4.11 lists the files \"(images, attachments)\" uploaded to a page, but 4.12 shows no request fields: how an " +
+			"image is tied to a page is not stated. The run's upload page is created with, as its cover image (4.3: a " +
+			"filename), the name of the image the run then uploads, so that the check covers a page whose cover is an " +
+			"uploaded image; the image is sent only when the create answer gives the page's uuid and a coverImage URL in a " +
+			"folder named by the page (its uuid or key a path segment), so that the server keeps the page's images with the " +
+			"page and deleting the page removes it. Otherwise nothing is sent (an image stored site-wide cannot be removed " +
+			"through the API) and the rule is not checked. The image, a real PNG, goes to POST /api/images as the part " +
+			"image with the de-facto field uuid, the page's uuid; a refusal (400, or status \"1\") leaves the rule not " +
+			"checked, another answer than 200 or 201 fails (as for the file uploads). The page's file list read next must " +
+			"hold a record it did not hold just before that is the image: its filename (or the last segment of file) is the " +
+			"name sent, the name the upload's answer gives (the last segment of a URL or path in it), or a name derived " +
+			"from the sent one (the same stem, case and punctuation aside, then anything, with an image extension: a number " +
+			"added on a collision, a size, another format), or, under a name of the server's own, a record of an image " +
+			"MIME type. A list that gains no record fails when the upload's answer ties the image to the page (a URL or " +
+			"path in it has the page's uuid or key as a segment), and is not checked when nothing does; a list that gains " +
+			"records none of which is the image is not checked (the spec does not say how stored files are named)."},
 	{ID: "FILES-UPLOAD-REFUSED-400", Section: "7", Level: Must, Area: AreaFiles, Writes: true, Endpoints: []Endpoint{UploadFile, UploadImage},
 		Text: "An upload refused for its file extension answers 400 with a handler-error body.",
 		Reading: "What is \"invalid\" is not shown, so a server may accept the probes (a .php file to POST /api/files/{key}, " +

@@ -38,14 +38,16 @@ const probeText = "conformance suite probe: plain text, not code\n"
 // little as it can, all to that page, which is deleted after the last of
 // these specs; each upload that may have stored a file goes into the
 // ledger for the run summary. In order: the file list, two uploads
-// uploadGap apart each followed by the file list, then the two
-// refused-extension probes (after the lists, so that a probe the server
-// accepts cannot pass for an upload).
+// uploadGap apart each followed by the file list, the image for the page
+// followed by the file list (images.go), then the two refused-extension
+// probes (after the lists, so that a probe the server accepts cannot pass
+// for an upload).
 
 // uploadPage is the draft page the uploads go to.
 type uploadPage struct {
 	ex        *client.Exchange // its create
 	key, uuid string           // "" when the create failed
+	cover     string           // its cover image, the name of the image FILES-IMAGE-LISTED uploads
 }
 
 // require makes the running spec not checked when the page could not be
@@ -91,10 +93,13 @@ func registerUploads(t *framework.Fixture) {
 	Describe("4.13 POST /api/files/{key}", Label(spec.UploadFile.Label()), framework.PhaseWrites, func() {
 		g := t.NewGroup(framework.PhaseWrites)
 		sharedPage := framework.Share(g, func(ctx context.Context) *uploadPage {
-			p := &uploadPage{}
+			p := &uploadPage{cover: t.Marker("image") + ".png"}
 			// A slug of its own: the page is made while other specs make
-			// theirs, and its name stays the same from run to run.
-			p.ex, p.key = t.CreatePage(ctx, map[string]any{"title": "Conformance uploads " + t.RunID, "slug": t.Marker("uploads")})
+			// theirs, and its name stays the same from run to run. Its
+			// cover image is named by the file name of the image uploaded
+			// for it (images.go).
+			p.ex, p.key = t.CreatePage(ctx, map[string]any{"title": "Conformance uploads " + t.RunID, "slug": t.Marker("uploads"),
+				"coverImage": p.cover})
 			p.uuid = p.ex.Get("data.uuid").String()
 			return p
 		})
@@ -118,6 +123,8 @@ func registerUploads(t *framework.Fixture) {
 
 		framework.Prepare(g, newestFirst, uploads, func(_ SpecContext, r *uploadRun) { judgeNewestFirst(t, r) },
 			framework.After(roundtrip))
+		// The image for the page, after the uploads and their lists.
+		registerImage(t, g, uploads)
 
 		// probeWith is the prepare of a refused-extension probe, made by
 		// build for the page and a file name with the extension ext.
@@ -136,9 +143,9 @@ func registerUploads(t *framework.Fixture) {
 			}
 		}
 		framework.Prepare(g, "FILES-UPLOAD-REFUSED-400", probeWith(".php", phpProbe), judgeRefusal, framework.Case("file .php"),
-			framework.After(roundtrip, newestFirst))
+			framework.After(roundtrip, newestFirst, imageListed))
 		framework.Prepare(g, "FILES-UPLOAD-REFUSED-400", probeWith(".txt", imageProbe), judgeRefusal,
-			framework.Case("image .txt"), spec.UploadImage, framework.After(roundtrip, newestFirst))
+			framework.Case("image .txt"), spec.UploadImage, framework.After(roundtrip, newestFirst, imageListed))
 	})
 }
 
