@@ -158,12 +158,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	s.blankOmitted(p, in)
 	ch, ferr := s.applyFields(p, in, false)
 	if ferr != "" {
-		if s.mutated(EditRefusedAppliesFields) {
-			// p holds the fields applied before the one refused.
-			s.pages[old.key] = p
-			s.reindexTags(nil)
-		}
-		return failure(http.StatusBadRequest, string(ferr))
+		return s.refuseEdit(p, ferr)
 	}
 	s.exploreWrite(old, p, in)
 	parent := parentOf(old.key)
@@ -182,10 +177,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	case ch.titleChanged && !s.mutated(BenignTitleEditKeepsKey):
 		slug = slugOf(slugSource(p.title, p.content), s.mutated(BenignSlugKeepsCase))
 	}
-	key := slug
-	if parent != "" {
-		key = parent + "/" + slug
-	}
+	key := joinKey(parent, slug)
 	if key != old.key {
 		key = s.uniqueKey(key, old)
 	}
@@ -207,6 +199,17 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	}
 	s.reindexTags(ch)
 	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
+}
+
+// refuseEdit is the 400 of an edit whose field failed validation (ferr);
+// with edit-refused-applies-fields, p, the page with the fields applied
+// before that one, is saved all the same.
+func (s *view) refuseEdit(p *page, ferr fieldError) response {
+	if s.mutated(EditRefusedAppliesFields) {
+		s.pages[p.key] = p
+		s.reindexTags(nil)
+	}
+	return failure(http.StatusBadRequest, string(ferr))
 }
 
 // storeMissing saves, for edit-missing-stores-page, a draft at key (a
