@@ -164,15 +164,15 @@ func (s *suite) judgeCollision(_ SpecContext, c *collision) {
 	if c.create.StatusErr() != nil {
 		verdicts.NotChecked("the create with a taken slug got no answer: %s", match.Outcome(c.create))
 	}
-	Expect(c.create).To(match.Holds(fmt.Sprintf("a create whose slug %s is taken gives its page a key of its own, or is refused", c.other),
-		rules.ProblemsOf(func(ex *client.Exchange) rules.Judgement {
-			return sideeffect.OwnKey(ex.Status, ex.Get("data"), c.other)
-		})))
 	needReadBack(c.after, "the page whose slug the create took")
 	fields := readback.Sent(func(b string) bool { _, ok := c.set[b]; return ok })
 	expectJudged(sideeffect.Kept(before.Get("data"), c.after.Status, c.after.Get("data"), c.other, fields), c.after,
 		fmt.Sprintf("page %s reads as before the create that sent its key as slug (%s): %s as before", c.other,
 			c.create.RequestLine(), strings.Join(append([]string{"key"}, fields...), ", ")))
+	Expect(c.create).To(match.Holds(fmt.Sprintf("a create whose slug %s is taken gives its page a key of its own, or is refused", c.other),
+		rules.ProblemsOf(func(ex *client.Exchange) rules.Judgement {
+			return sideeffect.OwnKey(ex.Status, ex.Get("data"), c.other)
+		})))
 	if sideeffect.Refused(c.create.Status) {
 		s.t.Observe("PAGE-CREATE-KEEPS-OTHERS: a create whose slug is another page's key was refused (HTTP %d); "+
 			"the spec does not say whether such a create is refused or made unique", c.create.Status)
