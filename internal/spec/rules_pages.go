@@ -309,7 +309,8 @@ var pagesRules = []Rule{
 			"with a type outside the five and a new description must leave the page at its key with its type and " +
 			"description as the read just before the edit showed them (parsed JSON); the edit and the delete of a " +
 			"run-marked key no page has must leave no page at that key. A GET that answers neither 200 nor 404 is not " +
-			"judged. A page a refused write left is removed."},
+			"judged. A page a refused write left is removed. conformance explore judges its generated creates and edits " +
+			"refused with 400 for their type alike (an edit: every field of 2.1 it sent, and the key)."},
 	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
 		Endpoints: []Endpoint{DeletePage, GetPage},
 		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",
