@@ -129,7 +129,7 @@ func (s *view) newKey(key string, p *page) string {
 	return s.uniqueKey(key, nil)
 }
 
-// without is in less its parameter name.
+// without is a copy of in without the parameter name.
 func without(in *input, name string) *input {
 	c := *in
 	c.vals = maps.Clone(in.vals)

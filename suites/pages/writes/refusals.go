@@ -46,7 +46,7 @@ func (s *suite) makeInvalidCreate(ctx context.Context) *invalidCreate {
 	case r.key != "":
 		r.read = r.add(k.read(ctx, r.key))
 		k.remove(ctx, r.key)
-	case r.create.Err == nil && r.create.Status >= 400:
+	case r.create.StatusErr() == nil && r.create.Status >= 400:
 		r.read = k.readRefused(ctx, &r.trail, r.slug)
 	}
 	return r
@@ -91,7 +91,7 @@ func (s *suite) makeDeleteMissing(ctx context.Context) *missingKey {
 
 // afterMissing reads m's key after a refusal of its write.
 func (s *suite) afterMissing(ctx context.Context, m *missingKey) {
-	if m.ex.Err == nil && sideeffect.Refused(m.ex.Status) {
+	if m.ex.StatusErr() == nil && sideeffect.Refused(m.ex.Status) {
 		m.after = s.k.readRefused(ctx, &m.trail, m.key)
 	}
 }
