@@ -3,6 +3,7 @@ package explore
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
 	"github.com/conformance-suite/conformance/internal/marker"
+	"github.com/conformance-suite/conformance/internal/rules/readback"
+	"github.com/conformance-suite/conformance/internal/rules/sideeffect"
 	"github.com/conformance-suite/conformance/internal/rules/tokens"
 )
 
@@ -91,7 +94,8 @@ func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		if ex.Status == http.StatusBadRequest {
 			j.HandlerError("PAGE-CREATE-INVALID-TYPE", ex)
 			after := s.readPage(ctx, j, slug)
-			j.Check("PAGE-CREATE-INVALID-TYPE", after.Status == http.StatusNotFound, after, "refused create", "no page at "+slug+" after the 400", "HTTP "+http.StatusText(after.Status))
+			j.Judged("PAGE-REFUSED-WRITE-NO-EFFECT", after, "refused create", "no page at "+slug+" after the 400",
+				sideeffect.NoPage(after.Status, after.Get("data"), slug))
 			return
 		}
 	default:
@@ -166,8 +170,8 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 			return
 		}
 		if ex.Status == http.StatusBadRequest {
-			// "Edit failed" (4.4): whether some of it applied is not said.
 			j.HandlerError("PAGE-EDIT-INVALID-400", ex)
+			s.refusedEdit(ctx, j, key, fs, before)
 			return
 		}
 	default:
@@ -190,6 +194,24 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	w := oracle.Written{Edit: true, Form: c.Form, Fields: fs}
 	j.Readback(w, back, back.Get("data"))
 	j.Unchanged("PAGE-EDIT-PARTIAL", fs, back, before, back.Get("data"))
+}
+
+// refusedEdit reads back the page at key after an edit of fs was refused
+// with 400: it is as before showed it, in every field of 2.1 the edit sent
+// (PAGE-REFUSED-WRITE-NO-EFFECT).
+func (s *session) refusedEdit(ctx context.Context, j *oracle.Judge, key string, fs []gen.Field, before gjson.Result) {
+	sent := map[string]bool{}
+	for _, f := range fs {
+		sent[f.Name] = true
+	}
+	fields := readback.Sent(func(b string) bool { return sent[b] })
+	after := s.readPage(ctx, j, key)
+	j.Judged("PAGE-REFUSED-WRITE-NO-EFFECT", after, "refused edit",
+		"page "+key+" as before the 400: key, "+strings.Join(fields, ", ")+" as before",
+		sideeffect.Kept(before, after.Status, after.Get("data"), key, fields))
+	if after.Status == http.StatusNotFound {
+		s.findRenamed(ctx, key)
+	}
 }
 
 // findRenamed follows a page whose edit got no usable answer: if it no

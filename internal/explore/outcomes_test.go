@@ -93,7 +93,7 @@ func halfCase(t *testing.T, wrap func(http.Handler) http.Handler, kind gen.Kind)
 
 // TestRefusedInvalidCreateStored: a create with a type outside the five
 // refused with 400, whose page was made all the same, breaks
-// PAGE-CREATE-INVALID-TYPE (no page after the 400); the page is still
+// PAGE-REFUSED-WRITE-NO-EFFECT (no page after the 400); the page is still
 // removed.
 func TestRefusedInvalidCreateStored(t *testing.T) {
 	t.Parallel()
@@ -101,9 +101,31 @@ func TestRefusedInvalidCreateStored(t *testing.T) {
 		func(v url.Values) bool { return v.Has("type") && !slices.Contains(gen.Types, v.Get("type")) },
 		func(v url.Values) { v.Set("type", "draft") })
 	rules, what := halfCase(t, wrap, gen.KindCreate)
-	i := slices.Index(rules, "PAGE-CREATE-INVALID-TYPE")
+	i := slices.Index(rules, "PAGE-REFUSED-WRITE-NO-EFFECT")
 	if i < 0 || what[i] != "refused create" {
-		t.Errorf("findings %v (%v), want PAGE-CREATE-INVALID-TYPE: refused create", rules, what)
+		t.Errorf("findings %v (%v), want PAGE-REFUSED-WRITE-NO-EFFECT: refused create", rules, what)
+	}
+}
+
+// TestRefusedInvalidEditApplied: an edit with a type outside the five
+// refused with 400 while the fields validated before the type were saved
+// (edit-refused-applies-fields) breaks PAGE-REFUSED-WRITE-NO-EFFECT; the
+// page is still removed.
+func TestRefusedInvalidEditApplied(t *testing.T) {
+	t.Parallel()
+	// An edit sends a type one time in two, an invalid one seldom: a few
+	// seeds find one.
+	var rules, what []string
+	for seed := uint64(1); seed <= 8 && !slices.Contains(rules, "PAGE-REFUSED-WRITE-NO-EFFECT"); seed++ {
+		srv := testkit.ReferenceWith(t, reference.Options{Mutants: []reference.Mutant{reference.EditRefusedAppliesFields}}, nil)
+		res, _ := exploreLeavingNoTrace(t, srv, Config{Seed: seed, Requests: 400, Kinds: []gen.Kind{gen.KindEdit}})
+		for _, r := range res.Records {
+			rules, what = append(rules, r.Finding.Rule), append(what, r.Finding.What)
+		}
+	}
+	i := slices.Index(rules, "PAGE-REFUSED-WRITE-NO-EFFECT")
+	if i < 0 || what[i] != "refused edit" {
+		t.Errorf("findings %v (%v), want PAGE-REFUSED-WRITE-NO-EFFECT: refused edit", rules, what)
 	}
 }
 

@@ -3,9 +3,50 @@ package reference
 // The page writes: create, edit and delete (spec 4.3 to 4.5).
 
 import (
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
+)
+
+// What a refused page write may not leave (PAGE-REFUSED-WRITE-NO-EFFECT),
+// and what a create whose slug is taken may not do to the page that has it
+// (PAGE-CREATE-KEEPS-OTHERS): the mutants that break them, and the
+// refusal of a taken slug that the spec allows.
+var (
+	// CreateRefusedPageKept: a create refused for its type leaves the page
+	// it saved before validating.
+	CreateRefusedPageKept = declare(breaks("create-refused-page-kept", "PAGE-REFUSED-WRITE-NO-EFFECT",
+		"POST /api/pages with a type outside the five saves the page first (its type left at the default, published) "+
+			"and only then refuses the type with 400, without removing the page it saved (the host's createPage() "+
+			"deletes the page of a create that failed)."))
+	// EditRefusedAppliesFields: an edit refused for one field keeps the
+	// fields validated before it.
+	EditRefusedAppliesFields = declare(breaks("edit-refused-applies-fields", "PAGE-REFUSED-WRITE-NO-EFFECT",
+		"PUT /api/pages/{key} saves the fields as it validates them: an edit refused with 400 for one field (a type "+
+			"outside the five) keeps the fields checked before it (title, content, description, tags, category)."))
+	// EditMissingStoresPage: an edit of a key no page has saves a page
+	// there before it finds that none was there.
+	EditMissingStoresPage = declare(breaks("edit-missing-stores-page", "PAGE-REFUSED-WRITE-NO-EFFECT",
+		"PUT /api/pages/{key} of a top-level key no page has saves a draft there from the fields sent, then answers 404: "+
+			"it looks for the page after saving (the host's Pages::edit builds the row from the fields sent and the "+
+			"stored ones, which editPage() first checks exist)."))
+	// CreateTakenKeyOverwrites: a create whose slug is taken replaces the
+	// page that has it.
+	CreateTakenKeyOverwrites = declare(breaks("create-taken-key-overwrites", "PAGE-CREATE-KEEPS-OTHERS",
+		"POST /api/pages whose slug is another page's key saves the new page under that key, replacing the other page "+
+			"(the key is not made unique, as the host's Pages::generateKey makes it with -0, -1, ...)."))
+	// CreateTakenKeyContentToOther: a create whose slug is taken writes its
+	// content to the page that has it.
+	CreateTakenKeyContentToOther = declare(breaks("create-taken-key-content-to-other", "PAGE-CREATE-KEEPS-OTHERS",
+		"POST /api/pages whose slug is another page's key gives the new page the key slug-0, but writes the content sent "+
+			"to the other page as well: the content's place is made from the slug before the suffix (the host keeps each "+
+			"page's content in a folder named by its key)."))
+	// BenignTakenSlugRefused: a create whose slug is taken is refused.
+	BenignTakenSlugRefused = declare(allows("benign-taken-slug-refused",
+		"POST /api/pages whose slug (sent) is another page's key is refused with 400 and a handler-error body, and "+
+			"changes nothing, instead of giving the new page the key slug-0: the spec does not say a create makes the "+
+			"key unique."))
 )
 
 // createPageH answers POST /api/pages (spec 4.3).
@@ -26,6 +67,11 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	}
 	ch, ferr := s.applyFields(p, in, true)
 	if ferr != "" {
+		if t, _, _ := in.str("type"); t != "" && !pageTypes[t] && s.mutated(CreateRefusedPageKept) {
+			// Saved before the type is validated: the page as a create
+			// without the type makes it.
+			_ = s.createPageH(r, route{}, without(in, "type"), author)
+		}
 		return failure(http.StatusBadRequest, string(ferr))
 	}
 	s.exploreWrite(nil, p, in)
@@ -35,6 +81,9 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	}
 	if err := s.checkParent(parent, ""); err != "" {
 		return failure(http.StatusBadRequest, string(err))
+	}
+	if key := joinKey(parent, ch.slug); ch.slugSent && s.pages[key] != nil && s.mutated(BenignTakenSlugRefused) {
+		return failure(http.StatusBadRequest, "The slug is taken: "+key)
 	}
 	// Nothing can fail from here on: the page takes its place in the
 	// creation order (the slug-not-from-title mutant numbers slugs by it).
@@ -46,15 +95,46 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 			slug = "page-" + strconv.FormatInt(p.seq, 10)
 		}
 	}
-	key := slug
-	if parent != "" {
-		key = parent + "/" + slug
-	}
-	p.key = s.uniqueKey(key, nil)
+	p.key = s.newKey(joinKey(parent, slug), p)
 	p.customFields = s.withCustomFields(nil)
 	s.pages[p.key] = p
 	s.reindexTags(ch)
 	return success(http.StatusCreated, "Page created.", kv{"data", s.pageObj(p, baseURL(r))})
+}
+
+// joinKey is the key of the page slug under parent ("" for a top-level
+// page).
+func joinKey(parent, slug string) string {
+	if parent == "" {
+		return slug
+	}
+	return parent + "/" + slug
+}
+
+// newKey is the key a new page p gets for key: key itself, or key-0,
+// key-1, ... when a page has it already (uniqueKey); the
+// create-taken-key-* mutants mistreat the page that has it.
+func (s *view) newKey(key string, p *page) string {
+	other := s.pages[key]
+	switch {
+	case other == nil:
+		return key
+	case s.mutated(CreateTakenKeyOverwrites):
+		return key
+	case s.mutated(CreateTakenKeyContentToOther):
+		o := other.clone()
+		o.content = p.content
+		s.pages[key] = o
+	}
+	return s.uniqueKey(key, nil)
+}
+
+// without is a copy of in without the parameter name.
+func without(in *input, name string) *input {
+	c := *in
+	c.vals = maps.Clone(in.vals)
+	delete(c.vals, name)
+	return &c
 }
 
 // editPageH answers PUT /api/pages/{key} (spec 4.4). It acts on the full
@@ -62,6 +142,9 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) response {
 	old, refused := s.writeTarget(rt, EditMissing200, failure(http.StatusOK, "Error trying to edit the page."), "Error trying to edit the page.")
 	if old == nil {
+		if refused.code == http.StatusNotFound && s.mutated(EditMissingStoresPage) {
+			s.storeMissing(s.targetKey(rt), in)
+		}
 		return refused
 	}
 	if s.mutated(BenignSlugOnEdit400) && in.has("slug") {
@@ -75,7 +158,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	s.blankOmitted(p, in)
 	ch, ferr := s.applyFields(p, in, false)
 	if ferr != "" {
-		return failure(http.StatusBadRequest, string(ferr))
+		return s.refuseEdit(p, ferr)
 	}
 	s.exploreWrite(old, p, in)
 	parent := parentOf(old.key)
@@ -94,10 +177,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	case ch.titleChanged && !s.mutated(BenignTitleEditKeepsKey):
 		slug = slugOf(slugSource(p.title, p.content), s.mutated(BenignSlugKeepsCase))
 	}
-	key := slug
-	if parent != "" {
-		key = parent + "/" + slug
-	}
+	key := joinKey(parent, slug)
 	if key != old.key {
 		key = s.uniqueKey(key, old)
 	}
@@ -119,6 +199,34 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 	}
 	s.reindexTags(ch)
 	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
+}
+
+// refuseEdit is the 400 of an edit whose field failed validation (ferr);
+// with edit-refused-applies-fields, p, the page with the fields applied
+// before that one, is saved all the same.
+func (s *view) refuseEdit(p *page, ferr fieldError) response {
+	if s.mutated(EditRefusedAppliesFields) {
+		s.pages[p.key] = p
+		s.reindexTags(nil)
+	}
+	return failure(http.StatusBadRequest, string(ferr))
+}
+
+// storeMissing saves, for edit-missing-stores-page, a draft at key (a
+// top-level key no page has) made from the fields of in.
+func (s *view) storeMissing(key string, in *input) {
+	if strings.Contains(key, "/") || key == "" {
+		return
+	}
+	p := &page{key: key, uuid: newUUID(), typ: "draft", username: adminUser, date: s.now().In(s.location()).Format(dateLayout)}
+	ch, ferr := s.applyFields(p, in, false)
+	if ferr != "" {
+		return
+	}
+	p.seq = s.nextSeq()
+	p.customFields = s.withCustomFields(nil)
+	s.pages[key] = p
+	s.reindexTags(ch)
 }
 
 // deletePageH answers DELETE /api/pages/{key} (spec 4.5). The page's files

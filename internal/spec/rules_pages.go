@@ -206,9 +206,23 @@ var pagesRules = []Rule{
 			"without storing that type.",
 		Reading: "The spec lists the five values and a 400 for validation failures, but does not say which values a create " +
 			"validates; it does say a page's type is one of the five (2.1). Both readings are accepted: a refusal must be " +
-			"400 with a handler-error body (and leave no page); an accepted create must give a page whose type, read back " +
+			"400 with a handler-error body (that it leaves no page is PAGE-REFUSED-WRITE-NO-EFFECT's); an accepted create must give a page whose type, read back " +
 			"and in the response when it carries one, is one of the five (the value ignored or replaced, recorded as an " +
 			"observation). Storing the invalid type fails. No other field is probed."},
+	{ID: "PAGE-CREATE-KEEPS-OTHERS", Section: "2.1, 4.2, 4.3", Level: Must, Area: AreaPages, Writes: true,
+		Endpoints: []Endpoint{CreatePage, GetPage},
+		Text: "A create whose slug is another page's key leaves that page as it was, under its key: the create is " +
+			"refused, or the new page gets another key.",
+		Reading: "4.3 does not say what a create whose slug is taken gives: a refusal (any 4xx, recorded as an observation) " +
+			"and a new page under another key (the host appends -0, -1, ...) are both accepted; a key names one page (2.1, " +
+			"4.2), so an accepted create's data.key must not be the taken key. The run creates a draft with a run-marked " +
+			"slug, a title, description, content, a tag, a past date and, when GET /api/categories names one, a category, " +
+			"and reads it; then creates a second draft whose slug is the first page's key, with another title, description " +
+			"and content, and reads that key again, whatever the second create answered. The first page must read 200 with " +
+			"data.key its key and the fields of 2.1 the run set on it (title, description, contentRaw, type, tags, category, " +
+			"dateRaw) as the first read showed them, compared as parsed JSON; other fields, which a server may change by " +
+			"itself, are not compared. A 404 fails. The second create without an answer, or a read that answers neither " +
+			"200 nor 404, is not checked. Both pages are removed."},
 	{ID: "PAGE-CREATE-REQUIRED-FIELDS", Section: "4.3", Level: Must, Area: AreaPages,
 		Text:        "Which fields are required on create.",
 		NotTestable: "not shown in the spec"},
@@ -258,8 +272,8 @@ var pagesRules = []Rule{
 		Text: "An edit whose type is not one of the five values is refused with 400 and a handler-error body, or accepted " +
 			"without storing that type.",
 		Reading: "As for PAGE-CREATE-INVALID-TYPE, the spec does not say which values an edit validates, so both readings are " +
-			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body; the spec says only " +
-			"\"edit failed\", not that no part of the edit applied, so the page is not compared. Accepted: 200 with a " +
+			"accepted. The edit also sends a new description. Refused: 400 with a handler-error body (that the page is " +
+			"left as it was is PAGE-REFUSED-WRITE-NO-EFFECT's). Accepted: 200 with a " +
 			"success envelope, and the page's type, read back and in the response when it carries one, is one of the five " +
 			"(recorded as an observation). Storing the invalid type fails."},
 	{ID: "PAGE-EDIT-HIERARCHICAL", Section: "4.4, 2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
@@ -281,6 +295,22 @@ var pagesRules = []Rule{
 	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},
+	{ID: "PAGE-REFUSED-WRITE-NO-EFFECT", Section: "4.3, 4.4, 4.5, 7", Level: Must, Area: AreaPages, Writes: true,
+		Endpoints: []Endpoint{CreatePage, EditPage, DeletePage},
+		Text: "A page write refused with a 4xx answer changes nothing it sent or addressed: a refused create leaves no " +
+			"page, a refused edit leaves the page as it was, a write to a key no page has leaves no page there.",
+		Reading: "Section 7 gives 400 to a validation failure and 404 to a key no page has. The writes judged are refused " +
+			"for what they send or address, so a 4xx to them is a refusal, not a write carried out in part (4.4's failed " +
+			"persistence); a 5xx (a server-side failure, as 4.5's failed delete) and an accepted write are not judged: that " +
+			"case is not checked, its answer being PAGE-CREATE-INVALID-TYPE's, PAGE-EDIT-INVALID-400's, PAGE-EDIT-404's or " +
+			"PAGE-DELETE-404's. Each is read back with one GET of what it addressed, and only what the write could have " +
+			"changed is compared (a server may change other fields by itself, such as a read time or a counter): the " +
+			"create with a type outside the five must leave no page at the run-marked slug it sent; the edit of a run page " +
+			"with a type outside the five and a new description must leave the page at its key with its type and " +
+			"description as the read just before the edit showed them (parsed JSON); the edit and the delete of a " +
+			"run-marked key no page has must leave no page at that key. A GET that answers neither 200 nor 404 is not " +
+			"judged. A page a refused write left is removed. conformance explore judges its generated creates and edits " +
+			"refused with 400 for their type alike (an edit: every field of 2.1 it sent, and the key)."},
 	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
 		Endpoints: []Endpoint{DeletePage, GetPage},
 		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",

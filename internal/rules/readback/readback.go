@@ -231,6 +231,21 @@ func Unsent(sent func(bodyField string) bool) []string {
 	return out
 }
 
+// Sent are the fields of section 2.1 that show the body fields for which
+// sent holds (the complement of Unsent, username aside), in order: what a
+// write refused for what it sent must leave as it was
+// (PAGE-REFUSED-WRITE-NO-EFFECT), and what a page the run created holds of
+// what it set on it (PAGE-CREATE-KEEPS-OTHERS).
+func Sent(sent func(bodyField string) bool) []string {
+	var out []string
+	for _, f := range slices.Sorted(maps.Keys(editable)) {
+		if b := editable[f]; b != "" && sent(b) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Kept judges the fields an edit did not send (PAGE-EDIT-PARTIAL, 4.4;
 // AUTH-REFUSED-WRITE-NO-EFFECT after a refused write): each of fields of
 // the page before that the page after holds the same (Same). A field the

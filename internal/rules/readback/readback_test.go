@@ -192,3 +192,19 @@ func TestUnsent(t *testing.T) {
 		t.Errorf("an edit of content and tags keeps %q", got)
 	}
 }
+
+// TestSent: the fields of 2.1 that show the body fields sent; username,
+// which no body field sets, never; slug and fields outside 2.1 neither.
+func TestSent(t *testing.T) {
+	if none := Sent(func(string) bool { return false }); len(none) != 0 {
+		t.Errorf("a write that sent nothing shows in %q", none)
+	}
+	sent := map[string]bool{"content": true, "type": true, "description": true, "slug": true, "position": true}
+	if got := Sent(func(b string) bool { return sent[b] }); !slices.Equal(got, []string{"contentRaw", "description", "type"}) {
+		t.Errorf("an edit of content, type and description shows in %q", got)
+	}
+	all := Sent(func(string) bool { return true })
+	if slices.Contains(all, "username") || len(all)+1 != len(Unsent(func(string) bool { return false })) {
+		t.Errorf("every body field shows in %q", all)
+	}
+}

@@ -130,7 +130,7 @@ func (p *typedPage) toType(ctx context.Context, s *suite, key, typ string, field
 // and the second category (PAGE-EDIT-KEY-CHANGE, title changed; the
 // listings of published and of static pages and the old tag and category
 // read beside it); then an edit with a type outside the five
-// (PAGE-EDIT-INVALID-400).
+// (PAGE-EDIT-INVALID-400; PAGE-REFUSED-WRITE-NO-EFFECT when refused).
 func (s *suite) makePublished(ctx context.Context) *typedPage {
 	cats := s.categoryKeys(ctx)
 	fields := map[string]any{"slug": s.t.Marker("type-published"), "tags": s.tagName("Views A")}
@@ -153,8 +153,11 @@ func (s *suite) makePublished(ctx context.Context) *typedPage {
 		return &look{what: "after an edit to static with a new title, tag and category", listTypes: [][]string{{"published"}, {"static"}},
 			tags: before.tags, cats: before.cats}
 	})
+	// Read back whatever the answer: accepted, the page's type is judged;
+	// refused, the page must be as the read after the edit to static shows
+	// it (PAGE-REFUSED-WRITE-NO-EFFECT).
 	p.invalid = p.edit(ctx, s, at, map[string]any{"type": invalidType, "description": "Conformance edit with an invalid type"},
-		"", succeeded, nil)
+		"", always, nil)
 	s.k.remove(ctx, p.invalid.at)
 	return p
 }
@@ -328,8 +331,8 @@ func (s *suite) judgeEditInvalid(_ SpecContext, p *typedPage) {
 			invalidType, after.Get("data.type").Raw)
 		return
 	}
-	// Refused: the spec says only that the edit failed (4.4), not that
-	// nothing of it applied, so the page is not compared.
+	// Refused: that the page is as it was is PAGE-REFUSED-WRITE-NO-EFFECT's
+	// (judgeRefusedEdit).
 	Expect(ex).To(match.BeHandlerError(http.StatusBadRequest), "an edit with type %q", invalidType)
 }
 

@@ -35,6 +35,8 @@ type suite struct {
 	// Refused writes (refusals.go).
 	invalidCreate              *chain[*invalidCreate]
 	editMissing, deleteMissing *chain[*missingKey]
+	// A create whose slug another page's key has (sideeffects.go).
+	collision *chain[*collision]
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
@@ -58,12 +60,14 @@ func Register(t *framework.Fixture) {
 		s.invalidCreate = newChain(s, s.makeInvalidCreate)
 		s.editMissing = newChain(s, s.makeEditMissing)
 		s.deleteMissing = newChain(s, s.makeDeleteMissing)
+		s.collision = newChain(s, s.makeCollision)
 
 		Describe("4.3 POST /api/pages", Label(spec.CreatePage.Label()), s.registerCreate)
 		Describe("4.5 DELETE /api/pages/{key}", Label(spec.DeletePage.Label()), s.registerDelete)
 		Describe("4.4 PUT /api/pages/{key}", Label(spec.EditPage.Label()), s.registerEdit)
 		Describe("3 Page types", s.registerTypes)
 		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
+		Describe("4.3-4.5, 7 What refused and colliding writes leave", s.registerSideEffects)
 		Describe("2.1, 2.2, 2.3, 4.1 Writes show everywhere", s.registerShown)
 	})
 }
