@@ -27,8 +27,9 @@ var taxonomyRules = []Rule{
 			"GET /api/pages/{key} (up to 20 per tag). Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
 			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked. With " +
 			"writes allowed, a tag the run's page no longer carries (an edit gave it another) or whose page it deleted must " +
-			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404). " +
-			"Every answer of GET /api/tags/{key} the run receives is judged too: each page of its " +
+			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404); " +
+			"after an edit that renamed it, the single view of each tag it still carries, read beside it, names it no more by its " +
+			"old key (no page has that key). Every answer of GET /api/tags/{key} the run receives is judged too: each page of its " +
 			"pages carries the tag (a page whose tags is no object is the shape rules' concern)."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
@@ -81,7 +82,8 @@ var taxonomyRules = []Rule{
 			"is read with GET /api/pages/{key} (up to 20 per category). Which page types a category lists is not asserted. When no category " +
 			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked. " +
 			"With writes allowed, a category the run's page left (an edit gave it another) or whose page it deleted must name " +
-			"it no more, as for TAG-LIST-CONSISTENT. Every answer of GET /api/categories/{key} the run receives is judged too: each page of its " +
+			"it no more, and the category of a page an edit renamed must name it no more by its old key, as for " +
+			"TAG-LIST-CONSISTENT. Every answer of GET /api/categories/{key} the run receives is judged too: each page of its " +
 			"pages has the category (a page whose category is no string is the shape rules' concern)."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
