@@ -210,6 +210,8 @@ var mutantProbes = map[Mutant]struct {
 	DeleteSoft:                   {[]req{js("DELETE", "/api/pages/beta-post", nil), g("/api/pages/beta-post")}, "page still readable"},
 	ChildWritesHitParent:         {[]req{js("PUT", "/api/pages/guides/getting-started", map[string]any{"description": "x"})}, "data.key guides"},
 	DeleteMissing200:             {[]req{js("DELETE", "/api/pages/nope", nil)}, "200"},
+	PageOldKeyCached: {[]req{g("/api/pages/alpha-post"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
+		g("/api/pages/alpha-post")}, "the old key answers 200"},
 	// taxonomy
 	TagListWithoutDescription:   {[]req{g("/api/tags")}, "no description, template"},
 	TagSingleWithoutList:        {[]req{g("/api/tags/news")}, "no list"},
