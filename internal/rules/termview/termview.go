@@ -27,7 +27,10 @@ type View struct {
 	Tag  bool         // an answer of GET /api/tags/{key}; false: of GET /api/categories/{key}
 	Term gjson.Result // its data: the term, with key, name and list
 	// Pages yields the page objects of data.pages, in order (those a
-	// streamed answer's fold kept, for an answer read as a stream).
+	// streamed answer's fold kept, for an answer read as a stream). Each is
+	// valid during its turn only (the pages of a long stream, read back
+	// from disk, share one buffer: pagelist.PageList.Scan): a judgement
+	// keeps nothing of one but copies, and no map key made of its text.
 	Pages iter.Seq[gjson.Result]
 }
 
@@ -86,26 +89,28 @@ func PagesMatchList(v View) rules.Judgement {
 	if !list.IsArray() {
 		return rules.CannotJudge()
 	}
-	left := map[string]int{}
+	// left counts the keys list names that no page has matched yet. A
+	// page's key only looks a count up (never stored: see View.Pages).
+	left := map[string]*int{}
 	var named []string
 	for _, k := range list.Array() {
 		key := k.String()
-		if left[key] == 0 {
+		if left[key] == nil {
+			left[key] = new(int)
 			named = append(named, key)
 		}
-		left[key]++
+		*left[key]++
 	}
 	var problems []string
 	for p := range v.Pages {
-		key := p.Get("key").String()
-		if left[key] > 0 {
-			left[key]--
+		if n := left[p.Get("key").String()]; n != nil && *n > 0 {
+			*n--
 			continue
 		}
 		problems = append(problems, fmt.Sprintf("pages holds page %s, which list does not name (that often)", show(p.Get("key"))))
 	}
 	for _, key := range named {
-		if n := left[key]; n > 0 {
+		if *left[key] > 0 {
 			problems = append(problems, fmt.Sprintf("pages lacks page %q, which list names", key))
 		}
 	}
@@ -208,7 +213,8 @@ func TagNames(v View) rules.Judgement {
 	return rules.Conforms()
 }
 
-// show renders a JSON value for a problem.
+// show renders a JSON value for a problem: a string of its own (see
+// View.Pages).
 func show(r gjson.Result) string {
 	if !r.Exists() {
 		return "missing"
@@ -217,5 +223,5 @@ func show(r gjson.Result) string {
 	if len(s) > 120 {
 		return string(s[:120]) + "…"
 	}
-	return r.Raw
+	return string(s)
 }

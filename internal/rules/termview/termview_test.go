@@ -1,8 +1,11 @@
 package termview
 
 import (
+	"fmt"
+	"iter"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 
@@ -140,4 +143,44 @@ func TestChecks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// reused yields the pages as a long stream's do (pagelist.PageList.Scan):
+// each parsed from one buffer, which the next page overwrites.
+func reused(raws []string) iter.Seq[gjson.Result] {
+	return func(yield func(gjson.Result) bool) {
+		var buf []byte
+		for _, raw := range raws {
+			buf = append(buf[:0], raw...)
+			if !yield(gjson.Parse(unsafe.String(unsafe.SliceData(buf), len(buf)))) {
+				return
+			}
+		}
+	}
+}
+
+// TestPagesValidDuringTheirTurnOnly: a judgement keeps nothing of a page
+// past its turn, so pages that share one buffer are judged as pages of
+// their own (a big category's view, whose pages are read back from disk).
+func TestPagesValidDuringTheirTurnOnly(t *testing.T) {
+	var list, pages []string
+	for i := range 40 {
+		key := fmt.Sprintf("page-%03d", i)
+		list = append(list, fmt.Sprintf("%q", key))
+		pages = append(pages, fmt.Sprintf(`{"key":%q,"category":"c","tags":{"c":"Name %03d"}}`, key, i%2))
+	}
+	term := gjson.Parse(`{"key":"c","name":"Name 000","list":[` + strings.Join(list, ",") + `]}`)
+	for _, tag := range []bool{true, false} {
+		v := View{Tag: tag, Term: term, Pages: reused(pages)}
+		expect(t, "pages match", PagesMatchList(v), judged{})
+		expect(t, "pages carry", PagesCarryTerm(v), judged{})
+	}
+	// Two spellings, the tag's among them; then the tag's none of them,
+	// the spellings named as the pages gave them.
+	expect(t, "names", TagNames(View{Tag: true, Term: term, Pages: reused(pages)}), judged{})
+	other := gjson.Parse(`{"key":"c","name":"Other"}`)
+	expect(t, "names", TagNames(View{Tag: true, Term: other, Pages: reused(pages)}),
+		judged{want: []string{`"Name 000", "Name 001"`}})
+	expect(t, "a name", TagNames(View{Tag: true, Term: other, Pages: reused(pages[:1])}),
+		judged{want: []string{`page "page-000" gives tag "c" the name "Name 000"`}})
 }
