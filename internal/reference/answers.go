@@ -83,6 +83,18 @@ var answerMutants = []answerMutant{
 	{mutant: GetPageInArray, endpoint: "pages", keyed: true, method: http.MethodGet, after: onSuccess(func(a response, _ route) response {
 		return withMember(a, "data", []any{member(a.body, "data")})
 	})},
+	{mutant: PageOldKeyCached, endpoint: "pages", keyed: true, method: http.MethodGet, after: func(s *Server, a response, rt route, _ *input) response {
+		cache := pageCache(s)
+		switch {
+		case a.kind == kindSuccess && a.code == http.StatusOK:
+			cache[rt.key] = a
+		case a.code == http.StatusNotFound:
+			if cached, ok := cache[rt.key]; ok {
+				return cached
+			}
+		}
+		return a
+	}},
 
 	// Create and edit (spec 4.3, 4.4).
 	{mutant: CreateReturnsKeyOnly, endpoint: "pages", method: http.MethodPost, after: onSuccess(keyOnly)},
@@ -98,6 +110,37 @@ var answerMutants = []answerMutant{
 		return withMember(a, "data", slices.Clone(data).set("key", s.targetKey(rt)))
 	}},
 	{mutant: EditReturnsKeyOnly, endpoint: "pages", keyed: true, method: http.MethodPut, after: onSuccess(keyOnly)},
+	{mutant: PageOldKeyCached, endpoint: "pages", keyed: true, method: http.MethodPut, after: func(s *Server, a response, _ route, _ *input) response {
+		if a.kind == kindSuccess {
+			data, _ := member(a.body, "data").(obj)
+			key, _ := member(data, "key").(string)
+			delete(pageCache(s), key) // the page's key now; not the one it had
+		}
+		return a
+	}},
+
+	// Delete (spec 4.5).
+	{mutant: PageOldKeyCached, endpoint: "pages", keyed: true, method: http.MethodDelete, after: func(s *Server, a response, rt route, _ *input) response {
+		if a.kind == kindSuccess {
+			delete(pageCache(s), rt.key)
+		}
+		return a
+	}},
+}
+
+// PageOldKeyCached: GET /api/pages/{key} answers through a cache of its
+// 200 answers, by key, which a write clears under the key the page has
+// after it: an edit that renames the page leaves the old key's entry, so
+// the old key still answers 200 with the page as last read there, where it
+// should be 404 (3.2, 4.2).
+var PageOldKeyCached = declare(breaks("page-old-key-cached", "PAGE-EDIT-KEY-CHANGE",
+	"After an edit renames a page, GET of its old key still answers 200 with the page as last read there: a cache of "+
+		"GET /api/pages/{key} that a write clears under the page's new key only."))
+
+// pageCache is PageOldKeyCached's cache: the 200 answers of GET
+// /api/pages/{key}, by key.
+func pageCache(s *Server) map[string]response {
+	return memo(s, PageOldKeyCached, func() map[string]response { return map[string]response{} })
 }
 
 const badPagingMsg = "numberOfItems and pageNumber must be integers."

@@ -158,6 +158,23 @@ func Mutants() []MutantInfo {
 	return out
 }
 
+// memo is what mutant m remembers between the requests of s (made by fresh
+// on first use): a cache a write forgets to clear, an index a write
+// forgets to update. It is kept on the Server, not in the indexes, so that
+// the file mode, which reads the indexes again for each request, keeps it
+// too. The caller holds s.mu, as every handler does.
+func memo[T any](s *Server, m Mutant, fresh func() T) T {
+	if v, ok := s.memos[m].(T); ok {
+		return v
+	}
+	if s.memos == nil {
+		s.memos = map[Mutant]any{}
+	}
+	v := fresh()
+	s.memos[m] = v
+	return v
+}
+
 // AsMutants converts names given as text (a command line) to Mutants; New
 // refuses the unknown ones.
 func AsMutants(names []string) []Mutant {

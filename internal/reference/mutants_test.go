@@ -235,6 +235,8 @@ var mutantProbes = map[Mutant]struct {
 		g("/api/pages/alpha-post")}, "alpha-post's content replaced"},
 	BenignTakenSlugRefused: {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "slug": "alpha-post"})},
 		"400 instead of 201"},
+	PageOldKeyCached: {[]req{g("/api/pages/alpha-post"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
+		g("/api/pages/alpha-post")}, "the old key answers 200"},
 	// taxonomy
 	TagListWithoutDescription:   {[]req{g("/api/tags")}, "no description, template"},
 	TagSingleWithoutList:        {[]req{g("/api/tags/news")}, "no list"},
@@ -248,6 +250,14 @@ var mutantProbes = map[Mutant]struct {
 	CategoryListStale:           {[]req{g("/api/categories/music")}, "an extra page"},
 	CategoryListMissesPage:      {[]req{g("/api/categories/music")}, "a page fewer"},
 	CategoryMissing200:          {[]req{g("/api/categories/nope")}, "200"},
+	TermIndexKeepsOldKey: {[]req{g("/api/tags/news"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
+		g("/api/tags/news")}, "list names alpha-post, pages lack it"},
+	CategoryIndexServesOldPage: {[]req{g("/api/categories/music"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
+		g("/api/categories/music")}, "list and pages name alpha-post, as it was"},
+	TagPagesStartupCache: {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "tags": "news"}), g("/api/tags/news")},
+		"pages lack the new page"},
+	CategoryPagesByFirstCategory: {[]req{g("/api/categories/general"), js("PUT", "/api/pages/alpha-post", map[string]any{"category": "general"}),
+		g("/api/categories/general")}, "pages lack alpha-post"},
 	// users
 	UserEmptyFalse:           {[]req{g("/api/users/guest-writer")}, "false values"},
 	UsersListAsArray:         {[]req{g("/api/users")}, "data array"},

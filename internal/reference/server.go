@@ -47,6 +47,9 @@ type Server struct {
 	// BenignVolatilePageField and BenignVolatileSettings.
 	lastRead      time.Time
 	settingsReads int64
+	// memos are what the mutants that remember earlier requests keep
+	// (memo), by mutant, under mu.
+	memos map[Mutant]any
 }
 
 // serverRoot is the pretend install directory, used in the file paths that

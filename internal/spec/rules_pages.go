@@ -253,13 +253,15 @@ var pagesRules = []Rule{
 			"PAGE-TYPE-ROUNDTRIP's; a value a form edit shows encoded twice is GEN-FORM-SANITISED-ONCE's), and the fields of 2.1 they did not send (title, description, contentRaw, type, " +
 			"tags, category, dateRaw, coverImage, username) must read as before."},
 	{ID: "PAGE-EDIT-KEY-CHANGE", Section: "3.2, 4.4", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
-		Text: "When an edit changes the key, data.key is the new key and the page reads under it.",
+		Text: "When an edit changes the key, data.key is the new key, the page reads under it, and its old key reads 404.",
 		Reading: "A title change may or may not change the key: both are accepted, as long as data.key is where the page now is " +
 			"(GET data.key answers the edited page). Checked with an edit of the title and with one of the title and slug " +
 			"(each also sets another type, for PAGE-TYPE-ROUNDTRIP); slug " +
 			"is not listed for edit, so a server may ignore it, or refuse it with 400 (that case is then not checked). The " +
 			"page read under data.key must carry the title the edit sent, HTML-encoded once as PAGE-TITLE-ENCODED " +
-			"compares it: that is how it is known to be the edited page."},
+			"compares it: that is how it is known to be the edited page. When the key changed, the page left its old key " +
+			"(3.2) and no page has it now (the run's keys carry its marker), so GET of the old key, read beside the new " +
+			"one right after the edit, must answer 404 (4.2); a 200, even one showing the page under its new key, fails."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "uuid does not change when the page is renamed.",
 		Reading: "The page is renamed by an edit sending a new title and slug (slug is not listed for edit: if the server " +

@@ -16,8 +16,10 @@ var taxonomyRules = []Rule{
 			"(a draft the run creates with a tag of its own may make one), that case is not checked."},
 	{ID: "TAG-PAGES-MATCH-LIST", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "A single tag's pages are exactly the pages its list names, expanded into full page objects.",
-		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a TAG-GET-SHAPE failure), " +
-			"the list GET /api/tags gives is used."},
+		Reading: "Compared as multisets of keys; order is not asserted. When the single view has no list (a TAG-GET-SHAPE failure), " +
+			"the list GET /api/tags gives is used. Judged too on every answer of GET /api/tags/{key} the run receives, whichever " +
+			"spec asked for it (the views the page writes read right after each write included; a streamed answer's pages as " +
+			"the stream kept them): an answer 200 with a list and pages, read whole; one without them is the shape rules' concern."},
 	{ID: "TAG-LIST-CONSISTENT", Section: "2.2", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag, GetPage},
 		Text: "Every page a tag's list names uses the tag: the page's tags object has the tag's key.",
 		Reading: "Checked on every page a tag names in GET /api/tags and in GET /api/tags/{key} (up to 10 tags), each as " +
@@ -25,7 +27,10 @@ var taxonomyRules = []Rule{
 			"GET /api/pages/{key} (up to 20 per tag). Which page types a tag lists is not asserted: the spec does not say whether drafts are listed. " +
 			"When no tag names a page, a draft the run creates may make one appear; otherwise the rule is not checked. With " +
 			"writes allowed, a tag the run's page no longer carries (an edit gave it another) or whose page it deleted must " +
-			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404)."},
+			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404); " +
+			"after an edit that renamed it, the single view of each tag it still carries, read beside it, names it no more by its " +
+			"old key (no page has that key). Every answer of GET /api/tags/{key} the run receives is judged too: each page of its " +
+			"pages carries the tag (a page whose tags is no object is the shape rules' concern)."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
 		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
@@ -50,7 +55,8 @@ var taxonomyRules = []Rule{
 			"two places. Compared exactly on every page of the listing of every type and the pages of the tags read, " +
 			"with no write between, and on the run's tagged pages after its writes. Where the pages of one tag spell its " +
 			"name differently (\"News\" and \"NEWS\", one key), 2.1 also reads as each page's own name, which the host " +
-			"keeps (it names the tag after its newest page): then the tag's name must be one of the pages' spellings. A key no tag list names is " +
+			"keeps (it names the tag after its newest page): then the tag's name must be one of the pages' spellings. Every answer " +
+			"of GET /api/tags/{key} the run receives is judged too, on the pages it holds, with the same exception. A key no tag list names is " +
 			"TAG-LIST-COMPLETE's and TAG-LIST-CONSISTENT's concern. No page with a tag: not checked."},
 	{ID: "CAT-LIST-SHAPE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories},
 		Text: "GET /api/categories answers 200 with data, an array of categories (key, name, description, template strings; list an array of page keys), without pages.",
@@ -66,8 +72,9 @@ var taxonomyRules = []Rule{
 			"holds a page, that case is not checked."},
 	{ID: "CAT-PAGES-MATCH-LIST", Section: "2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory},
 		Text: "A single category's pages are exactly the pages its list names, expanded into full page objects.",
-		Reading: "Compared as sets of keys; order is not asserted. When the single view has no list (a CAT-GET-SHAPE failure), " +
-			"the list GET /api/categories gives is used."},
+		Reading: "Compared as multisets of keys; order is not asserted. When the single view has no list (a CAT-GET-SHAPE failure), " +
+			"the list GET /api/categories gives is used. Judged too on every answer of GET /api/categories/{key} the run " +
+			"receives, as TAG-PAGES-MATCH-LIST is on the tags'."},
 	{ID: "CAT-LIST-CONSISTENT", Section: "2.1, 2.3", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetCategory, GetPage},
 		Text: "Every page a category's list names has that category's key as its category.",
 		Reading: "Checked on every page a category names in GET /api/categories and in GET /api/categories/{key} (up to 10 " +
@@ -75,7 +82,9 @@ var taxonomyRules = []Rule{
 			"is read with GET /api/pages/{key} (up to 20 per category). Which page types a category lists is not asserted. When no category " +
 			"names a page, a draft the run creates in an existing category may make one appear; otherwise the rule is not checked. " +
 			"With writes allowed, a category the run's page left (an edit gave it another) or whose page it deleted must name " +
-			"it no more, as for TAG-LIST-CONSISTENT."},
+			"it no more, and the category of a page an edit renamed must name it no more by its old key, as for " +
+			"TAG-LIST-CONSISTENT. Every answer of GET /api/categories/{key} the run receives is judged too: each page of its " +
+			"pages has the category (a page whose category is no string is the shape rules' concern)."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
 		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +

@@ -93,6 +93,7 @@ var kinds = []kind{
 func Register(t *framework.Fixture) {
 	// The page objects of the single views are checked as they stream by.
 	t.Pages.Check(pageShape)
+	registerEveryAnswer(t)
 	ginkgo.Describe("2.2, 2.3 Tags and categories", framework.PhaseReads, func() {
 		g := t.NewGroup(framework.PhaseReads)
 		everyPage := framework.Share(g, func(ctx context.Context) pagelist.Listing {

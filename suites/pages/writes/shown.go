@@ -4,8 +4,12 @@ package writes
 // of the tags, category, type and title, and a delete of a published page
 // of the run, the page list under the filters that should and should not
 // show it, the single page, and the tag and category views (list and
-// single) reflect the write. The reads go out beside the read of the page
-// back that the chain makes anyway, in one batch: no write waits longer.
+// single) reflect the write. The views a write moved the page out of are
+// read again too: its old key after a rename (3.2: no page has it now),
+// the single views of the terms it left, or, after a rename, of those it
+// still carries (no longer naming its old key). The reads go out beside
+// the read of the page back that the chain makes anyway, in one batch: no
+// write waits longer.
 
 import (
 	"context"
@@ -36,6 +40,9 @@ type seen struct {
 	old    string           // its key before, when the write moved or deleted it
 	answer *client.Exchange // the write's answer
 	page   *client.Exchange // the page read back (nil after a delete)
+	// left is GET of the old key of a page the write renamed (nil when
+	// the key stayed): the view of the page it left.
+	left *client.Exchange
 	// listings[i] is the listing of look.listTypes[i].
 	listings         []*client.Exchange
 	tags, cats       []*client.Exchange // single views, in look's order
@@ -64,6 +71,9 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	var reqs []client.Request
 	if key != "" {
 		reqs = append(reqs, readRequest(key))
+	}
+	if v.renamed() {
+		reqs = append(reqs, readRequest(old))
 	}
 	// The listings and the term views are read as streams, as the
 	// framework reads them (a big site's answer is larger than a body read
@@ -98,6 +108,9 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	if key != "" {
 		v.page = take(1)[0]
 	}
+	if v.renamed() {
+		v.left = take(1)[0]
+	}
 	v.listings = take(len(l.listTypes))
 	v.tags = take(len(l.tags))
 	v.cats = take(len(l.cats))
@@ -108,9 +121,13 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	return v
 }
 
+// renamed reports whether the write moved the page to another key, which
+// it still has.
+func (v *seen) renamed() bool { return v.key != "" && v.old != "" && v.old != v.key }
+
 // exchanges are what v read, for a spec's evidence.
 func (v *seen) exchanges() []*client.Exchange {
-	out := []*client.Exchange{v.answer, v.page}
+	out := []*client.Exchange{v.answer, v.page, v.left}
 	out = append(append(append(out, v.listings...), v.tags...), v.cats...)
 	return append(out, v.tagList, v.catList)
 }

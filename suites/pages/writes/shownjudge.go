@@ -232,9 +232,11 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 
 // judgeTermsDropPage: TAG-LIST-CONSISTENT / CAT-LIST-CONSISTENT on the
 // run's pages: after a write that took a term off the page (or deleted the
-// page), the term's views no longer name it, under its old key or its new.
-// A term's view that is gone (404) names no page; one that answered
-// otherwise than with a list is not judged (the shape rules' concern).
+// page), the term's views no longer name it, under its old key or its new;
+// after a write that renamed it, the views of the terms it still carries
+// no longer name its old key (no page has it). A term's view that is gone
+// (404) names no page; one that answered otherwise than with a list is not
+// judged (the shape rules' concern).
 func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
@@ -248,6 +250,11 @@ func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 		}
 		for i, term := range k.keys(v) {
 			if slices.Contains(carried, term) {
+				if v.renamed() {
+					v.judgeDropped(check, &u, k, term, k.singles(v)[i], []string{v.old}, func(view, key string) string {
+						return fmt.Sprintf("%s, %s still names page %s by its old key %s", v.what, view, v.key, key)
+					})
+				}
 				continue
 			}
 			v.judgeDropped(check, &u, k, term, k.singles(v)[i], v.keys(), func(view, key string) string {
@@ -256,7 +263,8 @@ func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 		}
 	}
 	u.orNotChecked(check)
-	check.Expect(fmt.Sprintf("a %s's views stop naming a page once a write took the %s off it or deleted it", k.noun, k.noun))
+	check.Expect(fmt.Sprintf("a %s's views stop naming a page once a write took the %s off it or deleted it, and its old key "+
+		"once a write renamed it", k.noun, k.noun))
 }
 
 // judgeDropped adds to check whether the single view single of term, and

@@ -183,9 +183,11 @@ func (s *suite) categoryKeys(ctx context.Context) []string {
 
 // makeStatic: static, with a tag of the run's and the target's first
 // category, then sticky with a new title and slug (PAGE-EDIT-KEY-CHANGE
-// with slug, PAGE-UUID-STABLE); then deleted, read (beside the listing of
-// every type and the views of its tag and category: no view names it any
-// more) and deleted again (PAGE-DELETE-OK, PAGE-DELETE-GONE).
+// with slug, PAGE-UUID-STABLE; its old key and the single views of its
+// tag and category read beside it: they name it no more by its old key);
+// then deleted, read (beside the listing of every type and the views of
+// its tag and category: no view names it any more) and deleted again
+// (PAGE-DELETE-OK, PAGE-DELETE-GONE).
 func (s *suite) makeStatic(ctx context.Context) *typedPage {
 	cats := s.categoryKeys(ctx)
 	fields := map[string]any{"slug": s.t.Marker("type-static"), "tags": s.tagName("Views D")}
@@ -196,12 +198,14 @@ func (s *suite) makeStatic(ctx context.Context) *typedPage {
 	if p.key == "" {
 		return p
 	}
+	terms := &look{what: "after an edit to sticky with a new title and slug", tags: termKeys(p.created.Get("data")),
+		cats: cats[:min(1, len(cats))]}
 	at := p.toType(ctx, s, p.key, "sticky", map[string]any{"title": s.k.title("Renamed"), "slug": s.t.Marker("renamed")},
-		s.t.Marker("renamed"), nil)
+		s.t.Marker("renamed"), func(*client.Exchange) *look { return terms })
 	path := pagelist.PagePath(at)
 	d := &deletion{del: p.add(s.t.Write(ctx, http.MethodDelete, path, nil))}
 	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{pagelist.PageTypes()},
-		tags: termKeys(p.created.Get("data")), cats: cats[:min(1, len(cats))], lists: true}, at, at, d.del)
+		tags: terms.tags, cats: terms.cats, lists: true}, at, at, d.del)
 	d.read = p.gone.page
 	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
 	if d.read.Err == nil && d.read.Status == http.StatusNotFound {
@@ -271,7 +275,9 @@ func (s *suite) judgeTypeEdit(p *typedPage, i int, from, typ string) {
 }
 
 // judgeKeyChange: PAGE-EDIT-KEY-CHANGE on the first edit of p, which sent
-// a new title (and a slug, in the case named so).
+// a new title (and a slug, in the case named so): when the key changed,
+// the old key, read beside the new one, answers 404 (3.2: the page left
+// it; 4.2: no page has it).
 func (s *suite) judgeKeyChange(p *typedPage, name string) {
 	needPage(p.created, p.key)
 	e := p.edits[0]
@@ -288,7 +294,11 @@ func (s *suite) judgeKeyChange(p *typedPage, name string) {
 		"the page read under the key the edit returned is the edited page")
 	if newKey == e.from {
 		s.t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", name)
+		return
 	}
+	Expect(e.views).NotTo(BeNil(), "the old key %s read after the edit", e.from)
+	Expect(e.views.left).To(match.HaveHTTPStatus(http.StatusNotFound),
+		"the old key %s, read right after the edit moved the page to %s: no page has it any more", e.from, newKey)
 }
 
 // judgeUUIDStable: the page is renamed by an edit with a new title and slug
