@@ -8,7 +8,8 @@
 // read of one resource by key), pageobj (the page object's shape),
 // readback (a page read back after a write), text (how text sent reads
 // back: encoded once, twice, as sent), listfilter (the page list's type
-// filters and untagged) and paging (the page list's paging). The rule IDs
+// filters and untagged) and paging (the page list's paging, of one answer
+// and between the answers of a run). The rule IDs
 // are literals where each rule is judged, and named in the doc comment of
 // the function that judges it; rulestest crafts answers for their tests.
 //
