@@ -75,8 +75,9 @@ func typesOf(q url.Values) (types []string, ok bool) {
 }
 
 // Write is a request of the run that may have changed the site, and when
-// it was on its way; Unanswered: it got no answer, so the server may act
-// on it at any later time.
+// it was on its way; Unanswered: it got no answer, or only the server in
+// front's (a 502 or 504 of a gateway that gave up: client.Exchange.Fault),
+// so the server may act on it at any later time.
 type Write struct {
 	From, To   time.Time
 	Unanswered bool
@@ -90,7 +91,7 @@ func WriteOf(ex *client.Exchange) (Write, bool) {
 	if !client.Alone(ex.Method) || !ex.Sent {
 		return Write{}, false
 	}
-	return Write{From: ex.Started, To: ex.Started.Add(ex.Duration), Unanswered: ex.Status == 0}, true
+	return Write{From: ex.Started, To: ex.Started.Add(ex.Duration), Unanswered: ex.Status == 0 || ex.Fault() != ""}, true
 }
 
 // TotalProblem is an answer whose meta.total disagrees with that of

@@ -84,4 +84,9 @@ func TestListedOf(t *testing.T) {
 	if _, ok := WriteOf(&client.Exchange{Method: http.MethodPost}); ok {
 		t.Error("a write never sent counts")
 	}
+	gaveUp := rulestest.Send(t, rulestest.Reply{Status: http.StatusGatewayTimeout, Body: "<html>504</html>",
+		Header: map[string]string{"Content-Type": "text/html"}}, client.Request{Method: http.MethodPost})
+	if w, ok := WriteOf(gaveUp); !ok || !w.Unanswered {
+		t.Errorf("a write the front gave up on: %+v, %t; want unanswered", w, ok)
+	}
 }
