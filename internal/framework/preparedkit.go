@@ -157,4 +157,7 @@ const (
 	PhaseProbes         = ginkgo.SpecPriority(300)
 	PhaseWrites         = ginkgo.SpecPriority(200)
 	PhaseSettingsWrites = ginkgo.SpecPriority(100)
+	// PhaseEveryAnswer is that of the specs that judge every answer of
+	// the run (the cross-cutting checks' tallies): after every other.
+	PhaseEveryAnswer = ginkgo.SpecPriority(-1000)
 )

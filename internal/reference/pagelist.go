@@ -7,6 +7,19 @@ import (
 	"strings"
 )
 
+// PastEndTotalZero: a page past the last one gets an early answer that
+// counted nothing: meta.total 0. Only the other answers with the same
+// filters show the total is wrong (PAGE-LIST-TOTAL-AGREES): on its own,
+// page 13 of nothing is past the end as well.
+var PastEndTotalZero = declare(breaks("past-end-total-zero", "PAGE-LIST-TOTAL-AGREES",
+	"A pageNumber past the last page answers meta.total 0, as if no page matched (an early answer for an empty slice)."))
+
+// UntaggedHasMoreFromSlice: with untagged=true, meta.hasMore is worked
+// out from the pages kept (a full slice means more may follow), so a
+// page whose slice lost tagged pages says no more follow.
+var UntaggedHasMoreFromSlice = declare(breaks("untagged-hasmore-from-slice", "PAGE-LIST-META-CONSISTENT",
+	"With untagged=true, meta.hasMore is true exactly when data holds a full page: false on a page that lost tagged pages though later pages follow."))
+
 // listPagesH answers GET /api/pages (spec 4.1).
 func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) response {
 	if r := s.exploreList(in); r != nil {
@@ -33,6 +46,12 @@ func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) respons
 	slice, hasMore := s.cut(&lp, matching)
 	if untagged && !s.mutated(UntaggedBeforePagination) {
 		slice = untaggedOnly(slice)
+	}
+	if untagged && s.mutated(UntaggedHasMoreFromSlice) {
+		hasMore = len(slice) == lp.size
+	}
+	if s.mutated(PastEndTotalZero) && !lp.all && lp.number > 1 && (lp.number-1)*lp.size >= len(matching) {
+		total = 0
 	}
 	if slice == nil {
 		slice = []*page{}
@@ -88,6 +107,13 @@ func (s *view) listPageOf(in *input) listPage {
 	return lp
 }
 
+// HasMoreCountsEveryType: meta.hasMore looks at the site's pages of every
+// type, not at those the type filters match: the same in a listing of
+// every type (the walks of PAGE-LIST-META-CONSISTENT), wrong on the last
+// pages of a listing of some types only.
+var HasMoreCountsEveryType = declare(breaks("hasmore-counts-every-type", "PAGE-LIST-META-CONSISTENT",
+	"meta.hasMore says whether pages of any type follow, not pages of the types asked for: true on the last page of the listing of some types only."))
+
 // cut returns the pages of lp out of matching and whether more follow;
 // for every page, it sets the number and size lp reports.
 func (s *view) cut(lp *listPage, matching []*page) ([]*page, bool) {
@@ -119,6 +145,9 @@ func (s *view) cut(lp *listPage, matching []*page) ([]*page, bool) {
 			end--
 		}
 		slice = matching[start:end]
+	}
+	if s.mutated(HasMoreCountsEveryType) {
+		return slice, pn*size < len(s.pages)
 	}
 	return slice, pn < lastPage || (s.mutated(HasMoreWrongOnLastPage) && pn == lastPage)
 }

@@ -8,9 +8,10 @@
 // read of one resource by key), pageobj (the page object's shape),
 // readback (a page read back after a write), text (how text sent reads
 // back: encoded once, twice, as sent), listfilter (the page list's type
-// filters and untagged), paging (the page list's paging), sideeffect (what
-// a refused or colliding page write left of the site) and termview (what
-// one answer of a single tag or category shows on its own). The rule IDs
+// filters and untagged), paging (the page list's paging, of one answer and
+// between the answers of a run), sideeffect (what a refused or colliding
+// page write left of the site) and termview (what one answer of a single
+// tag or category shows on its own). The rule IDs
 // are literals where each rule is judged, and named in the doc comment of
 // the function that judges it; rulestest crafts answers for their tests.
 //

@@ -65,29 +65,50 @@ var pagesRules = []Rule{
 		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
 			"and that a first page holds min(size, total) pages; 15 itself is only recorded. The size used shows only " +
 			"when more pages match than it: a listing no longer than the size reported (nothing published, say) is not " +
-			"checked."},
+			"checked. Besides, every answer to GET /api/pages of the run without numberOfItems, whichever spec asked for it, " +
+			"must report a positive page size (its pages are PAGE-LIST-META-CONSISTENT's)."},
 	{ID: "PAGE-LIST-ALL", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems=-1 returns all matching pages: len(data) equals meta.total and hasMore is false.",
 		Reading: "The spec does not say what numberOfItems and meta.pageSize report for -1: both -1 and the number of " +
 			"matching pages are accepted. The answer is read as a stream: its pages are counted and their keys compared " +
-			"whatever its size (each page object bounded by --max-body, the answer by 1 GiB)."},
+			"whatever its size (each page object bounded by --max-body, the answer by 1 GiB). Besides, every answer to " +
+			"numberOfItems=-1 of the run, whichever spec asked for it and whatever its filters, must hold as many pages as " +
+			"its own meta.total (at most that many with untagged; none is also accepted for a pageNumber after the first, " +
+			"which the spec does not say anything of beside -1), with hasMore false."},
 	{ID: "PAGE-LIST-NONPOSITIVE-SIZE", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "numberOfItems 0 or negative (other than -1) falls back to the default page size.",
 		Reading: "Checked with 0 and -5 over every type: the answer holds the same pages as the same request without " +
 			"numberOfItems, in any order (no order is stated for the list), with the same numberOfItems and meta. When one " +
-			"default-size page holds every page, a fallback to the default cannot be told from listing all: not checked."},
+			"default-size page holds every page, a fallback to the default cannot be told from listing all: not checked. " +
+			"Besides, every such answer of the run, whichever spec asked for it, must report a positive page size in both " +
+			"numberOfItems and meta.pageSize and hold the pages that size gives (as PAGE-LIST-META-CONSISTENT judges them)."},
 	{ID: "PAGE-LIST-PAGENUMBER-BELOW-1", Section: "4.1, 8, 9.3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "pageNumber 0 or negative is treated as 1: the same pages as page 1.",
 		Reading: "Checked with 0 and -1 at numberOfItems=2 over every type: the answer holds the same pages as " +
 			"pageNumber=1, in any order (no order is stated for the list), with the same numberOfItems and meta (so " +
-			"meta.pageNumber is 1). With no more than 2 pages, page 1 is the only page: not checked."},
+			"meta.pageNumber is 1). With no more than 2 pages, page 1 is the only page: not checked. Besides, every such " +
+			"answer of the run, whichever spec asked for it, must say meta.pageNumber 1 and hold the pages of page 1 (as " +
+			"PAGE-LIST-META-CONSISTENT judges them)."},
 	{ID: "PAGE-LIST-PAST-END", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
-		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false."},
+		Text: "A pageNumber beyond the last page answers 200 with an empty data array and meta.hasMore false.",
+		Reading: "Probed over every type at numberOfItems=2, the page after the last and far past it. Besides, every 200 " +
+			"answer of the run, whichever spec asked for it, to a page after the last one by its own meta.total and page " +
+			"size must hold no page, with hasMore false."},
 	{ID: "PAGE-LIST-META-CONSISTENT", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta agrees with the request and with data on every page: pageNumber is the page served, pageSize equals " +
 			"numberOfItems, hasMore is true exactly when later pages hold pages, and data holds the expected count.",
 		Reading: "Checked on every page of two walks over every type: one with a small numberOfItems (5, whatever the size of " +
-			"the site) and one with the default page size, each visiting at most 12 pages (the first ten and the last two)."},
+			"the site) and one with the default page size, each visiting at most 12 pages (the first ten and the last two). " +
+			"Besides, every 200 answer to GET /api/pages of the run, whichever spec asked for it and whatever its filters, " +
+			"is judged on its own: the size used is numberOfItems as sent when positive, else the default, which is a " +
+			"plugin setting, so any positive size the answer reports in both numberOfItems and meta.pageSize; the page " +
+			"served is pageNumber (1 when not sent); the slice is cut from the answer's own meta.total (whether that is " +
+			"right is the filters' rules' and PAGE-LIST-TOTAL-AGREES' concern). data holds exactly min(size, total - " +
+			"(page-1) * size) pages, or at most that many when untagged is sent with any value but false (it filters " +
+			"after pagination), and hasMore is true exactly when later pages hold pages. A page streamed is counted as it " +
+			"arrives. Not judged: an answer not read whole, a member of meta or numberOfItems of another kind (PAGE-LIST-" +
+			"SHAPE's concern), numberOfItems or pageNumber that is no plain integer or is sent twice (what it gives is open, " +
+			"9.3)."},
 	{ID: "PAGE-LIST-WALK", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Walking every page of a filter yields each matching page exactly once, meta.total pages in all.",
 		Reading: "Each type's listing alone (the type filter's) is walked whole, at about an eighth of its pages a page " +
@@ -103,6 +124,19 @@ var pagesRules = []Rule{
 			"without it, in any order (no order is stated for the list). Reported not checked when the target's pages make " +
 			"filtering before and after pagination give the same pages (no tagged page on a list page before one holding " +
 			"an untagged page)."},
+	{ID: "PAGE-LIST-TOTAL-AGREES", Section: "4.1, 3", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages}, CrossCutting: true,
+		Text: "meta.total counts the pages the type filters match: two answers with the same type filters and no write " +
+			"between them report the same total, whatever numberOfItems, pageNumber and untagged.",
+		Reading: "Judged over every 200 answer to GET /api/pages of the run, whichever spec asked for it: the types a request " +
+			"includes are read as 4.1 gives them (published unless sent, the others when sent as true); a request with a " +
+			"type parameter other than true or false, or with paging that is open (PAGE-LIST-META-CONSISTENT), is not " +
+			"compared. No write between means that no request of the run other than GET, HEAD or OPTIONS was on its way at " +
+			"any moment from the first answer's sending to the second one's arrival, and that none sent before got no " +
+			"answer (the server may still act on it); the times are compared, not the order the run numbers its " +
+			"exchanges in. How a scheduled page becomes published is not shown (3), and a host publishes it when its " +
+			"date passes, without a write: so from one answer to a later one, the total of types that include published " +
+			"but not scheduled may grow, and that of types that include scheduled but not published may shrink. Fewer " +
+			"than two answers to compare: not checked."},
 	{ID: "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "meta.total counts pages matching the type filters only; untagged does not change it."},
 	{ID: "PAGE-LIST-BAD-PAGING-NO-CRASH", Section: "9.3", Level: Should, Area: AreaPages, Endpoints: []Endpoint{ListPages},

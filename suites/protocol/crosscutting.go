@@ -12,7 +12,7 @@ import (
 
 // crossCuttingPriority makes the cross-cutting specs run after every other
 // spec, so they judge the whole run's exchanges.
-const crossCuttingPriority = -1000
+const crossCuttingPriority = framework.PhaseEveryAnswer
 
 // registerEveryResponse adds the rules every answer keeps (internal/rules/every)
 // to the fixture, which judges every exchange of the run with them, and one

@@ -2,11 +2,18 @@
 // a list request's numberOfItems and pageNumber are read, which slice of
 // the matching pages the answer serves, and what its numberOfItems, meta
 // and number of pages must say of that slice. The specs of the normal run
-// (suites/pages/reads) and conformance explore's oracle of the page list
-// (internal/explore/oracle) both judge with these functions.
+// (suites/pages/reads: its walks, and every answer of the run, whichever
+// spec asked for it) and conformance explore's oracle of the page list
+// (internal/explore/oracle) all judge with these functions: Meta, PastEnd
+// and All judge one answer against the slice it serves, which the walks
+// and explore know from their own count of the pages; Answer judges any
+// answer against the slice its own meta.total gives (answer.go; the run's
+// cross-cutting watcher applies it to every exchange: Checks); and
+// TotalsAgree judges meta.total between the answers of a run (totals.go).
 //
-// The number of pages an answer holds is passed in (n): the normal run
-// reads long lists as a stream, whose pages are counted as they arrive.
+// The number of pages an answer holds is passed in (n), or counted by
+// Items: the normal run reads long lists as a stream, whose pages are
+// counted as they arrive.
 package paging
 
 import (

@@ -48,6 +48,9 @@ func Register(t *framework.Fixture) {
 	// The shape of every page object of every whole listing, checked as
 	// the listing streams by (PAGE-OBJECT-SHAPE, PAGE-LIST-SHAPE).
 	t.Pages.Check(pageShape)
+	// The paging of every answer to GET /api/pages of the run, whichever
+	// spec asked for it (every.go).
+	registerEveryAnswer(t)
 	Describe("Page reads", framework.PhaseReads, func() {
 		k := newKit(t, framework.PhaseReads, &supplies{})
 		sections(k.objectSpecs, func() {
