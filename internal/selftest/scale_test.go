@@ -50,7 +50,9 @@ func (w countingWriter) Write(b []byte) (int, error) {
 }
 
 // runScale runs the CLI against a reference server of n generated pages.
-func runScale(tb testing.TB, n int, extra ...string) scaleRun { return runScaleAs(tb, n, false, extra...) }
+func runScale(tb testing.TB, n int, extra ...string) scaleRun {
+	return runScaleAs(tb, n, false, extra...)
+}
 
 // runScaleAs is runScale; writes runs it with the authentication token
 // (a full write run, settings aside).
