@@ -272,7 +272,8 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 			at = key
 		}
 		after := s.readPage(ctx, j, at)
-		j.Check("AUTH-REFUSED-WRITE-NO-EFFECT", after.Status == http.StatusNotFound, after, "page created", "no page at "+at+" after the refused create", "GET answered "+http.StatusText(after.Status))
+		j.Judged("AUTH-REFUSED-WRITE-NO-EFFECT", after, "page created", "no page at "+at+" after the refused create",
+			sideeffect.NoPage(after.Status, after.Get("data"), at))
 		return
 	}
 	key, before := s.basePage(ctx, j)
