@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/schemas"
 )
@@ -95,4 +97,18 @@ func FromViolations(v []string, err error) Judgement {
 		v = append(v[:maxViolationsShown:maxViolationsShown], fmt.Sprintf("and %d more", len(v)-maxViolationsShown))
 	}
 	return Violation("%s", strings.Join(v, "; "))
+}
+
+// Show renders a JSON value for a problem: "missing", or its JSON cut at
+// 120 characters, as a string of its own (never a part of a long answer's
+// text, which would keep all of it).
+func Show(r gjson.Result) string {
+	if !r.Exists() {
+		return "missing"
+	}
+	s := []rune(r.Raw)
+	if len(s) > 120 {
+		return string(s[:120]) + "…"
+	}
+	return string(s)
 }

@@ -122,23 +122,6 @@ func findings(j *Judge) string {
 	return b.String()
 }
 
-// page is a page object of section 2.1, with the changes given.
-func page(key, typ string, change map[string]any) map[string]any {
-	p := map[string]any{
-		"key": key, "uuid": "u-" + key, "title": "T", "description": "D", "type": typ, "slug": key[strings.LastIndex(key, "/")+1:],
-		"content": "<p>C</p>", "contentRaw": "C", "date": "2001-02-03 04:05:06", "dateRaw": "2001-02-03 04:05:06",
-		"dateUTC": "2001-02-03 04:05:06", "tags": map[string]any{}, "username": "admin", "category": "",
-		"permalink": "http://example.org/" + key, "coverImage": false, "coverImageFilename": false,
-	}
-	maps.Copy(p, change)
-	for k, v := range change {
-		if v == nil {
-			delete(p, k)
-		}
-	}
-	return p
-}
-
 // jsonText is v as JSON.
 func jsonText(t *testing.T, v any) string {
 	t.Helper()

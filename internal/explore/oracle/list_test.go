@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/rulestest"
 )
 
 // listCase is a page-list case with these parameters.
@@ -32,7 +33,7 @@ func pages(typ string, first, n int, tagged ...int) []map[string]any {
 				change["tags"] = map[string]any{"salt": "Salt"}
 			}
 		}
-		out = append(out, page(fmt.Sprintf("%s-%d", typ, i), typ, change))
+		out = append(out, rulestest.Page(fmt.Sprintf("%s-%d", typ, i), typ, change))
 	}
 	return out
 }
@@ -139,7 +140,7 @@ func TestList(t *testing.T) {
 		{name: "no meta", r: ok(jsonText(t, pub)), want: []string{"PAGE-LIST-SHAPE"}},
 		// A page that breaks page.json breaks the list's shape too, as the
 		// normal run judges it (page-list.json's items are page objects).
-		{name: "a page without its uuid", r: listReply(t, join(pub[:6], []map[string]any{page("p", "published", map[string]any{"uuid": nil})}), listMeta{15, 7, 1, false, nil}),
+		{name: "a page without its uuid", r: listReply(t, join(pub[:6], []map[string]any{rulestest.Page("p", "published", map[string]any{"uuid": nil})}), listMeta{15, 7, 1, false, nil}),
 			want: []string{"PAGE-LIST-SHAPE", "PAGE-OBJECT-SHAPE"}},
 	} {
 		model := site

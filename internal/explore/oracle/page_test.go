@@ -6,6 +6,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/rulestest"
 )
 
 // f is a valid field; bad an invalid one (a kind or form the spec does
@@ -78,7 +79,7 @@ func TestReadback(t *testing.T) {
 		{name: "an invalid type stored", w: Written{Fields: []gen.Field{bad("type", "bogus")}}, stored: map[string]any{"type": "bogus"}, want: []string{"PAGE-CREATE-INVALID-TYPE"}},
 		{name: "an edit's invalid type stored", w: Written{Edit: true, Fields: []gen.Field{bad("type", "")}}, stored: map[string]any{"type": ""}, want: []string{"PAGE-EDIT-INVALID-400"}},
 	} {
-		p := page("p", "draft", c.stored)
+		p := rulestest.Page("p", "draft", c.stored)
 		j := NewJudge()
 		j.Readback(c.w, nil, gjson.Parse(jsonText(t, p)))
 		wantRules(t, c.name, j, c.want...)
@@ -89,7 +90,7 @@ func TestReadback(t *testing.T) {
 // accepted, is recorded with what the page became.
 func TestReadbackObservesAnAcceptedInvalidType(t *testing.T) {
 	j := NewJudge()
-	j.Readback(Written{Fields: []gen.Field{bad("type", "bogus")}}, nil, gjson.Parse(jsonText(t, page("p", "draft", nil))))
+	j.Readback(Written{Fields: []gen.Field{bad("type", "bogus")}}, nil, gjson.Parse(jsonText(t, rulestest.Page("p", "draft", nil))))
 	if len(j.Findings) > 0 || len(j.Observed) != 1 {
 		t.Errorf("findings %v, observations %q: want none and one", j.Findings, j.Observed)
 	}
@@ -99,7 +100,7 @@ func TestReadbackObservesAnAcceptedInvalidType(t *testing.T) {
 // (tags compared as a map, in any order); those it sent may change; after
 // a refused write (nothing sent) every one must read as before.
 func TestUnchanged(t *testing.T) {
-	before := page("p", "draft", map[string]any{"tags": map[string]any{"a": "A", "b": "B"}, "category": "news"})
+	before := rulestest.Page("p", "draft", map[string]any{"tags": map[string]any{"a": "A", "b": "B"}, "category": "news"})
 	for _, c := range []struct {
 		name  string
 		sent  []gen.Field
@@ -119,11 +120,11 @@ func TestUnchanged(t *testing.T) {
 		{name: "the date reset", sent: []gen.Field{f("type", "draft")}, after: map[string]any{"dateRaw": "2026-01-01 00:00:00"}, want: []string{"PAGE-EDIT-PARTIAL"}},
 	} {
 		j := NewJudge()
-		j.Unchanged("PAGE-EDIT-PARTIAL", c.sent, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, page("p", "draft", mergeStored(before, c.after)))))
+		j.Unchanged("PAGE-EDIT-PARTIAL", c.sent, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, rulestest.Page("p", "draft", mergeStored(before, c.after)))))
 		wantRules(t, c.name, j, c.want...)
 	}
 	j := NewJudge()
-	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, page("p", "draft", mergeStored(before, map[string]any{"title": "Taken"})))))
+	j.Unchanged("AUTH-REFUSED-WRITE-NO-EFFECT", nil, nil, gjson.Parse(jsonText(t, before)), gjson.Parse(jsonText(t, rulestest.Page("p", "draft", mergeStored(before, map[string]any{"title": "Taken"})))))
 	wantRules(t, "a refused write's title applied", j, "AUTH-REFUSED-WRITE-NO-EFFECT")
 	if len(j.Findings) != 1 || j.Findings[0].What != "title" {
 		t.Errorf("a refused write's change names %v, want title", j.Findings)
@@ -150,12 +151,12 @@ func TestPageObject(t *testing.T) {
 		data string
 		want []string
 	}{
-		{name: "a page", data: jsonText(t, page("a", "draft", nil))},
-		{name: "extra fields", data: jsonText(t, page("a", "draft", map[string]any{"position": 3, "noindex": false}))},
+		{name: "a page", data: jsonText(t, rulestest.Page("a", "draft", nil))},
+		{name: "extra fields", data: jsonText(t, rulestest.Page("a", "draft", map[string]any{"position": 3, "noindex": false}))},
 		{name: "a key only (earlier releases)", data: `"a"`, want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "no dateUTC", data: jsonText(t, page("a", "draft", map[string]any{"dateUTC": nil})), want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "tags a list", data: jsonText(t, page("a", "draft", map[string]any{"tags": []string{"a"}})), want: []string{"PAGE-OBJECT-SHAPE"}},
-		{name: "a type outside the five", data: jsonText(t, page("a", "page", nil)), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "no dateUTC", data: jsonText(t, rulestest.Page("a", "draft", map[string]any{"dateUTC": nil})), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "tags a list", data: jsonText(t, rulestest.Page("a", "draft", map[string]any{"tags": []string{"a"}})), want: []string{"PAGE-OBJECT-SHAPE"}},
+		{name: "a type outside the five", data: jsonText(t, rulestest.Page("a", "page", nil)), want: []string{"PAGE-OBJECT-SHAPE"}},
 	} {
 		j := NewJudge()
 		j.PageObject(nil, gjson.Parse(c.data))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
+	"github.com/conformance-suite/conformance/internal/rules/rulestest"
 )
 
 // TestSingle: a read by key answers the resource named, or 404 with a
@@ -21,8 +22,8 @@ func TestSingle(t *testing.T) {
 		open            bool
 		want            []string
 	}{
-		{name: "a page", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, page("about", "static", nil)))},
-		{name: "a child page", endpoint: "pages", class: "existing", key: "a/b", r: ok(jsonText(t, page("a/b", "published", nil)))},
+		{name: "a page", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, rulestest.Page("about", "static", nil)))},
+		{name: "a child page", endpoint: "pages", class: "existing", key: "a/b", r: ok(jsonText(t, rulestest.Page("a/b", "published", nil)))},
 		{name: "a tag", endpoint: "tags", class: "existing", key: "salt", r: ok(tag)},
 		{name: "a user", endpoint: "users", class: "existing", key: "admin", r: ok(`{"username":"admin"}`)},
 		{name: "a page's files", endpoint: "files", class: "existing", key: "about", r: ok(`[]`)},
@@ -39,15 +40,15 @@ func TestSingle(t *testing.T) {
 		{name: "a very long user, 404", endpoint: "users", class: "long", key: "aaaa", r: handlerError(404), open: true},
 		{name: "a very long page key, 400", endpoint: "pages", class: "long", key: "aaaa", r: handlerError(400), open: true},
 
-		{name: "another page", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, page("home", "static", nil))), want: []string{"PAGE-GET-OK"}},
+		{name: "another page", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, rulestest.Page("home", "static", nil))), want: []string{"PAGE-GET-OK"}},
 		{name: "a page refused", endpoint: "pages", class: "existing", key: "about", r: handlerError(404), want: []string{"PAGE-GET-OK"}},
 		{name: "a child page refused", endpoint: "pages", class: "existing", key: "a/b", r: handlerError(404), want: []string{"PAGE-GET-HIERARCHICAL"}},
-		{name: "a page without its title", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, page("about", "static", map[string]any{"title": nil}))),
+		{name: "a page without its title", endpoint: "pages", class: "existing", key: "about", r: ok(jsonText(t, rulestest.Page("about", "static", map[string]any{"title": nil}))),
 			want: []string{"PAGE-OBJECT-SHAPE"}},
 		{name: "another tag", endpoint: "tags", class: "existing", key: "pepper", r: ok(tag), want: []string{"TAG-GET-SHAPE"}},
 		{name: "another user", endpoint: "users", class: "existing", key: "editor", r: ok(`{"username":"admin"}`), want: []string{"USER-GET-SHAPE"}},
 		{name: "files not a list", endpoint: "files", class: "existing", key: "about", r: ok(`{}`), want: []string{"FILES-LIST-SHAPE"}},
-		{name: "a missing page found", endpoint: "pages", class: "missing", key: "nope", r: ok(jsonText(t, page("nope", "draft", nil))), want: []string{"PAGE-GET-404"}},
+		{name: "a missing page found", endpoint: "pages", class: "missing", key: "nope", r: ok(jsonText(t, rulestest.Page("nope", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "a missing page, 400", endpoint: "pages", class: "missing", key: "nope", r: handlerError(400), want: []string{"PAGE-GET-404"}},
 		{name: "a missing tag, early error", endpoint: "tags", class: "missing", key: "nope", r: earlyError(404), want: []string{"TAG-GET-404"}},
 		{name: "a missing user, 200", endpoint: "users", class: "missing", key: "nope", r: ok(`{}`), want: []string{"USER-GET-404"}},
@@ -57,7 +58,7 @@ func TestSingle(t *testing.T) {
 		{name: "files with .. refused, status 0", endpoint: "files", class: "traversal", key: "a..b", r: reply{status: 400, body: `{"status":"0","message":"no"}`},
 			want: []string{"FILES-TRAVERSAL-400"}},
 		{name: "files with a%2e%2eb, 404", endpoint: "files", class: "encoded", key: "a%2e%2eb", r: handlerError(404), want: []string{"FILES-TRAVERSAL-400"}},
-		{name: "a page key with .., 200", endpoint: "pages", class: "traversal", key: "a..b", r: ok(jsonText(t, page("a..b", "draft", nil))), want: []string{"PAGE-GET-404"}},
+		{name: "a page key with .., 200", endpoint: "pages", class: "traversal", key: "a..b", r: ok(jsonText(t, rulestest.Page("a..b", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "a very long key, 401", endpoint: "categories", class: "long", key: "aaaa", r: earlyError(401), want: []string{"CAT-GET-404"}},
 	} {
 		ex := send(t, "", c.r)
@@ -116,7 +117,7 @@ func TestTokens(t *testing.T) {
 		{name: "a wrong API token, 400", method: get, endpoint: "pages", api: gen.TokenWrong, r: earlyError(400), want: []string{"AUTH-INVALID-TOKEN-401"}},
 		{name: "a wrong API token, a handler's 401", method: get, endpoint: "pages", api: gen.TokenWrong, r: handlerError(401), want: []string{"ENV-EARLY-ERROR-SHAPE"}},
 		{name: "a read refused", method: get, endpoint: "pages", r: earlyError(401), want: []string{"AUTH-READ-TOKEN-ONLY"}},
-		{name: "a read of no page with the API token, 200", method: get, endpoint: "pages", missing: true, r: ok(jsonText(t, page("nope", "draft", nil))), want: []string{"PAGE-GET-404"}},
+		{name: "a read of no page with the API token, 200", method: get, endpoint: "pages", missing: true, r: ok(jsonText(t, rulestest.Page("nope", "draft", nil))), want: []string{"PAGE-GET-404"}},
 		{name: "settings refused with both", method: get, endpoint: "settings", r: earlyError(401), want: []string{"AUTH-PARAM-NAME"}},
 		{name: "settings without authentication, served", method: get, endpoint: "settings", auth: gen.TokenMissing, r: ok(`{}`), want: []string{"AUTH-SETTINGS-READ-NEEDS-AUTH"}},
 		{name: "an edit of no page with both, 401", method: put, endpoint: "pages", missing: true, r: earlyError(401), want: []string{"PAGE-EDIT-404"}},

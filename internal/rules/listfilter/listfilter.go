@@ -52,7 +52,7 @@ func Rule(sent bool) string {
 // request includes (PAGE-LIST-TYPE-FILTERS, PAGE-LIST-DEFAULT-FILTER).
 func OfType(page gjson.Result, types []string) rules.Judgement {
 	if got := page.Get("type"); got.Type != gjson.String || !slices.Contains(types, got.Str) {
-		return rules.Violation("type is %s", show(got))
+		return rules.Violation("type is %s", rules.Show(got))
 	}
 	return rules.Conforms()
 }
@@ -92,12 +92,4 @@ func quoted(keys []string) string {
 		out[i] = fmt.Sprintf("%q", k)
 	}
 	return "[" + strings.Join(out, ", ") + "]"
-}
-
-// show renders a JSON value for a problem.
-func show(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	return r.Raw
 }

@@ -54,7 +54,7 @@ func Problems(page gjson.Result) []string {
 // (PAGE-OBJECT-SHAPE): a value of another kind is the problem itself.
 func Judge(page gjson.Result) rules.Judgement {
 	if !page.IsObject() {
-		return rules.Violation("%s", show(page))
+		return rules.Violation("%s", rules.Show(page))
 	}
 	return rules.FromViolations(Problems(page), nil)
 }
@@ -74,16 +74,4 @@ func List(body []byte) (list, pages rules.Judgement) {
 		}
 	}
 	return rules.FromViolations(all, err), rules.FromViolations(ofPages, nil)
-}
-
-// show renders a JSON value for a problem.
-func show(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	s := []rune(r.Raw)
-	if len(s) > 120 {
-		return string(s[:120]) + "…"
-	}
-	return r.Raw
 }

@@ -241,7 +241,7 @@ func All(ex *client.Exchange, n, total int, r Request) []Check {
 	for _, path := range []string{"numberOfItems", "meta.pageSize"} {
 		v := ex.Get(path)
 		out = append(out, Check{Rule: rule, What: path, Expected: fmt.Sprintf("%s is -1 or the number of matching pages (%d)", path, total),
-			Judgement: holds(isInteger(v) && (int(v.Num) == -1 || int(v.Num) == total), "%s is %s", path, show(v))})
+			Judgement: holds(isInteger(v) && (int(v.Num) == -1 || int(v.Num) == total), "%s is %s", path, rules.Show(v))})
 	}
 	return out
 }
@@ -251,7 +251,7 @@ func All(ex *client.Exchange, n, total int, r Request) []Check {
 // every page reports the same total).
 func Total(ex *client.Exchange, total int) rules.Judgement {
 	v := ex.Get("meta.total")
-	return holds(isInteger(v) && int(v.Num) == total, "meta.total is %s, want %d", show(v), total)
+	return holds(isInteger(v) && int(v.Num) == total, "meta.total is %s, want %d", rules.Show(v), total)
 }
 
 // OddValue judges an answer ex to a request with a numberOfItems or
@@ -267,7 +267,7 @@ func OddValue(ex *client.Exchange) Check {
 	case !ex.IsJSON():
 		c.Judgement = rules.Violation("HTTP %d, the body is not JSON", ex.Status)
 	case ex.Status == http.StatusOK && !ex.Get("data").IsArray():
-		c.Judgement = rules.Violation("a 200 whose data is %s", show(ex.Get("data")))
+		c.Judgement = rules.Violation("a 200 whose data is %s", rules.Show(ex.Get("data")))
 	}
 	return c
 }
@@ -276,14 +276,14 @@ func OddValue(ex *client.Exchange) Check {
 func integerIs(rule string, ex *client.Exchange, path string, want int, what string) Check {
 	v := ex.Get(path)
 	return Check{Rule: rule, What: path, Expected: fmt.Sprintf("%s is %s (%d)", path, what, want),
-		Judgement: holds(isInteger(v) && int(v.Num) == want, "%s is %s", path, show(v))}
+		Judgement: holds(isInteger(v) && int(v.Num) == want, "%s is %s", path, rules.Show(v))}
 }
 
 // booleanIs checks that the boolean at path of ex is want.
 func booleanIs(rule string, ex *client.Exchange, path string, want bool, what string) Check {
 	v := ex.Get(path)
 	ok := (v.Type == gjson.True && want) || (v.Type == gjson.False && !want)
-	return Check{Rule: rule, What: path, Expected: path + " is " + what, Judgement: holds(ok, "%s is %s", path, show(v))}
+	return Check{Rule: rule, What: path, Expected: path + " is " + what, Judgement: holds(ok, "%s is %s", path, rules.Show(v))}
 }
 
 // holds is a judgement: conforms when ok, else the problem.
@@ -296,15 +296,3 @@ func holds(ok bool, format string, args ...any) rules.Judgement {
 
 // isInteger reports whether a JSON value is an integral number.
 func isInteger(r gjson.Result) bool { return r.Type == gjson.Number && r.Num == math.Trunc(r.Num) }
-
-// show renders a JSON value for a problem.
-func show(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	s := []rune(r.Raw)
-	if len(s) > 120 {
-		return string(s[:120]) + "…"
-	}
-	return r.Raw
-}

@@ -51,12 +51,12 @@ func Named(resource string, data gjson.Result, key string) rules.Judgement {
 	e := endpoints[resource]
 	if e.name == "" {
 		if !data.IsArray() {
-			return rules.Violation("data is %s, want an array of file records", show(data))
+			return rules.Violation("data is %s, want an array of file records", rules.Show(data))
 		}
 		return rules.Conforms()
 	}
 	if got := data.Get(e.name); got.Type != gjson.String || got.Str != key {
-		return rules.Violation("data.%s is %s, want %q", e.name, show(got), key)
+		return rules.Violation("data.%s is %s, want %q", e.name, rules.Show(got), key)
 	}
 	return rules.Conforms()
 }
@@ -97,15 +97,3 @@ func Traversal(ex *client.Exchange) rules.Judgement {
 
 // TraversalExpect words what Traversal expects.
 const TraversalExpect = `HTTP 400 with an error body of section 7: a handler error (status "1", message a string) or an early error (message a string, no status)`
-
-// show renders a JSON value for a problem.
-func show(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	s := []rune(r.Raw)
-	if len(s) > 120 {
-		return string(s[:120]) + "…"
-	}
-	return r.Raw
-}

@@ -107,7 +107,7 @@ func PagesMatchList(v View) rules.Judgement {
 			*n--
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("pages holds page %s, which list does not name (that often)", show(p.Get("key"))))
+		problems = append(problems, fmt.Sprintf("pages holds page %s, which list does not name (that often)", rules.Show(p.Get("key"))))
 	}
 	for _, key := range named {
 		if *left[key] > 0 {
@@ -137,7 +137,7 @@ func PagesCarryTerm(v View) rules.Judgement {
 		judged++
 		if !carries {
 			field := map[bool]string{true: "tags " + p.Get("tags").Raw, false: "category " + p.Get("category").Raw}[v.Tag]
-			problems = append(problems, fmt.Sprintf("pages holds page %s, whose %s lacks %q", show(p.Get("key")), field, key.Str))
+			problems = append(problems, fmt.Sprintf("pages holds page %s, whose %s lacks %q", rules.Show(p.Get("key")), field, key.Str))
 		}
 	}
 	if judged == 0 {
@@ -190,7 +190,7 @@ func TagNames(v View) rules.Judgement {
 			known = known || readback.Same(s.name, given)
 		}
 		if !known {
-			spellings = append(spellings, spelling{gjson.Parse(strings.Clone(given.Raw)), show(p.Get("key"))})
+			spellings = append(spellings, spelling{gjson.Parse(strings.Clone(given.Raw)), rules.Show(p.Get("key"))})
 		}
 	}
 	switch {
@@ -211,17 +211,4 @@ func TagNames(v View) rules.Judgement {
 			strings.Join(raw, ", "), name.Raw)
 	}
 	return rules.Conforms()
-}
-
-// show renders a JSON value for a problem: a string of its own (see
-// View.Pages).
-func show(r gjson.Result) string {
-	if !r.Exists() {
-		return "missing"
-	}
-	s := []rune(r.Raw)
-	if len(s) > 120 {
-		return string(s[:120]) + "…"
-	}
-	return string(s)
 }
