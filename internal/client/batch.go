@@ -45,6 +45,14 @@ func (c *Client) DoAll(ctx context.Context, reqs []Request, n int) []*Exchange {
 
 	slots := make(chan struct{}, max(n, 1))
 	var wg sync.WaitGroup
+	if c.guard != nil && !onHeldWire(ctx) {
+		// The guard's check, when one is due, rides along with the batch.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.guard.Beside(ctx, func(r Request) *Exchange { return c.Do(guardContext(ctx, false), r) })
+		}()
+	}
 	wg.Add(1)
 	go func() {
 		// Hand out the slots in submission order: request i starts no

@@ -172,6 +172,10 @@ type WriteGuard interface {
 	// sends a read the usual way (beside other reads; told to Answered),
 	// for a check that need not hold the wire alone.
 	Ahead(ctx context.Context, read func(Request) *Exchange)
+	// Beside is called when a batch of reads starts (DoAll); read sends a
+	// read beside them (told to Answered), for a check that is due: one
+	// that then costs no round trip of its own. The batch waits for it.
+	Beside(ctx context.Context, read func(Request) *Exchange)
 	// Answered is told each answer the target sent, and each write that got
 	// none (Status 0: it may have been acted on), before the request leaves
 	// the wire: a read's answer is told before any later write is

@@ -160,8 +160,9 @@ func (g claimGuard) BeforeWrite(_ context.Context, read func(Request) *Exchange)
 	return nil
 }
 
-func (claimGuard) Ahead(context.Context, func(Request) *Exchange) {}
-func (claimGuard) Answered(Answer)                                {}
+func (claimGuard) Ahead(context.Context, func(Request) *Exchange)  {}
+func (claimGuard) Beside(context.Context, func(Request) *Exchange) {}
+func (claimGuard) Answered(Answer)                                 {}
 
 // TestGuardReadOnHeldWireIgnoresClaims: a read that claimed a path in the
 // read cache and waits for the wire a write holds must not keep that

@@ -15,8 +15,11 @@
 // deletes from their answers, and at a few moments checks that the listing
 // still holds what it should: every baseline page the run did not write
 // to, and about as many new pages as the run created and did not delete.
-// A check is one small read (meta.total of a one-item listing), and only
-// when that falls short a listing of every key and a read of a few missing
+// A check is one small read (meta.total of a one-item listing), sent with
+// a batch of reads the run sends anyway once CheckEvery writes have gone
+// out (when no batch comes: ahead of a write after half as many more, and
+// with the wire held after twice as many), and only when that falls short
+// a listing of every key and a read of a few missing
 // pages, so that a listing that merely misbehaves (a mutant the rules will
 // catch) is not taken for lost data. Every complete every-type listing the
 // run reads anyway counts as a check too.
@@ -193,14 +196,26 @@ func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *
 	return nil
 }
 
-// Ahead implements client.WriteGuard: when a check is due it reads
-// meta.total of every type before the write waits for the wire, so that
-// the read goes out beside other reads instead of on a wire held alone;
-// Answered takes the answer as the check (or as a hint to look closer
-// before the next write).
+// Ahead implements client.WriteGuard: when a check is overdue (no batch
+// of reads took it along, Beside) it reads meta.total of every type before
+// the write waits for the wire, so that the read goes out beside other
+// reads instead of on a wire held alone; Answered takes the answer as the
+// check (or as a hint to look closer before the next write).
 func (tw *Tripwire) Ahead(_ context.Context, read func(client.Request) *client.Exchange) {
+	tw.checkBeside(read, tw.every()+tw.every()/2)
+}
+
+// Beside implements client.WriteGuard: a check that is due goes out with
+// a batch of reads the run sends anyway, costing no round trip of its own.
+func (tw *Tripwire) Beside(_ context.Context, read func(client.Request) *client.Exchange) {
+	tw.checkBeside(read, tw.every())
+}
+
+// checkBeside reads meta.total of every type, the check Answered judges,
+// once since writes passed since the last one (and none is on its way).
+func (tw *Tripwire) checkBeside(read func(client.Request) *client.Exchange, since int) {
 	tw.mu.Lock()
-	due := tw.baseline != nil && tw.tripped == nil && !tw.ahead && tw.sinceCheck >= tw.every()
+	due := tw.baseline != nil && tw.tripped == nil && !tw.ahead && tw.sinceCheck >= since
 	tw.ahead = tw.ahead || due
 	tw.mu.Unlock()
 	if !due {

@@ -136,8 +136,34 @@ func TestOwnWritesDoNotTrip(t *testing.T) {
 			reads++
 		}
 	}
-	if checks < writes/4-1 || reads > checks+1 {
-		t.Errorf("%d writes, %d checks, %d reads: want a check every 4 writes, one read each (plus the baseline)", writes, checks, reads)
+	// No batch of reads took a check along: each went ahead of a write,
+	// every 4+2 writes.
+	if checks < writes/6-1 || reads > checks+1 {
+		t.Errorf("%d writes, %d checks, %d reads: want a check every 6 writes, one read each (plus the baseline)", writes, checks, reads)
+	}
+}
+
+// TestCheckRidesAlongWithReads: a check that is due goes out with the next
+// batch of reads the run sends anyway (Beside), not ahead of a write on a
+// round trip of its own; with no batch, it still comes, later.
+func TestCheckRidesAlongWithReads(t *testing.T) {
+	w := newWorld(t, nil)
+	for i := range 4 {
+		if ex := w.create(fmt.Sprint(i)); ex.Status != http.StatusCreated {
+			t.Fatalf("create: %d %v", ex.Status, ex.Err)
+		}
+	}
+	_, before := w.tw.Stats()
+	exs := w.cl.DoAll(context.Background(), []client.Request{{Method: http.MethodGet, Path: "/api/tags"}}, 8)
+	if _, after := w.tw.Stats(); after != before+1 {
+		t.Fatalf("a batch of reads after 4 writes made %d checks, want 1 (the one due)", after-before)
+	}
+	if exs[0].Status != http.StatusOK {
+		t.Fatalf("the batch's own read: %d", exs[0].Status)
+	}
+	w.cl.DoAll(context.Background(), []client.Request{{Method: http.MethodGet, Path: "/api/categories"}}, 8)
+	if _, again := w.tw.Stats(); again != before+1 {
+		t.Errorf("a second batch with no write between made another check (%d)", again-before-1)
 	}
 }
 
