@@ -7,7 +7,9 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/rules/envelope"
 	"github.com/conformance-suite/conformance/internal/rules/single"
+	"github.com/conformance-suite/conformance/internal/rules/termview"
 	"github.com/conformance-suite/conformance/internal/rules/tokens"
+	"github.com/tidwall/gjson"
 )
 
 // CrashRule names the rule a 5xx answer to the case breaks: the paging
@@ -47,6 +49,7 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 			return
 		}
 		j.Judged(found, ex, "data", "the "+endpoint+" resource "+quote(key), single.Named(endpoint, data, key))
+		j.termView(endpoint, ex, data)
 	case endpoint == "files":
 		if j.Status(missing, ex, single.MissingFilesCodes...) && ex.Status == http.StatusOK {
 			j.Judged(missing, ex, "data", "data, an array of file records", single.Named(endpoint, ex.Get("data"), key))
@@ -57,6 +60,21 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 		}
 	default:
 		j.Judged(missing, ex, "status and error body", "HTTP 404 with "+envelope.HandlerErrorShape, single.Missing(ex))
+	}
+}
+
+// termView judges what one answer of a single tag or category shows on
+// its own, as the normal run judges every such answer (rules/termview:
+// TAG-PAGES-MATCH-LIST, CAT-PAGES-MATCH-LIST, TAG-LIST-CONSISTENT,
+// CAT-LIST-CONSISTENT, TAG-NAME-IN-PAGES); other endpoints, and a term
+// whose pages are no array (the GET-SHAPE rule's concern), are not.
+func (j *Judge) termView(endpoint string, ex *client.Exchange, data gjson.Result) {
+	if (endpoint != "tags" && endpoint != "categories") || !data.Get("pages").IsArray() {
+		return
+	}
+	v := termview.View{Tag: endpoint == "tags", Term: data, Pages: termview.ArrayPages(data.Get("pages"))}
+	for _, c := range termview.Checks(func(*client.Exchange) (termview.View, bool) { return v, true }) {
+		j.Judged(c.Rule, ex, "data.pages", "the term's pages as its list names them, each carrying it", c.Judge(ex))
 	}
 }
 
