@@ -2,14 +2,13 @@ package oracle
 
 import (
 	"encoding/json"
-	"maps"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/rules/rulestest"
 )
 
 // The oracles read exchanges, and an exchange's body is the client's to
@@ -19,8 +18,8 @@ import (
 // The run's tokens in these tests: long enough to be searched for in
 // answers (minTokenToSearch).
 const (
-	apiToken  = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
-	authToken = "f9e8d7c6b5a40312f9e8d7c6b5a40312f9e8d7c6b5a40312f9e8d7c6b5a40312"
+	apiToken  = rulestest.APIToken
+	authToken = rulestest.AuthToken
 )
 
 // reply is a crafted answer: a status, a body, and the headers every
@@ -32,45 +31,16 @@ type reply struct {
 	header map[string]string
 }
 
-// conformingHeaders are the headers of 1 and 5.9.
-var conformingHeaders = map[string]string{
-	"Content-Type":                "application/json",
-	"Access-Control-Allow-Origin": "*",
-	"Cache-Control":               "no-store, no-cache, must-revalidate",
-}
-
 // send serves r on a loopback port and fetches it with method (GET when
-// empty) and the request options, as the run's client does.
+// empty) and the request options, as the run's client does
+// (rulestest.Send).
 func send(t *testing.T, method string, r reply, opts ...func(*client.Request)) *client.Exchange {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		h := maps.Clone(conformingHeaders)
-		maps.Copy(h, r.header)
-		for k, v := range h {
-			if v != "" {
-				w.Header().Set(k, v)
-			}
-		}
-		w.WriteHeader(r.status)
-		_, _ = w.Write([]byte(r.body))
-	}))
-	t.Cleanup(srv.Close)
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: apiToken, AuthToken: authToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := client.Request{Method: method, Path: "/api/pages"}
-	if method == "" {
-		req.Method = http.MethodGet
-	}
+	req := client.Request{Method: method}
 	for _, o := range opts {
 		o(&req)
 	}
-	ex := c.Do(t.Context(), req)
-	if ex.Status != r.status {
-		t.Fatalf("the crafted answer did not arrive: %s", ex)
-	}
-	return ex
+	return rulestest.Send(t, rulestest.Reply{Status: r.status, Body: r.body, Header: r.header}, req)
 }
 
 // at sends the request to path.

@@ -24,6 +24,13 @@ type Reply struct {
 	Header map[string]string
 }
 
+// The tokens the crafted answers are fetched with: long enough to be
+// searched for in answers (as a real run's are).
+const (
+	APIToken  = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+	AuthToken = "f9e8d7c6b5a40312f9e8d7c6b5a40312f9e8d7c6b5a40312f9e8d7c6b5a40312"
+)
+
 // conformingHeaders are the headers of sections 1 and 5.9.
 var conformingHeaders = map[string]string{
 	"Content-Type":                "application/json",
@@ -47,7 +54,7 @@ func Send(t testing.TB, r Reply, req client.Request) *client.Exchange {
 		_, _ = w.Write([]byte(r.Body))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := client.New(client.Config{BaseURL: srv.URL, Token: "api-token", AuthToken: "auth-token"})
+	c, err := client.New(client.Config{BaseURL: srv.URL, Token: APIToken, AuthToken: AuthToken})
 	if err != nil {
 		t.Fatal(err)
 	}
