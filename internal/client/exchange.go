@@ -100,6 +100,12 @@ type Exchange struct {
 	Replayed bool
 	Started  time.Time
 	Duration time.Duration
+	// OnWire and OffWire are when the request first had its turn on the
+	// wire and when its last try let the wire go (zero when never sent):
+	// Started comes before any wait for the wire, so only these tell
+	// which reads went out before a write and which after. A replay has
+	// the original's: its answer is what the site showed then.
+	OnWire, OffWire time.Time
 	// Streamed is set when the answer was read as a stream
 	// (Request.Stream): its items went to a fold (Folded) and were not
 	// kept. Body and JSON are then the envelope with that array empty

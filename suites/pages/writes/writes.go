@@ -47,6 +47,7 @@ type suite struct {
 // judgeOn): the section of a chain's lead comes before every other section
 // that judges the chain.
 func Register(t *framework.Fixture) {
+	registerSiteModel(t)
 	Describe("Page writes", framework.PhaseWrites, func() {
 		s := &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
 		s.categories = framework.Share(s.g, func(ctx context.Context) *client.Exchange { return t.Read(ctx, "/api/categories", nil) })
