@@ -198,6 +198,9 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		}
 	}
 	s.reindexTags(ch)
+	if s.mutated(EditSpillsToNewestPage) {
+		s.spillEdit(p)
+	}
 	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
 }
 
@@ -253,6 +256,9 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		s.pages[c.key] = c
 	}
 	s.reindexTags(nil)
+	if s.mutated(TermListsDeletedAfterWrite) {
+		s.bury(p)
+	}
 	if s.mutated(DeleteReturnsData) {
 		return success(http.StatusOK, "Page deleted.", kv{"data", s.pageObj(p, baseURL(r))})
 	}
