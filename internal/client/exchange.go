@@ -138,6 +138,16 @@ type Exchange struct {
 // Folded is what the fold of a streamed read kept (Stream, Fold.Value):
 // nil unless the whole answer was one JSON document in UTF-8 within the
 // bounds. A replay from the read cache gives the first read's value.
+// WireSpan is when the request was on the wire (OnWire to OffWire), or,
+// for an exchange that has none (never sent, or made by hand), from its
+// start to its end.
+func (e *Exchange) WireSpan() (from, to time.Time) {
+	if e.OnWire.IsZero() || e.OffWire.IsZero() {
+		return e.Started, e.Started.Add(e.Duration)
+	}
+	return e.OnWire, e.OffWire
+}
+
 func (e *Exchange) Folded() any { return locked(e, func() any { return e.folded }) }
 
 // setStreamed records what a streamed read brought.

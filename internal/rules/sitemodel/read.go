@@ -105,10 +105,8 @@ func Read(ex *client.Exchange, runID, apiPrefix string, items Items) (Seen, bool
 	if err != nil || !ex.Sent || !strings.HasPrefix(u.Path, apiPrefix) {
 		return Seen{}, false
 	}
-	s := Seen{Ex: ex, From: ex.OnWire, To: ex.OffWire}
-	if s.From.IsZero() || s.To.IsZero() {
-		s.From, s.To = ex.Started, ex.Started.Add(ex.Duration)
-	}
+	s := Seen{Ex: ex}
+	s.From, s.To = ex.WireSpan()
 	endpoint, key := splitPath(strings.TrimPrefix(u.Path, apiPrefix))
 	ours := func(k string) bool { return marker.HasRunMarker(k, runID) }
 	if client.Alone(ex.Method) {
@@ -116,9 +114,9 @@ func Read(ex *client.Exchange, runID, apiPrefix string, items Items) (Seen, bool
 			answered: ex.Status != 0 && ex.Fault() == ""}
 		if s.write.page && ex.Status >= 200 && ex.Status < 300 {
 			if d := ex.Get("data"); d.IsObject() {
-				s.write.newKey = d.Get("key").String()
+				s.write.newKey = strings.Clone(d.Get("key").String())
 				if ours(s.write.newKey) {
-					s.pages = append(s.pages, shown{key: s.write.newKey, where: "the answer to " + ex.Method, obj: d})
+					s.pages = append(s.pages, shown{key: s.write.newKey, where: "the answer to " + ex.Method, obj: own(d)})
 				}
 			}
 		}
@@ -159,7 +157,7 @@ func (s *Seen) readSingle(ex *client.Exchange, key string, ours func(string) boo
 	}
 	s.single = &single{key: key, found: ex.Status == http.StatusOK, gone: ex.Status == http.StatusNotFound, answerStatus: ex.Status}
 	if d := ex.Get("data"); s.single.found && d.IsObject() && d.Get("key").String() == key {
-		s.pages = append(s.pages, shown{key: key, where: "GET /api/pages/" + key, obj: d})
+		s.pages = append(s.pages, shown{key: key, where: "GET /api/pages/" + key, obj: own(d)})
 	}
 }
 
@@ -174,8 +172,9 @@ func (s *Seen) readListing(ex *client.Exchange, q url.Values, ours func(string) 
 	keys := map[string]bool{}
 	for _, p := range kept.Pages {
 		if k := p.Get("key").String(); ours(k) {
+			k = strings.Clone(k)
 			keys[k] = true
-			s.pages = append(s.pages, shown{key: k, where: ex.Method + " " + ex.URL, obj: p})
+			s.pages = append(s.pages, shown{key: k, where: ex.Method + " " + ex.URL, obj: own(p)})
 		}
 	}
 	types, ok := typesAsked(q)
@@ -226,13 +225,14 @@ func (s *Seen) readTerm(ex *client.Exchange, k termKind, term string, ours func(
 	saw := termSaw{kind: k, term: term, names: map[string]bool{}, where: where}
 	for _, v := range list.Array() {
 		if ours(v.String()) {
-			saw.names[v.String()] = true
+			saw.names[strings.Clone(v.String())] = true
 		}
 	}
 	for _, p := range kept.Pages {
 		if key := p.Get("key").String(); ours(key) {
+			key = strings.Clone(key)
 			saw.names[key] = true
-			s.pages = append(s.pages, shown{key: key, where: "the pages of " + where, obj: p})
+			s.pages = append(s.pages, shown{key: key, where: "the pages of " + where, obj: own(p)})
 		}
 	}
 	s.terms = append(s.terms, saw)
@@ -250,12 +250,16 @@ func (s *Seen) readTermList(ex *client.Exchange, k termKind, ours func(string) b
 		if !list.IsArray() {
 			continue
 		}
-		saw := termSaw{kind: k, term: it.Get("key").String(), names: map[string]bool{}, where: "the item of " + it.Get("key").String() + " in GET " + ex.URL}
+		saw := termSaw{kind: k, term: strings.Clone(it.Get("key").String()), names: map[string]bool{}, where: "the item of " + it.Get("key").String() + " in GET " + ex.URL}
 		for _, v := range list.Array() {
 			if ours(v.String()) {
-				saw.names[v.String()] = true
+				saw.names[strings.Clone(v.String())] = true
 			}
 		}
 		s.terms = append(s.terms, saw)
 	}
 }
+
+// own is a copy of v that holds no part of the answer's body: the model
+// keeps a few page objects of the run to the end, never a big body.
+func own(v gjson.Result) gjson.Result { return gjson.Parse(strings.Clone(v.Raw)) }

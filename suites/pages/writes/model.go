@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -45,9 +44,9 @@ func registerSiteModel(t *framework.Fixture) {
 	})
 	Describe("The run's pages in every answer, against what its writes left", framework.PhaseEveryAnswer,
 		Label(framework.LabelCrossCutting), func() {
-			// Judged once, when the first of these specs runs: every other
-			// spec has run by then.
-			judged := sync.OnceValue(func() sitemodel.Verdicts { return sitemodel.Judge(m.seen.Of(struct{}{})) })
+			// Each spec replays the answers anew (a few hundred, in
+			// microseconds): every other spec has run by then.
+			judged := func() sitemodel.Verdicts { return sitemodel.Judge(m.seen.Of(struct{}{})) }
 			for _, rule := range sitemodel.Rules() {
 				t.It(rule, func(SpecContext) { m.judge(t, rule, judged()) }, framework.Case(modelCase))
 			}
