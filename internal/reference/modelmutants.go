@@ -6,11 +6,11 @@ package reference
 // judges every answer of the run against every write before it, sees
 // these.
 
-// EditSpillsToNewestPage: an edit that succeeds also writes the edited
-// page's key into the description of the newest other page (a handler that
-// reuses the page it loaded last).
-var EditSpillsToNewestPage = declare(breaks("edit-spills-to-newest-page", "PAGE-VIEWS-AGREE",
-	"An edit also changes another page: the newest other page's description becomes a note naming the edited page."))
+// EditChildTouchesParent: an edit of a child page that succeeds also
+// gives its parent the child's description (a handler that saves the page
+// it loaded to find the child's parent).
+var EditChildTouchesParent = declare(breaks("edit-child-touches-parent", "PAGE-VIEWS-AGREE",
+	"An edit of a child page also changes its parent: the parent's description becomes the child's."))
 
 // TermListsDeletedAfterWrite: a deleted page leaves its tags' and
 // category's lists at once, but the next page write files it there again
@@ -18,18 +18,11 @@ var EditSpillsToNewestPage = declare(breaks("edit-spills-to-newest-page", "PAGE-
 var TermListsDeletedAfterWrite = declare(breaks("term-lists-deleted-after-write", "TAG-LIST-CONSISTENT CAT-LIST-CONSISTENT",
 	"A deleted page is back in its tags' and category's lists after the next page write, though it reads 404."))
 
-// spillEdit is EditSpillsToNewestPage's effect of the edit of p.
-func (s *view) spillEdit(p *page) {
-	newest := s.sortedPages(func(o *page) bool { return o.key != p.key && o.seq > 0 })
-	if len(newest) == 0 {
-		return
+// touchParent is EditChildTouchesParent's effect of the edit of p.
+func (s *view) touchParent(p *page) {
+	if parent := s.pages[parentOf(p.key)]; parent != nil && parent != p {
+		parent.description = p.description
 	}
-	for _, o := range newest[1:] {
-		if o.seq > newest[0].seq {
-			newest[0] = o
-		}
-	}
-	newest[0].description = "touched by the edit of " + p.key
 }
 
 // buried is a page TermListsDeletedAfterWrite keeps after its delete, and

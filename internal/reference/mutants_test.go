@@ -241,8 +241,8 @@ var mutantProbes = map[Mutant]struct {
 	PageOldKeyCached: {[]req{g("/api/pages/alpha-post"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
 		g("/api/pages/alpha-post")}, "the old key answers 200"},
 	// what a write does to other pages and later views (modelmutants.go)
-	EditSpillsToNewestPage: {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "slug": "newest"}),
-		js("PUT", "/api/pages/alpha-post", map[string]any{"description": "x"}), g("/api/pages/newest")}, "newest's description changed"},
+	EditChildTouchesParent: {[]req{js("PUT", "/api/pages/guides/getting-started", map[string]any{"description": "x"}),
+		g("/api/pages/guides")}, "the parent's description changed"},
 	TermListsDeletedAfterWrite: {[]req{js("DELETE", "/api/pages/alpha-post", nil), js("POST", "/api/pages", map[string]any{"title": "N"}),
 		g("/api/tags/news")}, "news names alpha-post again"},
 	// taxonomy

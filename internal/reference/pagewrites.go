@@ -198,8 +198,8 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		}
 	}
 	s.reindexTags(ch)
-	if s.mutated(EditSpillsToNewestPage) {
-		s.spillEdit(p)
+	if s.mutated(EditChildTouchesParent) {
+		s.touchParent(p)
 	}
 	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
 }
