@@ -15,7 +15,9 @@ package sitemodel
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -263,3 +265,46 @@ func (s *Seen) readTermList(ex *client.Exchange, k termKind, ours func(string) b
 // own is a copy of v that holds no part of the answer's body: the model
 // keeps a few page objects of the run to the end, never a big body.
 func own(v gjson.Result) gjson.Result { return gjson.Parse(strings.Clone(v.Raw)) }
+
+// Recorder keeps the answers of one run for Judge, from the run's first
+// write of a page on: before it, no page of the run exists to judge, and a
+// big site's views would only be held for nothing. Record may be called
+// from many goroutines.
+type Recorder struct {
+	runID, apiPrefix string
+	items            Items
+	mu               sync.Mutex
+	seen             []Seen
+	wrote            bool
+}
+
+// NewRecorder keeps the answers of run runID (see Read).
+func NewRecorder(runID, apiPrefix string, items Items) *Recorder {
+	return &Recorder{runID: runID, apiPrefix: apiPrefix, items: items}
+}
+
+// Record reads one answer for the model.
+func (r *Recorder) Record(ex *client.Exchange) {
+	r.mu.Lock()
+	wrote := r.wrote
+	r.mu.Unlock()
+	if !wrote && !(client.Alone(ex.Method) && strings.Contains(ex.URL, r.apiPrefix+"pages")) {
+		return
+	}
+	s, ok := Read(ex, r.runID, r.apiPrefix, r.items)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.wrote = true
+	r.seen = append(r.seen, s)
+}
+
+// Judge judges the answers recorded so far.
+func (r *Recorder) Judge() Verdicts {
+	r.mu.Lock()
+	seen := slices.Clone(r.seen)
+	r.mu.Unlock()
+	return Judge(seen)
+}

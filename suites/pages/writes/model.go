@@ -27,28 +27,17 @@ import (
 // modelCase is the Case of the specs the model judges.
 const modelCase = "every answer of the run, against what its writes left"
 
-// siteModel collects the run's answers for the model.
-type siteModel struct {
-	seen framework.Collector[struct{}, sitemodel.Seen]
-}
-
 // registerSiteModel starts reading every answer of t's run for the model,
 // and registers one spec per rule it judges, after every other spec.
 func registerSiteModel(t *framework.Fixture) {
-	m := &siteModel{}
-	prefix := apiPrefix(t.Client.BaseURL())
-	t.Client.OnExchange(func(ex *client.Exchange) {
-		if s, ok := sitemodel.Read(ex, t.RunID, prefix, keptItems); ok {
-			m.seen.Add(struct{}{}, s)
-		}
-	})
+	m := sitemodel.NewRecorder(t.RunID, apiPrefix(t.Client.BaseURL()), keptItems)
+	t.Client.OnExchange(m.Record)
 	Describe("The run's pages in every answer, against what its writes left", framework.PhaseEveryAnswer,
 		Label(framework.LabelCrossCutting), func() {
 			// Each spec replays the answers anew (a few hundred, in
 			// microseconds): every other spec has run by then.
-			judged := func() sitemodel.Verdicts { return sitemodel.Judge(m.seen.Of(struct{}{})) }
 			for _, rule := range sitemodel.Rules() {
-				t.It(rule, func(SpecContext) { m.judge(t, rule, judged()) }, framework.Case(modelCase))
+				t.It(rule, func(SpecContext) { judgeModel(t, rule, m.Judge()) }, framework.Case(modelCase))
 			}
 		})
 }
@@ -73,7 +62,7 @@ func keptItems(ex *client.Exchange, path string) sitemodel.Kept {
 const maxModelFindings = 20
 
 // judge reports the model's verdicts on rule.
-func (m *siteModel) judge(t *framework.Fixture, rule string, v sitemodel.Verdicts) {
+func judgeModel(t *framework.Fixture, rule string, v sitemodel.Verdicts) {
 	if v.Judged[rule] == 0 {
 		why := "no answer of the run showed a page the run wrote in a way this rule judges"
 		if v.Stopped != "" {
