@@ -182,6 +182,17 @@ func (s *suite) lastPages(l *listing, keys []string, total int64) []client.Reque
 	return out
 }
 
+// noList is the first answer of l, read whole, that gave no page list
+// (nil when every one did).
+func (l *listing) noList(v *seen) *client.Exchange {
+	for _, r := range l.reads {
+		if pagelist.Unread(r.ex) == "" && !v.isList(r.ex) {
+			return r.ex
+		}
+	}
+	return nil
+}
+
 // undecided says why l decided nothing of key: an answer that was to
 // hold the page or the whole listing was not read whole, or gave no list.
 func (l *listing) undecided(v *seen, key string) string {

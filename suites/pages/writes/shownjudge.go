@@ -123,11 +123,10 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 		page, reads := v.now()
 		typ := page.Get("type").String()
 		for _, l := range v.lists {
-			ex := l.reads[0].ex
-			if u.unread(ex) {
+			if u.unread(l.reads[0].ex) {
 				continue
 			}
-			if !v.isList(ex) {
+			if ex := l.noList(v); ex != nil {
 				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, l.types, match.Outcome(ex))
 				continue
 			}
