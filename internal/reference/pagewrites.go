@@ -245,6 +245,7 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		return success(http.StatusOK, "Page deleted.")
 	}
 	s.removePage(p)
+	s.keepListed(p)
 	for _, c := range s.children(p.key) {
 		if s.mutated(ChildWritesHitParent) {
 			// The previous release leaves the child behind, emptied.

@@ -64,7 +64,10 @@ var pagesRules = []Rule{
 			"a page, 5 to 100) and compared with the every-type listing. " +
 			"A type the target has no page of is reported not checked unless the run may create one. With writes allowed, the " +
 			"run's own pages are looked for after their writes too: a listing read right after a create, an edit of the type " +
-			"or a delete lists the page exactly when its type (read back beside it) is one the listing asks for. " +
+			"or a delete lists the page exactly when its type (read back beside it) is one the listing asks for. The order of " +
+			"the list is open, so a page is judged missing, or absent, only on the whole listing; where it must be listed, the " +
+			"listing's first page and then its last pages are looked in first (the host lists the newest first, and the run's " +
+			"pages are dated far in the past). " +
 			"With writes, every listing of the run that asks for all pages of its types (numberOfItems -1) and came " +
 			"whole is also judged (rules/sitemodel): it lists each live page of the run whose type, as last read since" +
 			" its last write, is one of them; a listing read for some pages only says nothing of the others."},
@@ -338,9 +341,10 @@ var pagesRules = []Rule{
 		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
 	{ID: "PAGE-DELETE-GONE", Section: "3.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage, GetPage},
 		Text: "After a delete, reading the key answers 404 and a second delete answers 404.",
-		Reading: "3.3 says deleting removes the page: a second case deletes a published page of the run that has a tag and a " +
-			"category, and the listing of every type, the page's tag and category (single views) and the tag and category " +
-			"lists, read beside the read of its key, must name it no more. " +
+		Reading: "3.3 says deleting removes the page: a second case deletes a page of the run that has a tag and a " +
+			"category, and the listing of its type, the page's tag and category (single views) and the tag and category " +
+			"lists, read beside the read of its key, must name it no more; a third, the listing of every type read whole as " +
+			"the run ends (the one the run's cleanup looks for its pages in) must not list it. " +
 			"With writes, every later answer of the run is also judged (rules/sitemodel): once a delete of a run page " +
 			"answered 2xx, no read of its key answers 200 and no listing, tag or category view shows it, until a " +
 			"create answers with that key again."},

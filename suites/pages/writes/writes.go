@@ -37,6 +37,10 @@ type suite struct {
 	editMissing, deleteMissing *chain[*missingKey]
 	// A create whose slug another page's key has (sideeffects.go).
 	collision *chain[*collision]
+	// deletion is what the views showed after the static chain's delete,
+	// judged again on the listing of every page at the run's end (nil
+	// until the chain made it).
+	deletion *seen
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
@@ -48,8 +52,9 @@ type suite struct {
 // that judges the chain.
 func Register(t *framework.Fixture) {
 	registerSiteModel(t)
+	var s *suite
 	Describe("Page writes", framework.PhaseWrites, func() {
-		s := &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
+		s = &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
 		s.categories = framework.Share(s.g, func(ctx context.Context) *client.Exchange { return t.Read(ctx, "/api/categories", nil) })
 		s.hierarchy = newChain(s, s.makeHierarchy)
 		s.full = newChain(s, s.makeFullPage)
@@ -70,6 +75,11 @@ func Register(t *framework.Fixture) {
 		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
 		Describe("4.3-4.5, 7 What refused and colliding writes leave", s.registerSideEffects)
 		Describe("2.1, 2.2, 2.3, 4.1 Writes show everywhere", s.registerShown)
+	})
+	// After every write of the run: the listing of every page that its
+	// sweep reads anyway (framework.RunPagesAtEnd).
+	Describe("3.3 What the run's deletes leave", framework.PhaseRunEnd, func() {
+		t.It("PAGE-DELETE-GONE", s.judgeGoneAtEnd, framework.Case("the listing of every page at the run's end does not list the deleted page"))
 	})
 }
 
