@@ -1,6 +1,8 @@
 package pagelist
 
 import (
+	"strconv"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
@@ -17,12 +19,21 @@ type Kept struct {
 	Only []string
 }
 
-// KeptItems are the pages kept of ex: its data array, or those of a
-// stream folded into a listing. A stream folded otherwise (into the keys
-// of one run, say) kept none: not Whole.
+// KeptItems are the pages kept of ex: its data array, those of a stream
+// folded into a listing, or the run's keys a stream was folded into (the
+// sweep's). A stream folded otherwise kept none: not Whole.
 func KeptItems(ex *client.Exchange, path string) Kept {
 	if ex.Streamed == nil {
 		return Kept{Pages: ex.Get(path).Array(), Whole: Unread(ex) == ""}
+	}
+	if keys, ok := ex.Folded().([]string); ok {
+		// The run's keys alone (the sweep's fold): every page of the
+		// run the answer lists, as objects that show their key only.
+		out := Kept{Whole: Unread(ex) == ""}
+		for _, k := range keys {
+			out.Pages = append(out.Pages, gjson.Parse(`{"key":`+strconv.Quote(k)+`}`))
+		}
+		return out
 	}
 	v, ok := ex.Folded().(*foldedListing)
 	if !ok {
