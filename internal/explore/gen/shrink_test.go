@@ -79,6 +79,15 @@ func shrunk(t *testing.T, seed string, g *rapid.Generator[gen.Case], breaks func
 	return last
 }
 
+// manyTags is the many class's smallest value: n names t1 to tn.
+func manyTags(n int) string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("t%d", i+1)
+	}
+	return strings.Join(names, ",")
+}
+
 // fieldsOf renders a case's fields as name=value, in order.
 func fieldsOf(c gen.Case) []string {
 	var out []string
@@ -105,6 +114,9 @@ func TestShrinking(t *testing.T) {
 		g      *rapid.Generator[gen.Case]
 		breaks func(gen.Case) bool
 		want   []string // fields, or parameters of a list
+		// or, when the failure also shows in another boundary class of
+		// the same field, the case at that class's edge
+		or []string
 	}{
 		{name: "a tag name with an ampersand", g: gen.Create(full), breaks: func(c gen.Case) bool {
 			f, ok := c.Field("tags")
@@ -116,7 +128,8 @@ func TestShrinking(t *testing.T) {
 			s, _ := tags.Value.(string)
 			cat, ok := c.Field("category")
 			return strings.Count(s, ",") >= 3 && ok && !cat.Invalid
-		}, want: []string{"slug={slug}", "title=a", "content=a", "type=draft", "tags=a,a,a,a", "category=news"}},
+		}, want: []string{"slug={slug}", "title=a", "content=a", "type=draft", "tags=a,a,a,a", "category=news"},
+			or: []string{"slug={slug}", "title=a", "content=a", "type=draft", "tags=" + manyTags(50), "category=news"}},
 		{name: "an edit of type and date together", g: gen.Edit(full), breaks: func(c gen.Case) bool {
 			_, typ := c.Field("type")
 			_, date := c.Field("date")
@@ -158,7 +171,7 @@ func TestShrinking(t *testing.T) {
 			if got.Kind == gen.KindList {
 				have = paramsOf(got)
 			}
-			if !slices.Equal(have, c.want) || got.Form {
+			if (!slices.Equal(have, c.want) && (c.or == nil || !slices.Equal(have, c.or))) || got.Form {
 				t.Errorf("%s, seed %s: shrunk to %q (form %t), want %q in JSON", c.name, seed, have, got.Form, c.want)
 			}
 		}

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"strconv"
-	"strings"
 
 	"pgregory.net/rapid"
 )
@@ -54,11 +53,7 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 		}
 	}
 	add("description", TextField(t, "description", form, Text()))
-	tags := Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")}
-	if kind := rapid.IntRange(0, 9).Draw(t, "tagsKind"); !form && kind == 9 {
-		tags = Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true}
-	}
-	add("tags", tags)
+	add("tags", TagsField(t, form))
 	category := Field{Name: "category", Value: Marker + "no-such-category", Invalid: true}
 	if len(site.Categories) > 0 {
 		known := rapid.SampledFrom(site.Categories).Draw(t, "category")
@@ -67,18 +62,10 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 		}
 	}
 	add("category", category)
-	d, kind := Date(t)
-	add("date", Field{Name: "date", Value: d, Invalid: kind == BadDate})
-	position := Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))}
-	switch rapid.IntRange(0, 9).Draw(t, "positionKind") {
-	case 8:
-		position = Field{Name: "position", Value: "abc", Invalid: true}
-	case 9:
-		position = Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true}
-	}
-	add("position", position)
+	add("date", DateField(t))
+	add("position", IntField(t, "position", form))
 	for _, name := range []string{"noindex", "nofollow", "noarchive"} {
-		add(name, Field{Name: name, Value: jsonOrForm(form, rapid.Bool().Draw(t, name))})
+		add(name, BoolField(t, name, form))
 	}
 	// A cover image or a template the site may not have, a parent no page
 	// has: whether a server takes them is not said (Invalid: refused or
