@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/reference"
@@ -105,6 +106,29 @@ func TestRefusedInvalidCreateStored(t *testing.T) {
 	if i < 0 || what[i] != "refused create" {
 		t.Errorf("findings %v (%v), want PAGE-REFUSED-WRITE-NO-EFFECT: refused create", rules, what)
 	}
+}
+
+// TestRefusedCreateStoredElsewhere: a create with a malformed date
+// refused with 400, whose page was made all the same under another key,
+// breaks PAGE-REFUSED-WRITE-NO-EFFECT: no page reads at the slug sent,
+// but the site holds one page more than just before (meta.total); the
+// page is still removed (it carries the run marker: the sweep finds it).
+func TestRefusedCreateStoredElsewhere(t *testing.T) {
+	t.Parallel()
+	wrap := halfRefused(http.MethodPost, "/api/pages",
+		func(v url.Values) bool { return v.Has("date") && !isDate(v.Get("date")) },
+		func(v url.Values) { v.Del("date"); v.Set("slug", v.Get("slug")+"-elsewhere") })
+	rules, what := halfCase(t, wrap, gen.KindCreate)
+	i := slices.Index(what, "refused create: meta.total")
+	if i < 0 || rules[i] != "PAGE-REFUSED-WRITE-NO-EFFECT" {
+		t.Errorf("findings %v (%v), want PAGE-REFUSED-WRITE-NO-EFFECT: refused create: meta.total", rules, what)
+	}
+}
+
+// isDate reports whether s is a date of 4.3's form.
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateTime, s)
+	return err == nil
 }
 
 // TestRefusedInvalidEditApplied: an edit with a type outside the five
