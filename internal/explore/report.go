@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -29,8 +30,13 @@ func (s *session) buildReport(started time.Time, verdictText string) *report.Run
 	meta := report.Meta{SuiteVersion: s.cfg.SuiteVersion, Target: s.c.BaseURL(), RunID: s.fx.RunID, Mode: "explore, " + s.mode,
 		Started: started, Duration: report.Duration(time.Since(started)), Requests: s.c.Seq(), Retries: s.c.Retries()}
 	l := s.fx.Ledger
+	left, pages, command := s.leftovers()
+	problems := left
+	if command != "" {
+		problems = append(problems, cleanupAdvice(command))
+	}
 	run := report.Build(nil, spec.All(), meta, report.Extras{
-		Cleanup:      report.Cleanup{PagesLeft: l.Pages(), Settings: l.Settings(), Problems: append(l.Problems(), s.notes...)},
+		Cleanup:      report.Cleanup{PagesLeft: pages, Settings: l.Settings(), Problems: problems},
 		Observations: s.observations()})
 	checked := s.tally.Checked()
 	byRule := map[string][]Record{}
@@ -62,6 +68,10 @@ func (s *session) buildReport(started time.Time, verdictText string) *report.Run
 	run.Verdict = verdictText
 	if run.Verdict == "" {
 		run.Verdict = s.verdict()
+	}
+	if command != "" {
+		// In the verdict, every report shows it (JUnit included).
+		run.Verdict += leftVerdict(pages, command)
 	}
 	run.Diagnosis = report.Diagnose(run)
 	return run
@@ -108,6 +118,9 @@ func (s *session) totalCases() int {
 // findings that did not reproduce, and the framework's own.
 func (s *session) observations() []string {
 	out := append([]string{fmt.Sprintf("explore: seed %d; cases sent by kind: %s", s.cfg.Seed, s.casesLine())}, s.tally.Observed()...)
+	for _, l := range s.skippedLines() {
+		out = append(out, "explore: "+l)
+	}
 	for _, r := range s.flaky {
 		out = append(out, fmt.Sprintf("explore: a %s case once showed %s, but not again when sent a second time (not reported as a finding): %s",
 			r.Kind, r.Finding.Signature(), r.Finding.Got))
@@ -214,10 +227,31 @@ func (s *session) printSummary(run *report.Run) {
 			fmt.Fprintf(out, "   replay: conformance explore --replay %s\n", r.File)
 		}
 	}
-	if len(run.Cleanup.PagesLeft) > 0 || len(run.Cleanup.Problems) > 0 {
-		fmt.Fprintf(out, "\nLeft on the target: pages %v; problems: %v\n", run.Cleanup.PagesLeft, run.Cleanup.Problems)
-	}
+	s.printLeft(out)
 	fmt.Fprintf(out, "\n%s\n", run.Verdict)
+}
+
+// printLeft writes the cases this target could not undo (not sent), and
+// what the exploration left on the target, as sentences, with the command
+// that removes the pages.
+func (s *session) printLeft(out io.Writer) {
+	if skipped := s.skippedLines(); len(skipped) > 0 {
+		fmt.Fprintf(out, "\nNot sent, because this target could not undo them:\n")
+		for _, l := range skipped {
+			fmt.Fprintf(out, "  - %s\n", l)
+		}
+	}
+	left, _, command := s.leftovers()
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\nWhat the exploration left on the target:\n")
+	for _, l := range left {
+		fmt.Fprintf(out, "  - %s\n", l)
+	}
+	if command != "" {
+		fmt.Fprintf(out, "  %s\n", cleanupAdvice(command))
+	}
 }
 
 // ParseKinds parses a comma-separated list of kinds (the --explore-kinds

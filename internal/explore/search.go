@@ -231,13 +231,19 @@ func (s *session) failedFast() bool { return s.cfg.FailFast && len(s.records) > 
 type outcome struct {
 	judge     *oracle.Judge
 	exchanges []*client.Exchange
+	skipped   bool // not sent: this target could not undo it
 }
 
-// run sends a case and judges it.
+// run sends a case and judges it; a case this target could not undo is
+// not sent (cannotUndo), and its outcome says so.
 func (s *session) run(ctx context.Context, c gen.Case) outcome {
+	j := oracle.NewJudge()
+	if why := s.cannotUndo(ctx, c); why != "" {
+		s.skip(c, why)
+		return outcome{judge: j, skipped: true}
+	}
 	s.c.SetScope("explore: " + string(c.Kind))
 	from := s.c.Seq()
-	j := oracle.NewJudge()
 	switch c.Kind {
 	case gen.KindList:
 		s.list(ctx, c, j)
@@ -257,6 +263,7 @@ func (s *session) run(ctx context.Context, c gen.Case) outcome {
 		s.settingsCase(ctx, c, j)
 	}
 	s.tally.Add(j)
+	s.noteChildLeft()
 	return outcome{judge: j, exchanges: slices.Clone(s.c.Since(from))}
 }
 

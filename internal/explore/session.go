@@ -38,6 +38,11 @@ type session struct {
 	sent atomic.Int64
 	// notes are what the run could not undo, for the report.
 	notes []string
+	// skipped counts the cases not sent because this target could not
+	// undo them, by reason (undo.go); childLeft, when set, is why no
+	// more child pages are made.
+	skipped   map[string]int
+	childLeft string
 
 	budget  budget
 	cases   map[gen.Kind]int // cases sent while searching, by kind

@@ -20,6 +20,8 @@ func init() {
 		ExploreMissingTagEchoesToken:  {[]req{g("/api/tags/a_b")}, "token in the message"},
 		ExploreFilesEncodedDots:       {[]req{g("/api/files/%2e%2e")}, "200 instead of 400"},
 		ExploreTextPlainCrash:         {[]req{{method: "POST", path: "/api/pages", raw: "{}", contentType: "text/plain"}}, "500 instead of 400"},
+		BenignMissingParentAccepted: {[]req{js("POST", "/api/pages", map[string]any{"title": "o", "parent": "no-such-parent"})},
+			"201 at no-such-parent/o instead of 400"},
 	} {
 		mutantProbes[m] = p
 	}

@@ -79,7 +79,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	if ch.parentSent && !s.mutated(ParentIgnored) {
 		parent = ch.parent
 	}
-	if err := s.checkParent(parent, ""); err != "" {
+	if err := s.parentError(parent, ""); err != "" {
 		return failure(http.StatusBadRequest, string(err))
 	}
 	if key := joinKey(parent, ch.slug); ch.slugSent && s.pages[key] != nil && s.mutated(BenignTakenSlugRefused) {
@@ -166,7 +166,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		parent = ch.parent
 	}
 	if parent != parentOf(old.key) {
-		if err := s.checkParent(parent, old.key); err != "" {
+		if err := s.parentError(parent, old.key); err != "" {
 			return failure(http.StatusBadRequest, string(err))
 		}
 	}

@@ -37,6 +37,7 @@ const (
 	TypePaging FieldType = "paging"
 	TypeBool   FieldType = "boolean" // noindex, nofollow, noarchive, the list filters
 	TypeDate   FieldType = "date"    // YYYY-MM-DD HH:MM:SS
+	TypeJSON   FieldType = "json"    // customFields: JSON text
 	TypeKey    FieldType = "key"     // a resource key in a path
 )
 
@@ -70,6 +71,10 @@ const (
 	// booleans
 	ClassSpelling = "spelling" // 1, 0, TRUE, yes, on, "": not true or false
 
+	// customFields (JSON text)
+	ClassNotJSON = "not-json"
+	ClassNewName = "new-name" // names a custom field: never sent
+
 	// dates
 	ClassPast      = "past"
 	ClassFuture    = "future"
@@ -98,7 +103,7 @@ var FieldTypes = []struct {
 }{
 	{"title", TypeText}, {"content", TypeText}, {"description", TypeText}, {"tags", TypeList},
 	{"date", TypeDate}, {"position", TypeInt}, {"noindex", TypeBool}, {"nofollow", TypeBool}, {"noarchive", TypeBool},
-	{"settings text", TypeText},
+	{"settings text", TypeText}, {"customFields", TypeJSON},
 	{"numberOfItems", TypePaging}, {"pageNumber", TypePaging},
 	{"published", TypeBool}, {"static", TypeBool}, {"sticky", TypeBool}, {"draft", TypeBool}, {"scheduled", TypeBool}, {"untagged", TypeBool},
 	{"key", TypeKey},
@@ -127,11 +132,12 @@ func around(t *rapid.T, name, mid string) string {
 	return before + mid + after
 }
 
-// longText is n characters (1 KB to 40 KB) of one piece repeated: the
-// length shrinks to the shortest that fails, the piece to "a".
-func longText(t *rapid.T, name string) string {
+// longText draws a text of n characters (1 KB to 40 KB) of one piece
+// repeated, made only when it is sent (make): the length shrinks to the
+// shortest that fails, the piece to "a".
+func longText(t *rapid.T, name string) (make func() string) {
 	piece, n := rapid.SampledFrom(pieces[:4]).Draw(t, name+"LongPiece"), rapid.IntRange(1000, 40000).Draw(t, name+"LongLength")
-	return string([]rune(strings.Repeat(piece, n))[:n])
+	return func() string { return string([]rune(strings.Repeat(piece, n))[:n]) }
 }
 
 // TextField draws a text field in one of the text classes: plain half
@@ -155,7 +161,7 @@ func TextField(t *rapid.T, name string, form bool, plain *rapid.Generator[string
 	plainField := Field{Name: name, Value: v, Class: ClassPlain}
 	switch rapid.IntRange(0, 15).Draw(t, name+"Class") {
 	case 8:
-		return Field{Name: name, Value: long, Class: ClassLong, Limit: true}
+		return Field{Name: name, Value: long(), Class: ClassLong, Limit: true}
 	case 9:
 		return Field{Name: name, Value: control, Class: ClassControl, Limit: true}
 	case 10:
@@ -333,7 +339,7 @@ func (c Case) Cells() []Cell {
 			continue
 		}
 		name := f.Name
-		if c.Kind == KindSettings || c.Target == "settings" {
+		if (c.Kind == KindSettings || c.Target == "settings") && name != "customFields" {
 			name = "settings text"
 		}
 		out = append(out, Cell{name, f.Class})

@@ -132,28 +132,38 @@ func Refused(site *Site) *rapid.Generator[Case] {
 	})
 }
 
-// badCustomFields are customFields values that are not JSON text: they
-// name no custom field, so a server that wrongly takes one adds none to
-// the site's pages (see the README on custom fields).
-var badCustomFields = []string{"{", "not json", `{"a":}`, "[", "'x'", `{"a":1,}`}
+// badCustomFields are customFields values that are not JSON text and
+// name no field even to a lenient parser (no quoted name in them): a
+// server that wrongly takes one adds no custom field to the site's pages
+// (see the README on custom fields).
+var badCustomFields = []string{"{", "not json", "[", "'x'", "{,}", "}"}
 
 // Settings generates PUT /api/settings bodies (4.10): text settings of
-// 2.6 (values of other kinds now and then), and customFields that is not
-// JSON text when the site has the field. Never a customFields value that
-// names a field: on the host, a new name stays on every page for good.
+// 2.6 in every text class, and, when the site has the field, customFields
+// that is not JSON text (ClassNotJSON), or now and then a value that
+// names a new field (ClassNewName), which the explorer never sends (on
+// the host a custom field, once added, stays on every page for good: it
+// is counted as skipped, and reported).
 func Settings(site *Site) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindSettings, Endpoint: "settings", Form: rapid.Bool().Draw(t, "form")}
 		for _, name := range site.Settings {
-			if maybe(t, name) {
-				c.Fields = append(c.Fields, TextField(t, name, c.Form, Text()))
+			if f := TextField(t, name, c.Form, Text()); maybe(t, name) {
+				c.Fields = append(c.Fields, f)
 			}
 		}
-		if site.CustomFields && rapid.IntRange(0, 4).Draw(t, "customFields") == 4 {
-			c.Fields = append(c.Fields, Field{Name: "customFields", Value: rapid.SampledFrom(badCustomFields).Draw(t, "customFieldsValue"), Invalid: true})
+		bad := rapid.SampledFrom(badCustomFields).Draw(t, "customFieldsValue")
+		named := `{"` + Marker + rapid.SampledFrom([]string{"a", "subtitle"}).Draw(t, "customFieldName") + `":{"type":"string"}}`
+		if site.CustomFields {
+			switch rapid.IntRange(0, 9).Draw(t, "customFields") {
+			case 8:
+				c.Fields = append(c.Fields, Field{Name: "customFields", Value: bad, Invalid: true, Class: ClassNotJSON})
+			case 9:
+				c.Fields = append(c.Fields, Field{Name: "customFields", Value: named, Class: ClassNewName})
+			}
 		}
 		if len(c.Fields) == 0 && len(site.Settings) > 0 {
-			c.Fields = append(c.Fields, Field{Name: site.Settings[0], Value: Text().Draw(t, "value")})
+			c.Fields = append(c.Fields, Field{Name: site.Settings[0], Value: Text().Draw(t, "value"), Class: ClassPlain})
 		}
 		return c
 	})
