@@ -80,6 +80,9 @@ type Field struct {
 	Invalid bool   `json:"invalid,omitempty"`
 	Limit   bool   `json:"limit,omitempty"`
 	Class   string `json:"class,omitempty"`
+	// plain is what an Invalid field sends in a case that sends no
+	// invalid value (settle; nil: it is left out there).
+	plain *Field
 }
 
 // Case is one generated input.

@@ -91,6 +91,7 @@ var Classes = map[FieldType][]string{
 	TypePaging: {ClassPlain, ClassMinusOne, ClassZero, ClassNegative, ClassHuge, ClassFractional, ClassNaN},
 	TypeBool:   {ClassPlain, ClassSpelling},
 	TypeDate:   {ClassPast, ClassFuture, ClassMalformed},
+	TypeJSON:   {ClassNotJSON, ClassNewName},
 	TypeKey:    {"existing", "missing", "child", "traversal", "encoded", "long", ClassDotSegment},
 }
 
@@ -125,60 +126,61 @@ var blanks = []string{" ", "  ", "\t", " \t "}
 // badUTF8 are byte sequences that are not UTF-8.
 var badUTF8 = []string{"\xff", "\xc3\x28", "\xe2\x82", "\xed\xa0\x80"}
 
-// around puts mid between a few plain pieces (none, shrinking, first).
-func around(t *rapid.T, name, mid string) string {
-	before := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 3).Draw(t, name+"Before"), "")
-	after := strings.Join(rapid.SliceOfN(rapid.SampledFrom(pieces), 0, 3).Draw(t, name+"After"), "")
-	return before + mid + after
-}
-
-// longText draws a text of n characters (1 KB to 40 KB) of one piece
-// repeated, made only when it is sent (make): the length shrinks to the
-// shortest that fails, the piece to "a".
-func longText(t *rapid.T, name string) (make func() string) {
-	piece, n := rapid.SampledFrom(pieces[:4]).Draw(t, name+"LongPiece"), rapid.IntRange(1000, 40000).Draw(t, name+"LongLength")
+// longRun draws n characters (up to 40 KB) of one piece repeated, made
+// only when it is sent (make): the length shrinks to the shortest that
+// still fails, wherever a server's limit is, the piece to "a". (One
+// length, drawn once: rapid then always shrinks it to the edge; it leans
+// to the ends of its range, so a third of long texts run past 1 KB, and
+// many to the 40 KB end.)
+func longRun(t *rapid.T, name string) (make func() string) {
+	piece, n := rapid.SampledFrom(pieces[:4]).Draw(t, name+"LongPiece"), rapid.IntRange(1, 40000).Draw(t, name+"LongLength")
 	return func() string { return string([]rune(strings.Repeat(piece, n))[:n]) }
 }
 
-// TextField draws a text field in one of the text classes: plain half
-// the time, each other class now and then. Empty, blank, NUL and
-// not-UTF-8 values, and values of another kind, are Invalid (a server may
-// refuse them, or store something of its own: a trimmed title, a
-// replacement character); long, control and marks values are Limit (a
+// TextField draws a text field in one of the text classes: plain about
+// half the time, long twice as often as each other class. Empty, blank,
+// NUL and not-UTF-8 values, and values of another kind, are Invalid (a
+// server may refuse them, or store something of its own: a trimmed title,
+// a replacement character); long, control and marks values are Limit (a
 // server may refuse them, but one it takes reads back as sent). A form
 // carries no value of another kind, and JSON no bytes that are not UTF-8:
 // such a draw is plain there.
+//
+// Each class's value is the plain value with the class's edge added (a
+// long run, a control character, a mark...): a failure that the plain
+// value alone shows shrinks out of the class, and one that needs the
+// class shrinks to its edge after the simplest text, "a".
 func TextField(t *rapid.T, name string, form bool, plain *rapid.Generator[string]) Field {
 	// Every class's value is drawn before the choice (see Text).
 	v := plain.Draw(t, name)
-	long := longText(t, name)
-	control := around(t, name, rapid.SampledFrom(controls).Draw(t, name+"Control"))
-	mark := around(t, name, rapid.SampledFrom(marks).Draw(t, name+"Mark"))
+	long := longRun(t, name)
+	control := rapid.SampledFrom(controls).Draw(t, name+"Control")
+	mark := rapid.SampledFrom(marks).Draw(t, name+"Mark")
 	blank := rapid.SampledFrom(blanks).Draw(t, name+"Blank")
-	nul := around(t, name, "\x00")
-	bad := around(t, name, rapid.SampledFrom(badUTF8).Draw(t, name+"Bad"))
+	bad := rapid.SampledFrom(badUTF8).Draw(t, name+"Bad")
 	wrong := wrongKind(t)
 	plainField := Field{Name: name, Value: v, Class: ClassPlain}
+	p := &plainField
 	switch rapid.IntRange(0, 15).Draw(t, name+"Class") {
-	case 8:
-		return Field{Name: name, Value: long(), Class: ClassLong, Limit: true}
+	case 7, 8:
+		return Field{Name: name, Value: v + long(), Class: ClassLong, Limit: true}
 	case 9:
-		return Field{Name: name, Value: control, Class: ClassControl, Limit: true}
+		return Field{Name: name, Value: v + control, Class: ClassControl, Limit: true}
 	case 10:
-		return Field{Name: name, Value: mark, Class: ClassMarks, Limit: true}
+		return Field{Name: name, Value: v + mark, Class: ClassMarks, Limit: true}
 	case 11:
-		return Field{Name: name, Value: "", Class: ClassEmpty, Invalid: true}
+		return Field{Name: name, Value: "", Class: ClassEmpty, Invalid: true, plain: p}
 	case 12:
-		return Field{Name: name, Value: blank, Class: ClassBlank, Invalid: true}
+		return Field{Name: name, Value: blank, Class: ClassBlank, Invalid: true, plain: p}
 	case 13:
-		return Field{Name: name, Value: nul, Class: ClassNUL, Invalid: true}
+		return Field{Name: name, Value: v + "\x00", Class: ClassNUL, Invalid: true, plain: p}
 	case 14:
 		if form {
-			return Field{Name: name, Value: bad, Class: ClassBadUTF8, Invalid: true}
+			return Field{Name: name, Value: v + bad, Class: ClassBadUTF8, Invalid: true, plain: p}
 		}
 	case 15:
 		if !form {
-			return Field{Name: name, Value: wrong, Class: ClassWrongKind, Invalid: true}
+			return Field{Name: name, Value: wrong, Class: ClassWrongKind, Invalid: true, plain: p}
 		}
 	}
 	return plainField
@@ -188,37 +190,49 @@ func TextField(t *rapid.T, name string, form bool, plain *rapid.Generator[string
 // plain names, none, blank or repeated segments, many names, or (JSON
 // only) a list instead of a string. Blank segments name no tag (readback
 // drops them), and a name sent twice is one tag: all are valid. Many
-// names are Limit: a server may cap how many a page takes.
+// names are Limit: a server may cap how many a page takes. As for text,
+// each class's value is the plain names with the class's edge added.
 func TagsField(t *rapid.T, form bool) Field {
 	names := Tags().Draw(t, "tags")
 	plain := strings.Join(names, ",")
-	name := Name().Draw(t, "tagName")
+	first := Name().Draw(t, "tagName")
+	if len(names) > 0 {
+		first = names[0]
+	}
+	some := plain
+	if some == "" {
+		some = first
+	}
 	blank := rapid.SampledFrom([]string{"", " ", "  "}).Draw(t, "blankSegment")
 	var blankSegment string
 	switch rapid.IntRange(0, 2).Draw(t, "blankAt") {
 	case 0:
-		blankSegment = name + "," + blank + "," + name + "2"
+		blankSegment = blank + "," + some
 	case 1:
-		blankSegment = blank + "," + name
+		blankSegment = some + "," + blank
 	default:
-		blankSegment = name + "," + blank
+		blankSegment = first + "," + blank + "," + some
 	}
-	many := rapid.IntRange(50, 400).Draw(t, "manyTags")
+	many := manyNames(rapid.IntRange(50, 400).Draw(t, "manyTags"))
+	if plain != "" {
+		many = plain + "," + many
+	}
+	plainField := Field{Name: "tags", Value: plain, Class: ClassPlain}
 	switch rapid.IntRange(0, 9).Draw(t, "tagsClass") {
 	case 5:
 		return Field{Name: "tags", Value: "", Class: ClassEmpty}
 	case 6:
 		return Field{Name: "tags", Value: blankSegment, Class: ClassBlankSegment}
 	case 7:
-		return Field{Name: "tags", Value: name + "," + name, Class: ClassRepeated}
+		return Field{Name: "tags", Value: some + "," + first, Class: ClassRepeated}
 	case 8:
-		return Field{Name: "tags", Value: manyNames(many), Class: ClassMany, Limit: true}
+		return Field{Name: "tags", Value: many, Class: ClassMany, Limit: true}
 	case 9:
 		if !form {
-			return Field{Name: "tags", Value: []any{"a", "b"}, Class: ClassWrongKind, Invalid: true}
+			return Field{Name: "tags", Value: []any{"a", "b"}, Class: ClassWrongKind, Invalid: true, plain: &plainField}
 		}
 	}
-	return Field{Name: "tags", Value: plain, Class: ClassPlain}
+	return plainField
 }
 
 // manyNames is n distinct tag names t1 to tn, comma-separated.
@@ -249,21 +263,22 @@ func IntField(t *rapid.T, name string, form bool) Field {
 	huge := rapid.SampledFrom(hugeInts).Draw(t, name+"Huge")
 	nan := rapid.SampledFrom(notNumbers).Draw(t, name+"NaN")
 	number := func(n int) any { return jsonOrForm(form, float64(n)) }
+	plain := Field{Name: name, Value: number(small), Class: ClassPlain}
 	switch rapid.IntRange(0, 11).Draw(t, name+"Class") {
 	case 6, 7:
 		return Field{Name: name, Value: number(0), Class: ClassZero}
 	case 8:
-		return Field{Name: name, Value: number(negative), Class: ClassNegative, Invalid: true}
+		return Field{Name: name, Value: number(negative), Class: ClassNegative, Invalid: true, plain: &plain}
 	case 9:
 		// Sent as text in JSON too: a JSON number this big is a float to
 		// most decoders before the server sees it.
-		return Field{Name: name, Value: huge, Class: ClassHuge, Invalid: true}
+		return Field{Name: name, Value: huge, Class: ClassHuge, Invalid: true, plain: &plain}
 	case 10:
-		return Field{Name: name, Value: jsonOrForm(form, 1.5), Class: ClassFractional, Invalid: true}
+		return Field{Name: name, Value: jsonOrForm(form, 1.5), Class: ClassFractional, Invalid: true, plain: &plain}
 	case 11:
-		return Field{Name: name, Value: nan, Class: ClassNaN, Invalid: true}
+		return Field{Name: name, Value: nan, Class: ClassNaN, Invalid: true, plain: &plain}
 	}
-	return Field{Name: name, Value: number(small), Class: ClassPlain}
+	return plain
 }
 
 // boolSpellings are booleans spelled otherwise than true and false.
@@ -282,10 +297,11 @@ func BoolField(t *rapid.T, name string, form bool) Field {
 	if asNumber := rapid.IntRange(0, 3).Draw(t, name+"AsNumber") == 3; asNumber && !form {
 		odd = float64(len(spelling) % 2) // 1 or 0, as a JSON number
 	}
+	plain := Field{Name: name, Value: jsonOrForm(form, b), Class: ClassPlain}
 	if rapid.IntRange(0, 4).Draw(t, name+"Class") == 4 {
-		return Field{Name: name, Value: odd, Class: ClassSpelling, Invalid: true}
+		return Field{Name: name, Value: odd, Class: ClassSpelling, Invalid: true, plain: &plain}
 	}
-	return Field{Name: name, Value: jsonOrForm(form, b), Class: ClassPlain}
+	return plain
 }
 
 // BoolParam draws a boolean list filter (4.1) that is sent: true or false,
@@ -315,14 +331,48 @@ func SpelledBool(v string) (value, canonical bool) {
 // DateField draws the date of 4.3: a past one (the simplest), a future
 // one (a scheduled page), or a malformed one, Invalid.
 func DateField(t *rapid.T) Field {
-	d, kind := Date(t)
+	d, kind, past := Date(t)
+	plain := Field{Name: "date", Value: past, Class: ClassPast}
 	switch kind {
 	case FutureDate:
 		return Field{Name: "date", Value: d, Class: ClassFuture}
 	case BadDate:
-		return Field{Name: "date", Value: d, Class: ClassMalformed, Invalid: true}
+		return Field{Name: "date", Value: d, Class: ClassMalformed, Invalid: true, plain: &plain}
 	}
-	return Field{Name: "date", Value: d, Class: ClassPast}
+	return plain
+}
+
+// TypeField draws the type of 4.3: one of the five (draft first), or now
+// and then one outside them, Invalid.
+func TypeField(t *rapid.T) Field {
+	good, bad := rapid.SampledFrom(Types).Draw(t, "type"), rapid.SampledFrom(badTypes).Draw(t, "badType")
+	plain := Field{Name: "type", Value: good}
+	if rapid.IntRange(0, 7).Draw(t, "typeKind") == 7 {
+		return Field{Name: "type", Value: bad, Invalid: true, plain: &plain}
+	}
+	return plain
+}
+
+// settle draws whether a write case may send values the spec does not
+// promise to take (two cases in three); one that may not sends each such
+// field's plain value instead, or leaves the field out. Without it, the
+// more fields a case sends, the likelier one is refused, and fewer
+// writes would reach the oracles of what a server stores. Shrinking
+// tries the case without them first.
+func settle(t *rapid.T, fs []Field) []Field {
+	strict := rapid.IntRange(0, 2).Draw(t, "invalidAllowed") == 0
+	out := make([]Field, 0, len(fs))
+	for _, f := range fs {
+		switch {
+		case strict && f.Invalid && f.plain != nil:
+			f = *f.plain
+		case strict && f.Invalid:
+			continue
+		}
+		f.plain = nil
+		out = append(out, f)
+	}
+	return out
 }
 
 // Cell is one field in one class: what an exploration reached.

@@ -174,6 +174,9 @@ func TestClassCoverage(t *testing.T) {
 		}
 	}
 	for _, f := range gen.FieldTypes {
+		if len(gen.Classes[f.Type]) == 0 {
+			t.Errorf("%s: type %s has no classes", f.Name, f.Type)
+		}
 		for _, class := range gen.Classes[f.Type] {
 			if seen[gen.Cell{Field: f.Name, Class: class}] == 0 {
 				t.Errorf("%s (%s) never drawn in class %s", f.Name, f.Type, class)

@@ -100,7 +100,7 @@ var encodedKeys = []string{"%2e%2eb", "a%2e%2eb", "a%2E%2Eb", "a.%2e"}
 const ClassDotSegment = "dot-segment"
 
 // dotSegmentKeys hold ".." as a whole segment, as sent.
-var dotSegmentKeys = []string{"a/..", "a/../b", "../a", "a/%2e%2e/b"}
+var dotSegmentKeys = []string{"a/..", "../a", "a/../b", "a/%2e%2e"}
 
 // Read generates GET requests of one resource by key: keys that exist,
 // keys that do not, child keys, keys with traversal characters (plain and

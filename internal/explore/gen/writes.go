@@ -15,10 +15,8 @@ func Create(site *Site) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindCreate, Form: rapid.Bool().Draw(t, "form")}
 		c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug},
-			TextField(t, "title", c.Form, Text()), TextField(t, "content", c.Form, Text()))
-		typ, ok := Type(t)
-		c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
-		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+			TextField(t, "title", c.Form, Text()), TextField(t, "content", c.Form, Text()), TypeField(t))
+		c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		return c
 	})
 }
@@ -35,10 +33,10 @@ func Edit(site *Site) *rapid.Generator[Case] {
 		if content := TextField(t, "content", c.Form, Text()); maybe(t, "content") {
 			c.Fields = append(c.Fields, content)
 		}
-		if typ, ok := Type(t); maybe(t, "type") {
-			c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
+		if typ := TypeField(t); maybe(t, "type") {
+			c.Fields = append(c.Fields, typ)
 		}
-		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+		c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		return c
 	})
 }
@@ -56,9 +54,10 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 	add("tags", TagsField(t, form))
 	category := Field{Name: "category", Value: Marker + "no-such-category", Invalid: true}
 	if len(site.Categories) > 0 {
-		known := rapid.SampledFrom(site.Categories).Draw(t, "category")
+		known := Field{Name: "category", Value: rapid.SampledFrom(site.Categories).Draw(t, "category")}
+		category.plain = &known
 		if rapid.IntRange(0, 3).Draw(t, "unknownCategory") < 3 {
-			category = Field{Name: "category", Value: known}
+			category = known
 		}
 	}
 	add("category", category)
@@ -120,7 +119,7 @@ func Refused(site *Site) *rapid.Generator[Case] {
 			c.Form = rapid.Bool().Draw(t, "form")
 			c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug}, Field{Name: "title", Value: Text().Draw(t, "title")},
 				Field{Name: "content", Value: Text().Draw(t, "content")}, Field{Name: "type", Value: "draft"})
-			c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+			c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		case "edit":
 			c.Form = rapid.Bool().Draw(t, "form")
 			e := Edit(site).Draw(t, "edit")
