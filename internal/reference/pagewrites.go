@@ -67,6 +67,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	}
 	ch, ferr := s.applyFields(p, in, true)
 	if ferr != "" {
+		s.exploreRefusedCreate(r, in, author)
 		if t, _, _ := in.str("type"); t != "" && !pageTypes[t] && s.mutated(CreateRefusedPageKept) {
 			// Saved before the type is validated: the page as a create
 			// without the type makes it.
