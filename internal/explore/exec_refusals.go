@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
@@ -48,11 +49,17 @@ func (s *session) pageTotal(ctx context.Context, j *oracle.Judge) *client.Exchan
 	return s.do(ctx, j, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: everyType(), Fresh: true}, "")
 }
 
-// mayBeRefused reports whether a create may be refused without breaking a
-// rule by it: a field the spec does not promise to take, or at an edge a
-// server may refuse. Before such a create the number of pages is read, so
-// that a refusal can be judged against it.
-func mayBeRefused(c gen.Case) bool { return !c.Valid() }
+// totalWhat is what a refused create's meta.total judges.
+const totalWhat = "refused create: meta.total"
+
+// countFirst reports whether the number of pages is read before a create,
+// so that a refusal can be judged against it: the create may be refused
+// without breaking a rule by it (a field the spec does not promise to
+// take, or at an edge a server may refuse), and no finding of another
+// judgement is being shrunk (a read that could not change its outcome).
+func (s *session) countFirst(c gen.Case) bool {
+	return !c.Valid() && (s.shrinking == "" || strings.HasSuffix(s.shrinking, ": "+totalWhat))
+}
 
 // refusedCreate judges a create the server refused (rule: refusedRule):
 // no page at the slug it sent, nor under the parent it named; and, when
@@ -78,7 +85,7 @@ func (s *session) refusedCreate(ctx context.Context, j *oracle.Judge, rule strin
 		return
 	}
 	now := s.pageTotal(ctx, j)
-	j.Judged(rule, now, "refused create: meta.total", "as many pages of every type as before the refusal ("+total.Get("meta.total").Raw+")",
+	j.Judged(rule, now, totalWhat, "as many pages of every type as before the refusal ("+total.Get("meta.total").Raw+")",
 		sideeffect.TotalKept(total.Status, total.JSON(), now.Status, now.JSON()))
 }
 

@@ -77,7 +77,7 @@ func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	slug := s.newSlug()
 	fs := s.fields(c.Fields, slug)
 	var total *client.Exchange
-	if mayBeRefused(c) {
+	if s.countFirst(c) {
 		total = s.pageTotal(ctx, j)
 	}
 	ex := s.write(ctx, j, http.MethodPost, "/api/pages", fs, c.Form)

@@ -208,12 +208,18 @@ func wrongKindRefusedApplied(h http.Handler) http.Handler {
 // the settings are restored.
 func TestSettingsValidationPartlyApplied(t *testing.T) {
 	t.Parallel()
-	srv := testkit.ReferenceWith(t, reference.Options{}, wrongKindRefusedApplied)
-	res, out := exploreLeavingNoTrace(t, srv, Config{Seed: 7, Requests: 400, Kinds: []gen.Kind{gen.KindSettings}})
-	for _, r := range res.Records {
-		t.Errorf("%s: expected %s, got %s", r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+	// A value of another kind is one of a text field's nine classes, and
+	// JSON only: a few seeds send one beside a text field.
+	seen := false
+	for seed := uint64(7); seed <= 12 && !seen; seed++ {
+		srv := testkit.ReferenceWith(t, reference.Options{}, wrongKindRefusedApplied)
+		res, _ := exploreLeavingNoTrace(t, srv, Config{Seed: seed, Requests: 400, Kinds: []gen.Kind{gen.KindSettings}})
+		for _, r := range res.Records {
+			t.Errorf("seed %d: %s: expected %s, got %s", seed, r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+		}
+		seen = slices.ContainsFunc(res.Report.Observations, func(o string) bool { return strings.Contains(o, "answered 400 changed") })
 	}
-	if !slices.ContainsFunc(res.Report.Observations, func(o string) bool { return strings.Contains(o, "answered 400 changed") }) {
-		t.Errorf("no settings update was refused and applied in part: %v\n%s", res.Report.Observations, out)
+	if !seen {
+		t.Errorf("no settings update was refused and applied in part (seeds 7 to 12)")
 	}
 }

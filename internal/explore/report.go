@@ -117,7 +117,16 @@ func (s *session) totalCases() int {
 // observations are what the spec leaves open that the exploration saw,
 // findings that did not reproduce, and the framework's own.
 func (s *session) observations() []string {
-	out := append([]string{fmt.Sprintf("explore: seed %d; cases sent by kind: %s", s.cfg.Seed, s.casesLine())}, s.tally.Observed()...)
+	out := []string{fmt.Sprintf("explore: seed %d; cases sent by kind: %s", s.cfg.Seed, s.casesLine())}
+	if s.stop != "" {
+		out = append(out, "explore: it stopped because "+s.stop)
+	}
+	lines, reached, total := s.behaviour.coverage(s.skippedCells)
+	out = append(out, fmt.Sprintf("explore: fields by boundary class: %d of %d classes reached", reached, total))
+	for _, l := range lines {
+		out = append(out, "explore: "+l)
+	}
+	out = append(out, s.tally.Observed()...)
 	for _, l := range s.skippedLines() {
 		out = append(out, "explore: "+l)
 	}
@@ -168,6 +177,14 @@ func (r Record) shrunkFrom() string {
 	return fmt.Sprintf(", shrunk from %d field(s), %d character(s)", r.FirstSize[0], r.FirstSize[1])
 }
 
+// cut says when the budget ended a finding's shrinking.
+func (r Record) cut() string {
+	if r.ShrinkCut {
+		return ", cut short by the budget: a smaller case may still fail"
+	}
+	return ""
+}
+
 // failedSpec is the spec result of one finding.
 func failedSpec(r Record, area string) report.SpecResult {
 	f := r.Finding
@@ -213,6 +230,14 @@ func (s *session) printSummary(run *report.Run) {
 	out := s.out
 	used, took := s.budget.used()
 	fmt.Fprintf(out, "\nExplored %d generated cases in %s (%d requests): %s\n", s.totalCases(), took.Round(time.Millisecond), used, s.casesLine())
+	if s.stop != "" {
+		fmt.Fprintf(out, "It stopped because %s.\n", s.stop)
+	}
+	lines, reached, total := s.behaviour.coverage(s.skippedCells)
+	fmt.Fprintf(out, "\nFields by boundary class (cases sent, and the statuses answered): %d of %d classes reached\n", reached, total)
+	for _, l := range lines {
+		fmt.Fprintf(out, "  %s\n", l)
+	}
 	recs := append([]Record(nil), s.records...)
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Finding.Rule < recs[j].Finding.Rule })
 	for i, r := range recs {
@@ -220,6 +245,10 @@ func (s *session) printSummary(run *report.Run) {
 		fields, chars := r.Case.Size()
 		fmt.Fprintf(out, "\n%d. %s (%s): expected %s; got %s.\n", i+1, f.Rule, f.What, f.Expected, f.Got)
 		fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s)%s (%d sendings showed it)\n", r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
+		if r.Found.Requests > 0 {
+			fmt.Fprintf(out, "   found after %d requests (%d cases, %s); shrinking took %d requests%s\n", r.Found.Requests, r.Found.Cases,
+				r.Found.After.Round(time.Millisecond), r.Shrink, r.cut())
+		}
 		if ex := r.judged(); ex != nil {
 			fmt.Fprintf(out, "   %s\n", strings.ReplaceAll(strings.TrimRight(ex.String(), "\n"), "\n", "\n   "))
 		}

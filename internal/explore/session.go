@@ -41,8 +41,16 @@ type session struct {
 	// skipped counts the cases not sent because this target could not
 	// undo them, by reason (undo.go); childLeft, when set, is why no
 	// more child pages are made.
-	skipped   map[string]int
-	childLeft string
+	skipped      map[string]int
+	skippedCells map[gen.Cell]bool
+	childLeft    string
+	// behaviour is what the exploration has seen (new behaviour guides
+	// and ends the search); stop says why the search ended.
+	behaviour *behaviour
+	stop      string
+	// shrinking is the signature of the finding being shrunk ("" while
+	// searching).
+	shrinking string
 
 	budget  budget
 	cases   map[gen.Kind]int // cases sent while searching, by kind

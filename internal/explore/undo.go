@@ -80,9 +80,12 @@ func (s *session) noteChildLeft() {
 // skip counts a case not sent, and why.
 func (s *session) skip(c gen.Case, why string) {
 	if s.skipped == nil {
-		s.skipped = map[string]int{}
+		s.skipped, s.skippedCells = map[string]int{}, map[gen.Cell]bool{}
 	}
 	s.skipped[string(c.Kind)+" cases, not sent: "+why]++
+	for _, cell := range c.Cells() {
+		s.skippedCells[cell] = true
+	}
 }
 
 // skippedLines says which cases were not sent, and why.
