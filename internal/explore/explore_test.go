@@ -288,15 +288,55 @@ func distant(d time.Duration) func(http.Handler) http.Handler {
 }
 
 // BenchmarkDistantExplore measures an exploration with the default budget
-// of a site 50 ms away (writes and settings): it should end in about a
-// minute.
+// of a site 50 ms away (writes and settings), seed 1: of the reference
+// server (nothing to find: the whole search, about 54 s of the 60 s
+// budget, then the cleanup), and of the reference with each mutant of a
+// boundary class (issue 32): when the search found it (seconds,
+// requests), and the shrunk case's size. docs/explore.md gives the
+// figures.
 func BenchmarkDistantExplore(b *testing.B) {
-	for b.Loop() {
-		srv := testkit.ReferenceWith(b, reference.Options{}, distant(50*time.Millisecond))
-		var out bytes.Buffer
-		start := time.Now()
-		res := Run(b.Context(), Config{Seed: 1, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}, &out)
-		b.ReportMetric(time.Since(start).Seconds(), "s/exploration")
-		b.ReportMetric(float64(res.Requests), "requests")
+	targets := []reference.Mutant{""}
+	for m := range edges {
+		targets = append(targets, m)
+	}
+	slices.Sort(targets)
+	for _, m := range targets {
+		name := string(m)
+		if m == "" {
+			name = "reference"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				opts := reference.Options{}
+				if m != "" {
+					opts.Mutants = []reference.Mutant{m}
+				}
+				srv := testkit.ReferenceWith(b, opts, distant(50*time.Millisecond))
+				var out bytes.Buffer
+				start := time.Now()
+				res := Run(b.Context(), Config{Seed: 1, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}, &out)
+				b.ReportMetric(time.Since(start).Seconds(), "s/exploration")
+				b.ReportMetric(float64(res.Requests), "requests")
+				cases := 0
+				for _, n := range res.Cases {
+					cases += n
+				}
+				b.ReportMetric(float64(cases), "cases")
+				if m == "" {
+					continue
+				}
+				i := slices.IndexFunc(res.Records, func(r Record) bool { return atEdge(r.Case, edges[m].field, edges[m].value) })
+				if i < 0 {
+					b.Logf("%s: not found at its class's edge within the budget:\n%s", m, out.String())
+					continue
+				}
+				r := res.Records[i]
+				_, chars := r.Case.Size()
+				b.ReportMetric(r.Found.After.Seconds(), "s-to-find")
+				b.ReportMetric(float64(r.Found.Requests), "requests-to-find")
+				b.ReportMetric(float64(r.Shrink), "shrink-requests")
+				b.ReportMetric(float64(chars), "shrunk-chars")
+			}
+		})
 	}
 }

@@ -177,6 +177,18 @@ func (r Record) shrunkFrom() string {
 	return fmt.Sprintf(", shrunk from %d field(s), %d character(s)", r.FirstSize[0], r.FirstSize[1])
 }
 
+// write is the case's own request when the finding judged another one (a
+// read back after a refused write): nil otherwise.
+func (r Record) write(judged *client.Exchange) *client.Exchange {
+	m := mainMethod(r.Case)
+	for _, ex := range r.Exchanges {
+		if ex.Method == m && m != judged.Method {
+			return ex
+		}
+	}
+	return nil
+}
+
 // cut says when the budget ended a finding's shrinking.
 func (r Record) cut() string {
 	if r.ShrinkCut {
@@ -250,6 +262,9 @@ func (s *session) printSummary(run *report.Run) {
 				r.Found.After.Round(time.Millisecond), r.Shrink, r.cut())
 		}
 		if ex := r.judged(); ex != nil {
+			if w := r.write(ex); w != nil {
+				fmt.Fprintf(out, "   read back after: %s → %d\n   reproduce it:    %s\n", w.RequestLine(), w.Status, w.Curl())
+			}
 			fmt.Fprintf(out, "   %s\n", strings.ReplaceAll(strings.TrimRight(ex.String(), "\n"), "\n", "\n   "))
 		}
 		if r.File != "" {
