@@ -26,10 +26,24 @@ that still fails, printed with its curl line, and saved to a replay file that
 'conformance explore --replay FILE' sends again (a regression test for server authors).
 --seed reproduces a whole exploration.
 
+Every field is drawn in the boundary classes of its type (text empty, blank, tens of KB
+long, with control characters, a NUL, marks, not UTF-8; tags with blank, repeated or
+hundreds of names; integers negative, zero, huge, fractional, not numbers; booleans in
+other spellings; keys with dot segments where the front lets them through), and every
+write the target refuses (400, 401, 404) is read back: it must have changed nothing.
+
 It keeps the promises of a normal run: one write at a time, only run-marked pages created
 and each deleted, settings restored and verified after each change (--allow-settings-write),
-the tripwire on, and a budget (--explore-requests, --explore-time). With --read-only (or
-no --auth-token) it sends only GETs and write probes that cannot succeed.
+the tripwire on, and never a write it cannot undo on this target (a page under a parent
+only once the target shows it removes one; a customFields value naming a field never: the
+cases not sent are listed). What it could not remove is said page by page, with the
+'conformance cleanup' command. With --read-only (or no --auth-token) it sends only GETs
+and write probes that cannot succeed.
+
+The budget (--explore-requests, --explore-time) is spent: the search runs, guided to the
+kinds of case that still show new behaviour, until nine tenths of it are spent (the last
+tenth shrinks a late finding) or every kind of case has gone 150 cases in a row with
+nothing new. The summary says why it stopped and which fields it sent in which classes.
 
 --reference explores the built-in reference server (--mutant, --profile as for demo).
 

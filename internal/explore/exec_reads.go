@@ -10,6 +10,7 @@ import (
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
+	"github.com/conformance-suite/conformance/internal/rules/sideeffect"
 )
 
 // This file sends the cases that change nothing: page lists, single
@@ -111,6 +112,9 @@ func (s *session) token(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		return
 	}
 	j.Tokens(c, ex)
+	if c.Method != http.MethodGet && c.Key != "" && sideeffect.Refused(ex.Status) {
+		s.refusedMissing(ctx, j, refusedRule(auth && c.AuthToken == gen.TokenValid), gen.Fill(c.Key, "", s.marker()))
+	}
 }
 
 // rawBody sends a body the spec does not describe, or a create body with
@@ -134,6 +138,9 @@ func (s *session) rawBody(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		if oracle.Judgeable(ex) && ex.Status < 500 {
 			j.Check("AUTH-MISSING-TOKEN-400", ex.Status >= 400, ex, "status", "a refusal (400): the body carries no API token", "HTTP "+http.StatusText(ex.Status))
 			j.Observe("a %s body sent as %q was answered %d", c.Method, c.ContentType, ex.Status)
+			if c.Endpoint == "pages" && c.Key != "" && sideeffect.Refused(ex.Status) {
+				s.refusedMissing(ctx, j, ruleRefused, gen.Fill(c.Key, "", s.marker()))
+			}
 		}
 		return
 	}
@@ -141,6 +148,9 @@ func (s *session) rawBody(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	defer remove()
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
 		return
+	}
+	if sideeffect.Refused(ex.Status) {
+		s.refusedCreate(ctx, j, ruleRefused, s.fields(c.Fields, slug), slug, nil)
 	}
 	j.Observe("a JSON create body sent as %q was answered %d", c.ContentType, ex.Status)
 	if strings.EqualFold(c.ContentType, "application/json") {

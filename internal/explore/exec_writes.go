@@ -71,15 +71,23 @@ func (s *session) readPage(ctx context.Context, j *oracle.Judge, key string) *cl
 	return s.do(ctx, j, client.Request{Method: http.MethodGet, Path: client.KeyPath("pages", key), Fresh: true}, "")
 }
 
-// create sends a generated create, reads the page back and deletes it.
+// create sends a generated create, reads the page back and deletes it. A
+// create the server refused is read back (refusedCreate).
 func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
 	slug := s.newSlug()
 	fs := s.fields(c.Fields, slug)
+	var total *client.Exchange
+	if s.countFirst(c) {
+		total = s.pageTotal(ctx, j)
+	}
 	ex := s.write(ctx, j, http.MethodPost, "/api/pages", fs, c.Form)
 	key, remove := s.removeCreated(ctx, ex, slug)
 	defer remove()
 	if !oracle.Judgeable(ex) || ex.Status >= 500 {
 		return
+	}
+	if sideeffect.Refused(ex.Status) {
+		s.refusedCreate(ctx, j, ruleRefused, fs, slug, total)
 	}
 	typ, _ := c.Field("type")
 	switch {
@@ -93,13 +101,10 @@ func (s *session) create(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		}
 		if ex.Status == http.StatusBadRequest {
 			j.HandlerError("PAGE-CREATE-INVALID-TYPE", ex)
-			after := s.readPage(ctx, j, slug)
-			j.Judged("PAGE-REFUSED-WRITE-NO-EFFECT", after, "refused create", "no page at "+slug+" after the 400",
-				sideeffect.NoPage(after.Status, after.Get("data"), slug))
 			return
 		}
 	default:
-		j.Observe("a create with a field of a kind the spec does not allow was answered %d", ex.Status)
+		j.Observe("a create with a value the spec does not promise to take was answered %d", ex.Status)
 		if ex.Status == http.StatusBadRequest {
 			j.HandlerError("ENV-HANDLER-ERROR-SHAPE", ex)
 		}
@@ -159,6 +164,9 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		s.findRenamed(ctx, key)
 		return
 	}
+	if sideeffect.Refused(ex.Status) {
+		s.refusedEdit(ctx, j, key, fs, before)
+	}
 	typ, _ := c.Field("type")
 	switch {
 	case c.Valid():
@@ -171,11 +179,10 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		}
 		if ex.Status == http.StatusBadRequest {
 			j.HandlerError("PAGE-EDIT-INVALID-400", ex)
-			s.refusedEdit(ctx, j, key, fs, before)
 			return
 		}
 	default:
-		j.Observe("an edit with a field of a kind the spec does not allow was answered %d", ex.Status)
+		j.Observe("an edit with a value the spec does not promise to take was answered %d", ex.Status)
 		if ex.Status/100 != 2 {
 			return
 		}
@@ -197,7 +204,7 @@ func (s *session) edit(ctx context.Context, c gen.Case, j *oracle.Judge) {
 }
 
 // refusedEdit reads back the page at key after an edit of fs was refused
-// with 400: it is as before showed it, in every field of 2.1 the edit sent
+// (a 4xx): it is as before showed it, in every field of 2.1 the edit sent
 // (PAGE-REFUSED-WRITE-NO-EFFECT).
 func (s *session) refusedEdit(ctx context.Context, j *oracle.Judge, key string, fs []gen.Field, before gjson.Result) {
 	sent := map[string]bool{}
@@ -206,7 +213,7 @@ func (s *session) refusedEdit(ctx context.Context, j *oracle.Judge, key string, 
 	}
 	fields := readback.Sent(func(b string) bool { return sent[b] })
 	after := s.readPage(ctx, j, key)
-	j.Judged("PAGE-REFUSED-WRITE-NO-EFFECT", after, "refused edit",
+	j.Judged(ruleRefused, after, "refused edit",
 		"page "+key+" as before the 400: key, "+strings.Join(fields, ", ")+" as before",
 		sideeffect.Kept(before, after.Status, after.Get("data"), key, fields))
 	if after.Status == http.StatusNotFound {
@@ -252,13 +259,18 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		}
 		if ex := s.do(ctx, j, r, ""); oracle.Judgeable(ex) && ex.Status < 500 {
 			j.Status(rule, ex, want(true).Codes...)
+			if sideeffect.Refused(ex.Status) {
+				s.refusedMissing(ctx, j, ruleAuthRefused, gen.Fill(gen.Marker+"missing", "", s.marker()))
+			}
 		}
 		return
 	}
 	if c.Target == "create" {
 		slug := s.newSlug()
+		fs := s.fields(c.Fields, slug)
 		r.Method, r.Path = http.MethodPost, "/api/pages"
-		body(&r, s.fields(c.Fields, slug), c.Form)
+		body(&r, fs, c.Form)
+		total := s.pageTotal(ctx, j)
 		ex := s.do(ctx, j, r, "")
 		// A server that took it anyway may have put the page under a
 		// parent the body named: the key it answered says where.
@@ -267,13 +279,14 @@ func (s *session) refused(ctx context.Context, c gen.Case, j *oracle.Judge) {
 		if oracle.Judgeable(ex) && ex.Status < 500 {
 			j.Status(rule, ex, want(false).Codes...)
 		}
-		at := slug
-		if key != "" {
-			at = key
+		if key != "" && key != slug {
+			// Taken, and put where the answer says: read there.
+			after := s.readPage(ctx, j, key)
+			j.Judged(ruleAuthRefused, after, "page created", "no page at "+key+" after the refused create",
+				sideeffect.NoPage(after.Status, after.Get("data"), key))
+			return
 		}
-		after := s.readPage(ctx, j, at)
-		j.Judged("AUTH-REFUSED-WRITE-NO-EFFECT", after, "page created", "no page at "+at+" after the refused create",
-			sideeffect.NoPage(after.Status, after.Get("data"), at))
+		s.refusedCreate(ctx, j, ruleAuthRefused, fs, slug, total)
 		return
 	}
 	key, before := s.basePage(ctx, j)

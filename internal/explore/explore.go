@@ -82,6 +82,10 @@ type Result struct {
 	Cases    map[gen.Kind]int
 	Requests int
 	Report   *report.Run
+	// Stop says why the search ended; Covered counts the field classes it
+	// reached, of all (behaviour.coverage).
+	Stop    string
+	Covered [2]int
 }
 
 // Run explores the target (or replays cfg.Replay) and writes the summary
@@ -114,7 +118,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	defer out.Flush()
 	fx := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
 	defer fx.Close()
-	s := &session{cfg: cfg, c: c, fx: fx, cases: map[gen.Kind]int{}, out: out}
+	s := &session{cfg: cfg, c: c, fx: fx, cases: map[gen.Kind]int{}, out: out, behaviour: newBehaviour()}
 	s.budget = budget{requests: cfg.Requests, time: cfg.Time, start: started, seq: c.Seq}
 	mode := "read-only"
 	if fx.CanWrite() {
@@ -138,18 +142,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	if len(cfg.Replay) > 0 {
 		return s.replayAll(ctx, rec, started)
 	}
-	active := s.active()
-	left := 0
-	for _, p := range active {
-		left += p.weight
-	}
-	for i, p := range active {
-		if s.stopped(ctx) || s.budget.spent() || s.failedFast() {
-			break
-		}
-		s.explore(ctx, p, i, left)
-		left -= p.weight
-	}
+	s.explore(ctx, s.active())
 	return s.finish(ctx, rec, started, 0, "")
 }
 

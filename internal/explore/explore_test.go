@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/testkit"
 )
@@ -45,17 +46,45 @@ func exploreLeavingNoTrace(t *testing.T, srv testkit.Server, cfg Config) (Result
 // query parameters, and characters of their values (run-marked names
 // count as their placeholders).
 var smallest = map[reference.Mutant][2]int{
-	reference.ExploreTagAmpersandCrash:      {5, 20},  // slug, title, content, type, tags "a&b"
-	reference.ExploreCategoryDroppedTags:    {6, 40},  // the same with four tags and a category
+	reference.ExploreTagAmpersandCrash: {5, 20}, // slug, title, content, type, tags "a&b"
+	// the same with four tags and a category, or the many class's fifty
+	// names t1 to t50 (when the search met the bug there first)
+	reference.ExploreCategoryDroppedTags:    {6, 210},
 	reference.ExploreEditTypeAndDate500:     {2, 30},  // type and date
 	reference.ExploreUntaggedSizeOne500:     {2, 5},   // untagged=true&numberOfItems=1
-	reference.ExploreBigPageSize400:         {1, 3},   // numberOfItems=101
+	reference.ExploreBigPageSize400:         {2, 6},   // numberOfItems=101, and a pageNumber of its own rule
 	reference.ExploreDescriptionCut:         {5, 100}, // a description of 81 characters
 	reference.ExploreFormQuoteTwice:         {4, 16},  // title `"`
 	reference.ExploreRefusedEditAppliesTags: {1, 12},  // tags
 	reference.ExploreMissingTagEchoesToken:  {0, 12},  // one short key
 	reference.ExploreFilesEncodedDots:       {0, 8},   // %2e%2eb
 	reference.ExploreTextPlainCrash:         {0, 40},  // a body with Content-Type text/plain
+	// One per boundary class (issue 32): a create's slug, title, content
+	// and type, and the value at the class's edge (an edit: that alone).
+	reference.ExploreLongContentCut:       {4, 10_020}, // content of 10,001 characters
+	reference.ExploreControlCharCut:       {5, 20},     // description "a\x01"
+	reference.ExploreBlankTagSegment:      {5, 20},     // tags ",a"
+	reference.ExploreNegativePosition500:  {5, 20},     // position -1
+	reference.ExploreBadDateCreatedAnyway: {5, 30},     // date "yesterday"
+}
+
+// edges are the values the class mutants' findings shrink to: each
+// class's edge.
+var edges = map[reference.Mutant]struct {
+	field string
+	value any
+}{
+	reference.ExploreLongContentCut:       {"content", strings.Repeat("a", 10_001)},
+	reference.ExploreControlCharCut:       {"description", "a\x01"},
+	reference.ExploreBlankTagSegment:      {"tags", ",a"},
+	reference.ExploreNegativePosition500:  {"position", "-1"},
+	reference.ExploreBadDateCreatedAnyway: {"date", "yesterday"},
+}
+
+// atEdge reports whether a shrunk case sends field at the class's edge.
+func atEdge(c gen.Case, field string, value any) bool {
+	f, ok := c.Field(field)
+	return ok && fmt.Sprint(f.Value) == fmt.Sprint(value)
 }
 
 // TestExploreFindsEachMutantOnlyGeneratedInputReveals: with the default
@@ -92,7 +121,10 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 			fields, chars := hit.Case.Size()
 			bound, ok := smallest[m.Name]
 			if !ok || fields > bound[0] || chars > bound[1] {
-				t.Errorf("shrunk to %d fields and %d characters, want at most %v: %+v", fields, chars, bound, hit.Case)
+				t.Errorf("shrunk to %d fields and %d characters, want at most %v: %s", fields, chars, bound, abbreviated(hit.Case))
+			}
+			if e, ok := edges[m.Name]; ok && !atEdge(hit.Case, e.field, e.value) {
+				t.Errorf("not shrunk to the class's edge (%s %q): %s", e.field, abbreviated(e.value), abbreviated(hit.Case))
 			}
 			t.Logf("%s: %s in %d requests, shrunk from %d field(s), %d character(s) to %d, %d: %s", m.Name, hit.Finding.Signature(), res.Requests,
 				hit.FirstSize[0], hit.FirstSize[1], fields, chars, hit.judged().RequestLine())
@@ -117,9 +149,18 @@ func TestExploreFindsEachMutantOnlyGeneratedInputReveals(t *testing.T) {
 			}
 		})
 	}
-	if n < 8 {
-		t.Errorf("%d explore-only mutants, want at least 8", n)
+	if n < 16 {
+		t.Errorf("%d explore-only mutants, want at least 16", n)
 	}
+}
+
+// abbreviated renders v (a case, a value) with long runs cut.
+func abbreviated(v any) string {
+	s := fmt.Sprintf("%+v", v)
+	if len(s) > 300 {
+		return s[:300] + fmt.Sprintf("…(%d bytes)", len(s))
+	}
+	return s
 }
 
 // zeroFindingBudget is the budget of each exploration of
@@ -247,15 +288,55 @@ func distant(d time.Duration) func(http.Handler) http.Handler {
 }
 
 // BenchmarkDistantExplore measures an exploration with the default budget
-// of a site 50 ms away (writes and settings): it should end in about a
-// minute.
+// of a site 50 ms away (writes and settings), seed 1: of the reference
+// server (nothing to find: the whole search, about 54 s of the 60 s
+// budget, then the cleanup), and of the reference with each mutant of a
+// boundary class (issue 32): when the search found it (seconds,
+// requests), and the shrunk case's size. docs/explore.md gives the
+// figures.
 func BenchmarkDistantExplore(b *testing.B) {
-	for b.Loop() {
-		srv := testkit.ReferenceWith(b, reference.Options{}, distant(50*time.Millisecond))
-		var out bytes.Buffer
-		start := time.Now()
-		res := Run(b.Context(), Config{Seed: 1, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}, &out)
-		b.ReportMetric(time.Since(start).Seconds(), "s/exploration")
-		b.ReportMetric(float64(res.Requests), "requests")
+	targets := []reference.Mutant{""}
+	for m := range edges {
+		targets = append(targets, m)
+	}
+	slices.Sort(targets)
+	for _, m := range targets {
+		name := string(m)
+		if m == "" {
+			name = "reference"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				opts := reference.Options{}
+				if m != "" {
+					opts.Mutants = []reference.Mutant{m}
+				}
+				srv := testkit.ReferenceWith(b, opts, distant(50*time.Millisecond))
+				var out bytes.Buffer
+				start := time.Now()
+				res := Run(b.Context(), Config{Seed: 1, Client: client.Config{BaseURL: srv.URL, Token: srv.Token, AuthToken: srv.AuthToken}, SettingsWrites: true}, &out)
+				b.ReportMetric(time.Since(start).Seconds(), "s/exploration")
+				b.ReportMetric(float64(res.Requests), "requests")
+				cases := 0
+				for _, n := range res.Cases {
+					cases += n
+				}
+				b.ReportMetric(float64(cases), "cases")
+				if m == "" {
+					continue
+				}
+				i := slices.IndexFunc(res.Records, func(r Record) bool { return atEdge(r.Case, edges[m].field, edges[m].value) })
+				if i < 0 {
+					b.Logf("%s: not found at its class's edge within the budget:\n%s", m, out.String())
+					continue
+				}
+				r := res.Records[i]
+				_, chars := r.Case.Size()
+				b.ReportMetric(r.Found.After.Seconds(), "s-to-find")
+				b.ReportMetric(float64(r.Found.Requests), "requests-to-find")
+				b.ReportMetric(float64(r.Shrink), "shrink-requests")
+				b.ReportMetric(float64(chars), "shrunk-chars")
+			}
+		})
 	}
 }

@@ -49,7 +49,9 @@ func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Ti
 	if exit == 0 && len(s.records) > 0 {
 		exit = ExitFindings
 	}
-	return Result{Exit: exit, Seed: s.cfg.Seed, Records: s.records, Cases: s.cases, Requests: s.c.Seq(), Report: run}
+	_, reached, total := s.behaviour.coverage(s.skippedCells)
+	return Result{Exit: exit, Seed: s.cfg.Seed, Records: s.records, Cases: s.cases, Requests: s.c.Seq(), Report: run,
+		Stop: s.stop, Covered: [2]int{reached, total}}
 }
 
 // writeReports writes each report asked for through the redactor

@@ -44,7 +44,7 @@ func TestFinishReportsUnreadableSettings(t *testing.T) {
 		t.Fatalf("no list case was sent\n%s", out)
 	}
 	if !slices.ContainsFunc(res.Report.Cleanup.Problems, func(p string) bool {
-		return strings.Contains(p, "settings not restored") && strings.Contains(p, "503")
+		return strings.Contains(strings.ToLower(p), "settings not restored") && strings.Contains(p, "503")
 	}) {
 		t.Errorf("problems %v, want the settings not restored (503)\n%s", res.Report.Cleanup.Problems, out)
 	}

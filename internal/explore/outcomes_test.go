@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/reference"
@@ -107,6 +108,29 @@ func TestRefusedInvalidCreateStored(t *testing.T) {
 	}
 }
 
+// TestRefusedCreateStoredElsewhere: a create with a malformed date
+// refused with 400, whose page was made all the same under another key,
+// breaks PAGE-REFUSED-WRITE-NO-EFFECT: no page reads at the slug sent,
+// but the site holds one page more than just before (meta.total); the
+// page is still removed (it carries the run marker: the sweep finds it).
+func TestRefusedCreateStoredElsewhere(t *testing.T) {
+	t.Parallel()
+	wrap := halfRefused(http.MethodPost, "/api/pages",
+		func(v url.Values) bool { return v.Has("date") && !isDate(v.Get("date")) },
+		func(v url.Values) { v.Del("date"); v.Set("slug", v.Get("slug")+"-elsewhere") })
+	rules, what := halfCase(t, wrap, gen.KindCreate)
+	i := slices.Index(what, "refused create: meta.total")
+	if i < 0 || rules[i] != "PAGE-REFUSED-WRITE-NO-EFFECT" {
+		t.Errorf("findings %v (%v), want PAGE-REFUSED-WRITE-NO-EFFECT: refused create: meta.total", rules, what)
+	}
+}
+
+// isDate reports whether s is a date of 4.3's form.
+func isDate(s string) bool {
+	_, err := time.Parse(time.DateTime, s)
+	return err == nil
+}
+
 // TestRefusedInvalidEditApplied: an edit with a type outside the five
 // refused with 400 while the fields validated before the type were saved
 // (edit-refused-applies-fields) breaks PAGE-REFUSED-WRITE-NO-EFFECT; the
@@ -184,12 +208,18 @@ func wrongKindRefusedApplied(h http.Handler) http.Handler {
 // the settings are restored.
 func TestSettingsValidationPartlyApplied(t *testing.T) {
 	t.Parallel()
-	srv := testkit.ReferenceWith(t, reference.Options{}, wrongKindRefusedApplied)
-	res, out := exploreLeavingNoTrace(t, srv, Config{Seed: 7, Requests: 400, Kinds: []gen.Kind{gen.KindSettings}})
-	for _, r := range res.Records {
-		t.Errorf("%s: expected %s, got %s", r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+	// A value of another kind is one of a text field's nine classes, and
+	// JSON only: a few seeds send one beside a text field.
+	seen := false
+	for seed := uint64(7); seed <= 12 && !seen; seed++ {
+		srv := testkit.ReferenceWith(t, reference.Options{}, wrongKindRefusedApplied)
+		res, _ := exploreLeavingNoTrace(t, srv, Config{Seed: seed, Requests: 400, Kinds: []gen.Kind{gen.KindSettings}})
+		for _, r := range res.Records {
+			t.Errorf("seed %d: %s: expected %s, got %s", seed, r.Finding.Signature(), r.Finding.Expected, r.Finding.Got)
+		}
+		seen = slices.ContainsFunc(res.Report.Observations, func(o string) bool { return strings.Contains(o, "answered 400 changed") })
 	}
-	if !slices.ContainsFunc(res.Report.Observations, func(o string) bool { return strings.Contains(o, "answered 400 changed") }) {
-		t.Errorf("no settings update was refused and applied in part: %v\n%s", res.Report.Observations, out)
+	if !seen {
+		t.Errorf("no settings update was refused and applied in part (seeds 7 to 12)")
 	}
 }

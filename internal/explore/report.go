@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -29,8 +30,13 @@ func (s *session) buildReport(started time.Time, verdictText string) *report.Run
 	meta := report.Meta{SuiteVersion: s.cfg.SuiteVersion, Target: s.c.BaseURL(), RunID: s.fx.RunID, Mode: "explore, " + s.mode,
 		Started: started, Duration: report.Duration(time.Since(started)), Requests: s.c.Seq(), Retries: s.c.Retries()}
 	l := s.fx.Ledger
+	left, pages, command := s.leftovers()
+	problems := left
+	if command != "" {
+		problems = append(problems, cleanupAdvice(command))
+	}
 	run := report.Build(nil, spec.All(), meta, report.Extras{
-		Cleanup:      report.Cleanup{PagesLeft: l.Pages(), Settings: l.Settings(), Problems: append(l.Problems(), s.notes...)},
+		Cleanup:      report.Cleanup{PagesLeft: pages, Settings: l.Settings(), Problems: problems},
 		Observations: s.observations()})
 	checked := s.tally.Checked()
 	byRule := map[string][]Record{}
@@ -62,6 +68,10 @@ func (s *session) buildReport(started time.Time, verdictText string) *report.Run
 	run.Verdict = verdictText
 	if run.Verdict == "" {
 		run.Verdict = s.verdict()
+	}
+	if command != "" {
+		// In the verdict, every report shows it (JUnit included).
+		run.Verdict += leftVerdict(pages, command)
 	}
 	run.Diagnosis = report.Diagnose(run)
 	return run
@@ -107,7 +117,19 @@ func (s *session) totalCases() int {
 // observations are what the spec leaves open that the exploration saw,
 // findings that did not reproduce, and the framework's own.
 func (s *session) observations() []string {
-	out := append([]string{fmt.Sprintf("explore: seed %d; cases sent by kind: %s", s.cfg.Seed, s.casesLine())}, s.tally.Observed()...)
+	out := []string{fmt.Sprintf("explore: seed %d; cases sent by kind: %s", s.cfg.Seed, s.casesLine())}
+	if s.stop != "" {
+		out = append(out, "explore: it stopped because "+s.stop)
+	}
+	lines, reached, total := s.behaviour.coverage(s.skippedCells)
+	out = append(out, fmt.Sprintf("explore: fields by boundary class: %d of %d classes reached", reached, total))
+	for _, l := range lines {
+		out = append(out, "explore: "+l)
+	}
+	out = append(out, s.tally.Observed()...)
+	for _, l := range s.skippedLines() {
+		out = append(out, "explore: "+l)
+	}
 	for _, r := range s.flaky {
 		out = append(out, fmt.Sprintf("explore: a %s case once showed %s, but not again when sent a second time (not reported as a finding): %s",
 			r.Kind, r.Finding.Signature(), r.Finding.Got))
@@ -155,6 +177,26 @@ func (r Record) shrunkFrom() string {
 	return fmt.Sprintf(", shrunk from %d field(s), %d character(s)", r.FirstSize[0], r.FirstSize[1])
 }
 
+// write is the case's own request when the finding judged another one (a
+// read back after a refused write): nil otherwise.
+func (r Record) write(judged *client.Exchange) *client.Exchange {
+	m := mainMethod(r.Case)
+	for _, ex := range r.Exchanges {
+		if ex.Method == m && m != judged.Method {
+			return ex
+		}
+	}
+	return nil
+}
+
+// cut says when the budget ended a finding's shrinking.
+func (r Record) cut() string {
+	if r.ShrinkCut {
+		return ", cut short by the budget: a smaller case may still fail"
+	}
+	return ""
+}
+
 // failedSpec is the spec result of one finding.
 func failedSpec(r Record, area string) report.SpecResult {
 	f := r.Finding
@@ -200,6 +242,14 @@ func (s *session) printSummary(run *report.Run) {
 	out := s.out
 	used, took := s.budget.used()
 	fmt.Fprintf(out, "\nExplored %d generated cases in %s (%d requests): %s\n", s.totalCases(), took.Round(time.Millisecond), used, s.casesLine())
+	if s.stop != "" {
+		fmt.Fprintf(out, "It stopped because %s.\n", s.stop)
+	}
+	lines, reached, total := s.behaviour.coverage(s.skippedCells)
+	fmt.Fprintf(out, "\nFields by boundary class (cases sent, and the statuses answered): %d of %d classes reached\n", reached, total)
+	for _, l := range lines {
+		fmt.Fprintf(out, "  %s\n", l)
+	}
 	recs := append([]Record(nil), s.records...)
 	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Finding.Rule < recs[j].Finding.Rule })
 	for i, r := range recs {
@@ -207,17 +257,45 @@ func (s *session) printSummary(run *report.Run) {
 		fields, chars := r.Case.Size()
 		fmt.Fprintf(out, "\n%d. %s (%s): expected %s; got %s.\n", i+1, f.Rule, f.What, f.Expected, f.Got)
 		fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s)%s (%d sendings showed it)\n", r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
+		if r.Found.Requests > 0 {
+			fmt.Fprintf(out, "   found after %d requests (%d cases, %s); shrinking took %d requests%s\n", r.Found.Requests, r.Found.Cases,
+				r.Found.After.Round(time.Millisecond), r.Shrink, r.cut())
+		}
 		if ex := r.judged(); ex != nil {
+			if w := r.write(ex); w != nil {
+				fmt.Fprintf(out, "   read back after: %s → %d\n   reproduce it:    %s\n", w.RequestLine(), w.Status, w.Curl())
+			}
 			fmt.Fprintf(out, "   %s\n", strings.ReplaceAll(strings.TrimRight(ex.String(), "\n"), "\n", "\n   "))
 		}
 		if r.File != "" {
 			fmt.Fprintf(out, "   replay: conformance explore --replay %s\n", r.File)
 		}
 	}
-	if len(run.Cleanup.PagesLeft) > 0 || len(run.Cleanup.Problems) > 0 {
-		fmt.Fprintf(out, "\nLeft on the target: pages %v; problems: %v\n", run.Cleanup.PagesLeft, run.Cleanup.Problems)
-	}
+	s.printLeft(out)
 	fmt.Fprintf(out, "\n%s\n", run.Verdict)
+}
+
+// printLeft writes the cases this target could not undo (not sent), and
+// what the exploration left on the target, as sentences, with the command
+// that removes the pages.
+func (s *session) printLeft(out io.Writer) {
+	if skipped := s.skippedLines(); len(skipped) > 0 {
+		fmt.Fprintf(out, "\nNot sent, because this target could not undo them:\n")
+		for _, l := range skipped {
+			fmt.Fprintf(out, "  - %s\n", l)
+		}
+	}
+	left, _, command := s.leftovers()
+	if len(left) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\nWhat the exploration left on the target:\n")
+	for _, l := range left {
+		fmt.Fprintf(out, "  - %s\n", l)
+	}
+	if command != "" {
+		fmt.Fprintf(out, "  %s\n", cleanupAdvice(command))
+	}
 }
 
 // ParseKinds parses a comma-separated list of kinds (the --explore-kinds

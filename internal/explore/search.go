@@ -55,133 +55,89 @@ type Record struct {
 	FirstSize [2]int `json:"firstSize"`
 	// File is the replay file the finding was saved to.
 	File string `json:"-"`
+	// ShrinkCut says the budget ended the shrinking: a smaller case
+	// might still fail.
+	ShrinkCut bool `json:"shrinkCut,omitempty"`
+	// Found says when the search first saw it: after how many requests
+	// and cases, how long into the exploration; Shrink what shrinking it
+	// spent (requests).
+	Found  Progress `json:"found"`
+	Shrink int      `json:"shrinkRequests"`
 }
 
-// searchShare is the part of the budget spent searching; the rest is
-// kept for shrinking what the search finds.
-const searchShare = 0.6
-
-// budget is an exploration's limits, in requests and in time.
-type budget struct {
-	requests int
-	time     time.Duration
-	start    time.Time
-	from     int
-	seq      func() int
+// Progress is how far an exploration had got.
+type Progress struct {
+	Requests int           `json:"requests"`
+	Cases    int           `json:"cases"`
+	After    time.Duration `json:"after"`
 }
 
-// used is what the exploration spent so far.
-func (b *budget) used() (int, time.Duration) { return b.seq() - b.from, time.Since(b.start) }
-
-// spent reports whether the whole budget is spent.
-func (b *budget) spent() bool {
-	r, t := b.used()
-	return r >= b.requests || t >= b.time
-}
-
-// window is the part of the budget one phase may spend: up to a request
-// number and a time.
-type window struct {
-	seq int
-	end time.Time
-}
-
-// share is the search window of a property of weight w among the
-// remaining weight left.
-func (b *budget) share(w, left int) window {
-	r, t := b.used()
-	reqs := max(int(float64(b.requests)*searchShare)-r, 0) * w / max(left, 1)
-	dur := max(time.Duration(float64(b.time)*searchShare)-t, 0) * time.Duration(w) / time.Duration(max(left, 1))
-	return window{seq: b.seq() + max(reqs, 8), end: time.Now().Add(max(dur, 200*time.Millisecond))}
-}
-
-// shrinkWindow is what shrinking one finding may spend: what the search
-// left of the budget, four tenths of it at most.
-func (b *budget) shrinkWindow() window {
-	r, t := b.used()
-	reqs := min(max(b.requests-r, 0), b.requests*4/10)
-	dur := min(max(b.time-t, 0), b.time*4/10)
-	return window{seq: b.seq() + reqs, end: time.Now().Add(dur)}
-}
-
-// open reports whether w still allows a case.
-func (w window) open(seq int) bool { return seq < w.seq && time.Now().Before(w.end) }
-
-// explore runs one property until its share of the budget is spent,
-// one rapid check per finding: each finding found is shrunk, recorded,
-// and left out of the next round, which looks for another.
-func (s *session) explore(ctx context.Context, p property, index, weightLeft int) {
-	search := s.budget.share(p.weight, weightLeft)
-	excluded := map[string]bool{}
-	// cache keeps the outcome of each case sent: a case drawn again
-	// (rapid runs the failing case again before shrinking, and shrinking
-	// tries many that differ only in what they do not use) is judged
-	// without sending it again. Only a sending counts as a hit.
-	cache := map[string]outcome{}
-	for round := 0; search.open(s.c.Seq()) && !s.stopped(ctx) && !s.failedFast(); round++ {
-		var (
-			target string
-			best   Record
-			shrink window
-		)
-		prop := func(t *rapid.T) {
-			limit := search
-			if target != "" {
-				limit = shrink
-			}
-			if !limit.open(s.c.Seq()) || s.stopped(ctx) || s.budget.spent() {
-				return // out of budget: nothing drawn, nothing sent
-			}
-			c := p.gen(&s.site).Draw(t, "case")
-			key := string(jsonText(c))
-			out, seen := cache[key]
-			if !seen {
-				out = s.run(ctx, c)
-				cache[key] = out
-				if target == "" {
-					s.cases[p.kind]++
-				}
-			}
-			f, ok := pick(out.judge.Findings, target, excluded)
-			if !ok {
-				return
-			}
-			hits := best.Hits
-			if !seen {
-				hits++
-			}
-			if target == "" {
-				hits = 1 // the sending that showed it (now or before)
-				// A new finding: the same case is sent once more, past
-				// the cache. One that does not show again is flaky (a
-				// one-off 500, a race of the site's): recorded as an
-				// observation, and the search goes on.
-				fields, chars := c.Size()
-				first := [2]int{fields, chars}
-				again := s.run(ctx, c)
-				cache[key] = again
-				g, shown := pick(again.judge.Findings, f.Signature(), nil)
-				if !shown {
-					s.noteFlaky(Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: hits, FirstSize: first})
-					return
-				}
-				f, out, hits = g, again, hits+1
-				target, shrink = f.Signature(), s.budget.shrinkWindow()
-				best.FirstSize = first
-			}
-			best = Record{Kind: p.kind, Case: c, Finding: f, Exchanges: out.exchanges, Hits: hits, FirstSize: best.FirstSize}
-			t.Fatalf("%s", target) // the same failure every time: rapid keeps shrinking it
-		}
-		checks := max(search.seq-s.c.Seq(), 1)
-		logs := check(string(p.kind), checkSettings{seed: s.seed(index, round), checks: checks}, prop)
-		if target == "" {
-			s.debug(logs)
+// explore searches until the budget is spent or the search has stopped
+// finding anything new, in turns: each turn gives one property (a kind of
+// case) a rapid check of up to turnCases cases. The next turn goes to the
+// property that has had least of the search for its weight, its weight
+// raised by how much new behaviour its last turn showed (a new status,
+// message, answer shape, finding or field class: behaviour.go), so the
+// search goes where the target still surprises it. A property whose last
+// quietLimit cases in a row showed nothing new is done; when every one is,
+// the exploration stops (stopSaturated). A finding ends its turn: rapid
+// shrinks it within the shrink window, and the next turns of the property
+// look for others.
+func (s *session) explore(ctx context.Context, active []property) {
+	lanes := make([]*lane, len(active))
+	for i, p := range active {
+		lanes[i] = &lane{p: p, index: i, excluded: map[string]bool{}, cache: map[string]outcome{}}
+	}
+	for {
+		if why := s.stopReason(ctx); why != "" {
+			s.stop = why
 			return
 		}
-		excluded[target] = true
-		s.dropFlaky(target)
-		s.records = append(s.records, best)
+		l := nextLane(lanes)
+		if l == nil {
+			s.stop = fmt.Sprintf(stopSaturated, quietLimit)
+			return
+		}
+		s.turn(ctx, l)
 	}
+}
+
+// Turns and the stop rule.
+const (
+	// turnCases is how many cases one turn draws (fewer when the budget
+	// ends it, or a finding).
+	turnCases = 20
+	// quietLimit is how many cases in a row a property draws without new
+	// behaviour before it is done.
+	quietLimit = 150
+)
+
+// Why an exploration stopped.
+const (
+	stopSaturated   = "every kind of case went %d cases in a row without new behaviour (no new status, message, answer shape, finding or field class)"
+	stopRequests    = "its request budget was spent (%d requests: nine tenths searching, the last tenth kept for shrinking)"
+	stopTime        = "its time budget was spent (%s: nine tenths searching, the last tenth kept for shrinking)"
+	stopInterrupted = "it was interrupted"
+	stopTripwire    = "the tripwire saw the site lose data"
+	stopFailFast    = "--fail-fast: it stopped at the first finding"
+)
+
+// stopReason says why the search must not go on ("" when it may).
+func (s *session) stopReason(ctx context.Context) string {
+	spent, limit := s.budget.searchSpent()
+	switch {
+	case ctx.Err() != nil:
+		return stopInterrupted
+	case s.fx.Tripwire != nil && s.fx.Tripwire.Tripped() != nil:
+		return stopTripwire
+	case s.failedFast():
+		return stopFailFast
+	case spent && limit == "requests":
+		return fmt.Sprintf(stopRequests, s.budget.requests)
+	case spent:
+		return fmt.Sprintf(stopTime, s.budget.time)
+	}
+	return ""
 }
 
 // noteFlaky keeps a finding that did not show when its case was sent a
@@ -231,13 +187,19 @@ func (s *session) failedFast() bool { return s.cfg.FailFast && len(s.records) > 
 type outcome struct {
 	judge     *oracle.Judge
 	exchanges []*client.Exchange
+	skipped   bool // not sent: this target could not undo it
 }
 
-// run sends a case and judges it.
+// run sends a case and judges it; a case this target could not undo is
+// not sent (cannotUndo), and its outcome says so.
 func (s *session) run(ctx context.Context, c gen.Case) outcome {
+	j := oracle.NewJudge()
+	if why := s.cannotUndo(ctx, c); why != "" {
+		s.skip(c, why)
+		return outcome{judge: j, skipped: true}
+	}
 	s.c.SetScope("explore: " + string(c.Kind))
 	from := s.c.Seq()
-	j := oracle.NewJudge()
 	switch c.Kind {
 	case gen.KindList:
 		s.list(ctx, c, j)
@@ -257,6 +219,7 @@ func (s *session) run(ctx context.Context, c gen.Case) outcome {
 		s.settingsCase(ctx, c, j)
 	}
 	s.tally.Add(j)
+	s.noteChildLeft()
 	return outcome{judge: j, exchanges: slices.Clone(s.c.Since(from))}
 }
 

@@ -38,6 +38,19 @@ type session struct {
 	sent atomic.Int64
 	// notes are what the run could not undo, for the report.
 	notes []string
+	// skipped counts the cases not sent because this target could not
+	// undo them, by reason (undo.go); childLeft, when set, is why no
+	// more child pages are made.
+	skipped      map[string]int
+	skippedCells map[gen.Cell]bool
+	childLeft    string
+	// behaviour is what the exploration has seen (new behaviour guides
+	// and ends the search); stop says why the search ended.
+	behaviour *behaviour
+	stop      string
+	// shrinking is the signature of the finding being shrunk ("" while
+	// searching).
+	shrinking string
 
 	budget  budget
 	cases   map[gen.Kind]int // cases sent while searching, by kind
@@ -142,11 +155,23 @@ func (s *session) load(ctx context.Context) error {
 		s.site.Users = append(s.site.Users, k)
 	}
 	slices.Sort(s.site.Users)
+	s.site.DotSegments = s.dotSegmentsPass(ctx)
 	s.site.Writes = s.fx.CanWrite()
 	if s.site.Writes && s.cfg.SettingsWrites {
 		return s.loadSettings(ctx)
 	}
 	return nil
+}
+
+// dotSegmentsPass reports whether a path with ".." as a whole segment
+// reaches the API as sent (gen.ClassDotSegment): GET /api/<x>/../pages
+// names an endpoint that does not exist, unless something on the way (a
+// front, the server's own router, a redirect) resolves the dot segment,
+// and then it answers the page list.
+func (s *session) dotSegmentsPass(ctx context.Context) bool {
+	ex := s.c.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/" + s.marker() + "x/../pages", Fresh: true})
+	resolved := ex.Status == http.StatusOK && ex.Get("data").IsArray()
+	return oracle.Judgeable(ex) && !resolved
 }
 
 // loadSettings reads the settings twice side by side: fields that differ

@@ -23,8 +23,12 @@ type requestLog struct {
 	names *strings.Replacer
 }
 
-// runMarker matches the run marker of any run (marker.Of).
-var runMarker = regexp.MustCompile(`conformance-\d{8}t\d{4}-[0-9a-f]{6}-`)
+// runMarker matches the run marker of any run (marker.Of), and runID a
+// run's ID alone (the proof page of child pages names it in its title).
+var (
+	runMarker = regexp.MustCompile(`conformance-\d{8}t\d{4}-[0-9a-f]{6}-`)
+	runID     = regexp.MustCompile(`\b\d{8}t\d{4}-[0-9a-f]{6}\b`)
+)
 
 func (l *requestLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -32,7 +36,7 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		line := l.names.Replace(r.Method + " " + r.URL.RequestURI() + " " + r.Header.Get("Content-Type") + " " + string(body))
 		l.mu.Lock()
-		l.lines = append(l.lines, runMarker.ReplaceAllString(line, "conformance-RUN-"))
+		l.lines = append(l.lines, runID.ReplaceAllString(runMarker.ReplaceAllString(line, "conformance-RUN-"), "RUN"))
 		l.mu.Unlock()
 		h.ServeHTTP(w, r)
 	})

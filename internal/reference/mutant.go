@@ -63,7 +63,7 @@ var legacyParts = []Mutant{
 	ZeroSizeEmpty, PageNumberZeroEmpty, BadPaging500, TagsAsString, DateDisplayFormat, CategoryFalseWhenNone,
 	InvalidTypeAccepted, EditInvalidTypeAccepted, DoubleEncodeForm, FormPutRejected, NoCacheOnlyWithAuth,
 	TagListWithoutDescription, TagSingleWithoutList, CategorySingleWithoutList, UserListFullProfile,
-	UserEmptyFalse, SettingsPutResetsHomepage, ChildWritesHitParent,
+	UserEmptyFalse, SettingsPutResetsHomepage, ChildWritesHitParent, BenignMissingParentAccepted,
 }
 
 // A mutant is declared beside its behaviour: a package-level variable of
@@ -142,7 +142,7 @@ func legacyInfo(parts []MutantInfo) MutantInfo {
 	return MutantInfo{Name: Legacy321, Rules: rules,
 		Description: "Behaves like the previous release (3.21.1) where it differs from the spec: every handler failure " +
 			"answered 200, create/edit return data {key}, no meta, tags as a string, display dates, double-encoded " +
-			"forms, form PUT refused, settings PUT resets homepage/pageNotFound/uriBlog, PUT and DELETE of parent/child act on the parent, and more (mutants: " +
+			"forms, form PUT refused, settings PUT resets homepage/pageNotFound/uriBlog, PUT and DELETE of parent/child act on the parent, a missing parent accepted, and more (mutants: " +
 			strings.Join(names, ", ") + ")."}
 }
 

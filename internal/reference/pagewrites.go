@@ -67,6 +67,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	}
 	ch, ferr := s.applyFields(p, in, true)
 	if ferr != "" {
+		s.exploreRefusedCreate(r, in, author)
 		if t, _, _ := in.str("type"); t != "" && !pageTypes[t] && s.mutated(CreateRefusedPageKept) {
 			// Saved before the type is validated: the page as a create
 			// without the type makes it.
@@ -79,7 +80,7 @@ func (s *view) createPageH(r *http.Request, _ route, in *input, author string) r
 	if ch.parentSent && !s.mutated(ParentIgnored) {
 		parent = ch.parent
 	}
-	if err := s.checkParent(parent, ""); err != "" {
+	if err := s.parentError(parent, ""); err != "" {
 		return failure(http.StatusBadRequest, string(err))
 	}
 	if key := joinKey(parent, ch.slug); ch.slugSent && s.pages[key] != nil && s.mutated(BenignTakenSlugRefused) {
@@ -166,7 +167,7 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		parent = ch.parent
 	}
 	if parent != parentOf(old.key) {
-		if err := s.checkParent(parent, old.key); err != "" {
+		if err := s.parentError(parent, old.key); err != "" {
 			return failure(http.StatusBadRequest, string(err))
 		}
 	}

@@ -59,6 +59,8 @@ const (
 type Param struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+	// Class is the boundary class the value was drawn in (classes.go).
+	Class string `json:"class,omitempty"`
 }
 
 // Field is one body field. Value is what JSON would decode: a string, a
@@ -67,10 +69,20 @@ type Param struct {
 // allow for the field, or names what the site may not have (a category,
 // a cover image, a template, a parent). The server may refuse it with
 // 400, or accept it and store something of its own.
+//
+// Limit says the value is at an edge of its type where a server may have
+// a limit the spec does not show (a length, a character it will not
+// store): it may refuse it with 400, but a value it takes reads back as
+// sent. Class is the boundary class the value was drawn in (classes.go).
 type Field struct {
 	Name    string `json:"name"`
 	Value   any    `json:"value"`
 	Invalid bool   `json:"invalid,omitempty"`
+	Limit   bool   `json:"limit,omitempty"`
+	Class   string `json:"class,omitempty"`
+	// plain is what an Invalid field sends in a case that sends no
+	// invalid value (settle; nil: it is left out there).
+	plain *Field
 }
 
 // Case is one generated input.
@@ -128,10 +140,10 @@ func (c Case) Param(name string) (string, bool) {
 func (c Case) NeedsAuth() bool { return c.Method != http.MethodGet || c.Endpoint == "settings" }
 
 // Valid reports whether every field the case sends is of a kind and form
-// the spec allows.
+// the spec allows, and none at an edge a server may refuse (Limit).
 func (c Case) Valid() bool {
 	for _, f := range c.Fields {
-		if f.Invalid {
+		if f.Invalid || f.Limit {
 			return false
 		}
 	}

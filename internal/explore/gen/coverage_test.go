@@ -125,10 +125,10 @@ func TestWriteCoverage(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range sample(gen.Create(full), samples) {
+	for _, c := range sample(gen.Create(full), 2*samples) {
 		note(c)
 	}
-	for _, c := range sample(gen.Edit(full), samples) {
+	for _, c := range sample(gen.Edit(full), 2*samples) {
 		note(c)
 	}
 	want := []string{"form=true", "form=false", "title", "content", "description", "tags", "category", "type", "date", "slug",
@@ -154,6 +154,35 @@ var textClasses = map[string]func(string) bool{
 	"ampersand": func(s string) bool { return strings.Contains(strings.ReplaceAll(s, "&amp;", ""), "&") },
 	"quote":     func(s string) bool { return strings.ContainsAny(s, `"'`) },
 	"emoji":     func(s string) bool { return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x1F000 }) },
+}
+
+// TestClassCoverage: every field of gen.FieldTypes is drawn in every
+// boundary class of its type (issue 32): text empty, blank, tens of KB
+// long, with control characters, a NUL, marks, not UTF-8 and of another
+// kind; tags with blank and repeated segments and hundreds of names;
+// integers negative, zero, huge, fractional and not numbers; booleans in
+// other spellings; malformed dates; keys with dot segments.
+func TestClassCoverage(t *testing.T) {
+	site := *full
+	site.DotSegments = true
+	seen := map[gen.Cell]int{}
+	for _, g := range []*rapid.Generator[gen.Case]{gen.Create(&site), gen.Edit(&site), gen.Settings(&site), gen.List(), gen.Read(&site)} {
+		for _, c := range sample(g, 3*samples) {
+			for _, cell := range c.Cells() {
+				seen[cell]++
+			}
+		}
+	}
+	for _, f := range gen.FieldTypes {
+		if len(gen.Classes[f.Type]) == 0 {
+			t.Errorf("%s: type %s has no classes", f.Name, f.Type)
+		}
+		for _, class := range gen.Classes[f.Type] {
+			if seen[gen.Cell{Field: f.Name, Class: class}] == 0 {
+				t.Errorf("%s (%s) never drawn in class %s", f.Name, f.Type, class)
+			}
+		}
+	}
 }
 
 // TestSettingsCoverage: each text setting, in JSON and form encoding,

@@ -22,54 +22,57 @@ type Site struct {
 	// Writes: the run may create, edit and delete pages of its own;
 	// SettingsWrites: it may send PUT /api/settings.
 	Writes, SettingsWrites bool
-}
-
-// triState draws an optional boolean list filter: absent, true or false.
-func triState(t *rapid.T, name string) (string, bool) {
-	switch rapid.IntRange(0, 2).Draw(t, name) {
-	case 1:
-		return "true", true
-	case 2:
-		return "false", true
-	}
-	return "", false
+	// DotSegments: a path with ".." as a whole segment reaches the API as
+	// sent (a probe showed it; ClassDotSegment).
+	DotSegments bool
 }
 
 // OddPaging are paging values that are not plain integers (9.3: such
 // values no longer crash; what they give is not said).
-var OddPaging = []string{"abc", "", "2.5", "1e3", "+3", " 3", "0x10", "99999999999999999999", "1,5"}
+var OddPaging = append([]string{"2.5"}, append(notNumbers, hugeInts[2])...)
 
-// pagingValue draws a numberOfItems or pageNumber: small integers first,
-// then -1, larger ones, and odd ones.
-func pagingValue(t *rapid.T, name string) string {
-	switch rapid.IntRange(0, 9).Draw(t, name+"Kind") {
-	case 0, 1, 2:
-		return rapid.SampledFrom([]string{"1", "2", "3"}).Draw(t, name)
-	case 6:
-		return "-1"
+// pagingParam draws a numberOfItems or pageNumber in one of the integer
+// classes: small integers first, then -1, zero, other negative ones
+// (shrinking towards -2), huge ones (shrinking towards 101), fractional
+// ones and odd ones.
+func pagingParam(t *rapid.T, name string) Param {
+	small := rapid.IntRange(1, 12).Draw(t, name)
+	negative := rapid.IntRange(-1_000_000, -2).Draw(t, name+"Negative")
+	big := rapid.IntRange(101, 1_000_000_000).Draw(t, name+"Big")
+	huge := rapid.SampledFrom(append([]string{strconv.Itoa(big)}, hugeInts...)).Draw(t, name+"Huge")
+	fractional := rapid.SampledFrom([]string{"2.5", "0.5", "-1.5"}).Draw(t, name+"Fractional")
+	odd := rapid.SampledFrom(notNumbers).Draw(t, name+"Odd")
+	switch rapid.IntRange(0, 11).Draw(t, name+"Kind") {
+	case 5, 6:
+		return Param{Name: name, Value: "-1", Class: ClassMinusOne}
 	case 7:
-		return rapid.SampledFrom([]string{"0", "-5"}).Draw(t, name)
+		return Param{Name: name, Value: "0", Class: ClassZero}
 	case 8:
-		return rapid.SampledFrom([]string{"100", "101", "500", "10000", "1000000"}).Draw(t, name)
+		return Param{Name: name, Value: strconv.Itoa(negative), Class: ClassNegative}
 	case 9:
-		return rapid.SampledFrom(OddPaging).Draw(t, name)
+		return Param{Name: name, Value: huge, Class: ClassHuge}
+	case 10:
+		return Param{Name: name, Value: fractional, Class: ClassFractional}
+	case 11:
+		return Param{Name: name, Value: odd, Class: ClassNaN}
 	}
-	return strconv.Itoa(rapid.IntRange(-3, 12).Draw(t, name))
+	return Param{Name: name, Value: strconv.Itoa(small), Class: ClassPlain}
 }
 
 // List generates GET /api/pages requests: the filters of 4.1 in any
-// combination, page sizes and numbers of every kind.
+// combination (now and then spelled otherwise than true and false), page
+// sizes and numbers of every integer class.
 func List() *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindList, Endpoint: "pages"}
 		for _, name := range []string{"published", "static", "sticky", "draft", "scheduled", "untagged"} {
-			if v, ok := triState(t, name); ok {
-				c.Query = append(c.Query, Param{name, v})
+			if p := BoolParam(t, name); rapid.IntRange(0, 2).Draw(t, "send "+name) > 0 {
+				c.Query = append(c.Query, p)
 			}
 		}
 		for _, name := range []string{"numberOfItems", "pageNumber"} {
-			if rapid.IntRange(0, 3).Draw(t, "send "+name) > 0 {
-				c.Query = append(c.Query, Param{name, pagingValue(t, name)})
+			if p := pagingParam(t, name); rapid.IntRange(0, 3).Draw(t, "send "+name) > 0 {
+				c.Query = append(c.Query, p)
 			}
 		}
 		return c
@@ -89,6 +92,16 @@ var traversalKeys = []string{"a..b", "x%00y", "%00", "a..", "..b"}
 // either (a front may decode %2e and remove it as well).
 var encodedKeys = []string{"%2e%2eb", "a%2e%2eb", "a%2E%2Eb", "a.%2e"}
 
+// ClassDotSegment is a key with ".." as a whole path segment, sent only
+// where the target's front lets such a segment through to the API
+// (Site.DotSegments): a front that resolves it (RFC 3986, 5.2.4) sends
+// the API another path, and the answer is then to a request the case did
+// not make.
+const ClassDotSegment = "dot-segment"
+
+// dotSegmentKeys hold ".." as a whole segment, as sent.
+var dotSegmentKeys = []string{"a/..", "../a", "a/../b", "a/%2e%2e"}
+
 // Read generates GET requests of one resource by key: keys that exist,
 // keys that do not, child keys, keys with traversal characters (plain and
 // percent-encoded) and very long ones.
@@ -97,8 +110,11 @@ func Read(site *Site) *rapid.Generator[Case] {
 		ep := rapid.SampledFrom(readEndpoints).Draw(t, "endpoint")
 		c := Case{Kind: KindRead, Endpoint: ep}
 		existing := site.names(ep)
-		class := rapid.SampledFrom([]string{"existing", "missing", "child", "traversal", "encoded", "long"}).Draw(t, "keyClass")
+		class := rapid.SampledFrom([]string{"existing", "missing", "child", "traversal", "encoded", "long", ClassDotSegment}).Draw(t, "keyClass")
+		dot := rapid.SampledFrom(dotSegmentKeys).Draw(t, "dotKey")
 		switch {
+		case class == ClassDotSegment && site.DotSegments:
+			c.Key = dot
 		case class == "existing" && len(existing) > 0:
 			c.Key = rapid.SampledFrom(existing).Draw(t, "key")
 		case class == "child" && ep == "pages" && len(site.topLevel()) > 0:
@@ -148,4 +164,6 @@ func (s *Site) topLevel() []string {
 
 // Escaped reports whether a key class is sent as generated (already
 // percent-encoded), not escaped segment by segment.
-func Escaped(class string) bool { return class == "traversal" || class == "encoded" }
+func Escaped(class string) bool {
+	return class == "traversal" || class == "encoded" || class == ClassDotSegment
+}

@@ -2,7 +2,6 @@ package gen
 
 import (
 	"strconv"
-	"strings"
 
 	"pgregory.net/rapid"
 )
@@ -16,10 +15,8 @@ func Create(site *Site) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindCreate, Form: rapid.Bool().Draw(t, "form")}
 		c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug},
-			TextField(t, "title", c.Form, Text()), TextField(t, "content", c.Form, Text()))
-		typ, ok := Type(t)
-		c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
-		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+			TextField(t, "title", c.Form, Text()), TextField(t, "content", c.Form, Text()), TypeField(t))
+		c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		return c
 	})
 }
@@ -36,10 +33,10 @@ func Edit(site *Site) *rapid.Generator[Case] {
 		if content := TextField(t, "content", c.Form, Text()); maybe(t, "content") {
 			c.Fields = append(c.Fields, content)
 		}
-		if typ, ok := Type(t); maybe(t, "type") {
-			c.Fields = append(c.Fields, Field{Name: "type", Value: typ, Invalid: !ok})
+		if typ := TypeField(t); maybe(t, "type") {
+			c.Fields = append(c.Fields, typ)
 		}
-		c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+		c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		return c
 	})
 }
@@ -54,31 +51,20 @@ func pageFields(t *rapid.T, site *Site, form bool) []Field {
 		}
 	}
 	add("description", TextField(t, "description", form, Text()))
-	tags := Field{Name: "tags", Value: strings.Join(Tags().Draw(t, "tags"), ",")}
-	if kind := rapid.IntRange(0, 9).Draw(t, "tagsKind"); !form && kind == 9 {
-		tags = Field{Name: "tags", Value: []any{"a", "b"}, Invalid: true}
-	}
-	add("tags", tags)
+	add("tags", TagsField(t, form))
 	category := Field{Name: "category", Value: Marker + "no-such-category", Invalid: true}
 	if len(site.Categories) > 0 {
-		known := rapid.SampledFrom(site.Categories).Draw(t, "category")
+		known := Field{Name: "category", Value: rapid.SampledFrom(site.Categories).Draw(t, "category")}
+		category.plain = &known
 		if rapid.IntRange(0, 3).Draw(t, "unknownCategory") < 3 {
-			category = Field{Name: "category", Value: known}
+			category = known
 		}
 	}
 	add("category", category)
-	d, kind := Date(t)
-	add("date", Field{Name: "date", Value: d, Invalid: kind == BadDate})
-	position := Field{Name: "position", Value: jsonOrForm(form, float64(rapid.IntRange(0, 99).Draw(t, "position")))}
-	switch rapid.IntRange(0, 9).Draw(t, "positionKind") {
-	case 8:
-		position = Field{Name: "position", Value: "abc", Invalid: true}
-	case 9:
-		position = Field{Name: "position", Value: jsonOrForm(form, 1.5), Invalid: true}
-	}
-	add("position", position)
+	add("date", DateField(t))
+	add("position", IntField(t, "position", form))
 	for _, name := range []string{"noindex", "nofollow", "noarchive"} {
-		add(name, Field{Name: name, Value: jsonOrForm(form, rapid.Bool().Draw(t, name))})
+		add(name, BoolField(t, name, form))
 	}
 	// A cover image or a template the site may not have, a parent no page
 	// has: whether a server takes them is not said (Invalid: refused or
@@ -133,7 +119,7 @@ func Refused(site *Site) *rapid.Generator[Case] {
 			c.Form = rapid.Bool().Draw(t, "form")
 			c.Fields = append(c.Fields, Field{Name: "slug", Value: Slug}, Field{Name: "title", Value: Text().Draw(t, "title")},
 				Field{Name: "content", Value: Text().Draw(t, "content")}, Field{Name: "type", Value: "draft"})
-			c.Fields = append(c.Fields, pageFields(t, site, c.Form)...)
+			c.Fields = settle(t, append(c.Fields, pageFields(t, site, c.Form)...))
 		case "edit":
 			c.Form = rapid.Bool().Draw(t, "form")
 			e := Edit(site).Draw(t, "edit")
@@ -145,28 +131,38 @@ func Refused(site *Site) *rapid.Generator[Case] {
 	})
 }
 
-// badCustomFields are customFields values that are not JSON text: they
-// name no custom field, so a server that wrongly takes one adds none to
-// the site's pages (see the README on custom fields).
-var badCustomFields = []string{"{", "not json", `{"a":}`, "[", "'x'", `{"a":1,}`}
+// badCustomFields are customFields values that are not JSON text and
+// name no field even to a lenient parser (no quoted name in them): a
+// server that wrongly takes one adds no custom field to the site's pages
+// (see the README on custom fields).
+var badCustomFields = []string{"{", "not json", "[", "'x'", "{,}", "}"}
 
 // Settings generates PUT /api/settings bodies (4.10): text settings of
-// 2.6 (values of other kinds now and then), and customFields that is not
-// JSON text when the site has the field. Never a customFields value that
-// names a field: on the host, a new name stays on every page for good.
+// 2.6 in every text class, and, when the site has the field, customFields
+// that is not JSON text (ClassNotJSON), or now and then a value that
+// names a new field (ClassNewName), which the explorer never sends (on
+// the host a custom field, once added, stays on every page for good: it
+// is counted as skipped, and reported).
 func Settings(site *Site) *rapid.Generator[Case] {
 	return rapid.Custom(func(t *rapid.T) Case {
 		c := Case{Kind: KindSettings, Endpoint: "settings", Form: rapid.Bool().Draw(t, "form")}
 		for _, name := range site.Settings {
-			if maybe(t, name) {
-				c.Fields = append(c.Fields, TextField(t, name, c.Form, Text()))
+			if f := TextField(t, name, c.Form, Text()); maybe(t, name) {
+				c.Fields = append(c.Fields, f)
 			}
 		}
-		if site.CustomFields && rapid.IntRange(0, 4).Draw(t, "customFields") == 4 {
-			c.Fields = append(c.Fields, Field{Name: "customFields", Value: rapid.SampledFrom(badCustomFields).Draw(t, "customFieldsValue"), Invalid: true})
+		bad := rapid.SampledFrom(badCustomFields).Draw(t, "customFieldsValue")
+		named := `{"` + Marker + rapid.SampledFrom([]string{"a", "subtitle"}).Draw(t, "customFieldName") + `":{"type":"string"}}`
+		if site.CustomFields {
+			switch rapid.IntRange(0, 9).Draw(t, "customFields") {
+			case 8:
+				c.Fields = append(c.Fields, Field{Name: "customFields", Value: bad, Invalid: true, Class: ClassNotJSON})
+			case 9:
+				c.Fields = append(c.Fields, Field{Name: "customFields", Value: named, Class: ClassNewName})
+			}
 		}
 		if len(c.Fields) == 0 && len(site.Settings) > 0 {
-			c.Fields = append(c.Fields, Field{Name: site.Settings[0], Value: Text().Draw(t, "value")})
+			c.Fields = append(c.Fields, Field{Name: site.Settings[0], Value: Text().Draw(t, "value"), Class: ClassPlain})
 		}
 		return c
 	})

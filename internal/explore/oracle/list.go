@@ -37,7 +37,89 @@ func parseList(c gen.Case) listQuery {
 	return q
 }
 
-// List judges an answer to GET /api/pages (4.1, 8, 9.3) against the
+// maxSpelled bounds the boolean filters spelled otherwise that List reads
+// both ways (2^n readings).
+const maxSpelled = 4
+
+// List judges an answer to GET /api/pages as judgeList does. A boolean
+// filter spelled otherwise than true or false (1, TRUE, yes, "":
+// gen.ClassSpelling) may be read either way: 4.1 says "boolean" and not
+// how a server reads those spellings, so the answer passes when it holds
+// for one reading of each such filter (the first reading that holds is
+// recorded as an observation), and fails with the findings of the
+// reading that has fewest (the first of those) when none holds.
+func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
+	readings := spellingReadings(c)
+	if len(readings) == 1 {
+		j.judgeList(readings[0].Case, ex, paired, m)
+		return
+	}
+	var best *Judge
+	for _, r := range readings {
+		rj := NewJudge()
+		rj.judgeList(r.Case, ex, paired, m)
+		if len(rj.Findings) == 0 {
+			j.merge(rj)
+			j.Observe("GET /api/pages read %s", r.words)
+			return
+		}
+		if best == nil || len(rj.Findings) < len(best.Findings) {
+			best = rj
+		}
+	}
+	j.merge(best)
+}
+
+// reading is a list case with its spelled filters read one way.
+type reading struct {
+	gen.Case
+	words string // "published=1 as true, …"
+}
+
+// spellingReadings are the ways c's filters spelled otherwise may be
+// read: each true or false (c alone when it has none, or more than
+// maxSpelled).
+func spellingReadings(c gen.Case) []reading {
+	var odd []int
+	for i, p := range c.Query {
+		if _, canonical := gen.SpelledBool(p.Value); !canonical && p.Class == gen.ClassSpelling {
+			odd = append(odd, i)
+		}
+	}
+	if len(odd) == 0 || len(odd) > maxSpelled {
+		return []reading{{Case: c}}
+	}
+	var out []reading
+	for bits := 0; bits < 1<<len(odd); bits++ {
+		r := reading{Case: c}
+		r.Query = append([]gen.Param(nil), c.Query...)
+		var words []string
+		for k, i := range odd {
+			v := "true"
+			if bits&(1<<k) != 0 {
+				v = "false"
+			}
+			words = append(words, fmt.Sprintf("%s=%q as %s", c.Query[i].Name, c.Query[i].Value, v))
+			r.Query[i].Value = v
+		}
+		r.words = strings.Join(words, ", ")
+		out = append(out, r)
+	}
+	return out
+}
+
+// merge takes the checks, findings and observations of another judge.
+func (j *Judge) merge(o *Judge) {
+	for r, n := range o.Checked {
+		j.Checked[r] += n
+	}
+	j.Findings = append(j.Findings, o.Findings...)
+	for _, s := range o.Observed {
+		j.Observe("%s", s)
+	}
+}
+
+// judgeList judges an answer to GET /api/pages (4.1, 8, 9.3) against the
 // model: its shape (PAGE-LIST-SHAPE, PAGE-OBJECT-SHAPE: rules/pageobj),
 // the types it holds (PAGE-LIST-TYPE-FILTERS, PAGE-LIST-DEFAULT-FILTER:
 // rules/listfilter), meta.total, and meta and the number of pages for any
@@ -45,7 +127,7 @@ func parseList(c gen.Case) listQuery {
 // had untagged=true, is the answer to the same request without it:
 // untagged keeps the untagged pages of that same slice
 // (PAGE-LIST-UNTAGGED-AFTER-PAGINATION, PAGE-LIST-TOTAL-IGNORES-UNTAGGED).
-func (j *Judge) List(c gen.Case, ex, paired *client.Exchange, m ListModel) {
+func (j *Judge) judgeList(c gen.Case, ex, paired *client.Exchange, m ListModel) {
 	q := parseList(c)
 	if q.Odd {
 		// 9.3: odd paging values no longer crash; what they give is open

@@ -192,3 +192,42 @@ func TestListUntagged(t *testing.T) {
 		}
 	}
 }
+
+// TestListSpelledFilters: a boolean filter spelled otherwise than true or
+// false (gen.ClassSpelling) is read both ways: an answer that holds for
+// either reading passes, with the reading recorded; one that holds for
+// neither fails.
+func TestListSpelledFilters(t *testing.T) {
+	spelled := func(q ...[2]string) gen.Case {
+		c := listCase(q...)
+		for i := range c.Query {
+			if _, canonical := gen.SpelledBool(c.Query[i].Value); !canonical {
+				c.Query[i].Class = gen.ClassSpelling
+			}
+		}
+		return c
+	}
+	pub, drafts := pages("published", 1, 7), pages("draft", 1, 2)
+	for _, c := range []struct {
+		name string
+		c    gen.Case
+		r    reply
+		want []string
+	}{
+		{name: "draft=1 read as true", c: spelled([2]string{"draft", "1"}), r: listReply(t, join(pub, drafts), listMeta{15, 9, 1, false, nil})},
+		{name: "draft=1 read as false", c: spelled([2]string{"draft", "1"}), r: listReply(t, pub, listMeta{15, 7, 1, false, nil})},
+		{name: "published=yes read as false beside draft=true", c: spelled([2]string{"published", "yes"}, [2]string{"draft", "true"}),
+			r: listReply(t, drafts, listMeta{15, 2, 1, false, nil})},
+		{name: "draft=1 neither way", c: spelled([2]string{"draft", "1"}), r: listReply(t, pub, listMeta{15, 8, 1, false, nil}),
+			want: []string{"PAGE-LIST-TYPE-FILTERS"}},
+		{name: "the same answer to draft spelled true", c: listCase([2]string{"draft", "true"}), r: listReply(t, pub, listMeta{15, 7, 1, false, nil}),
+			want: []string{"PAGE-LIST-META-CONSISTENT", "PAGE-LIST-TYPE-FILTERS"}},
+	} {
+		j := NewJudge()
+		j.List(c.c, send(t, "", c.r), nil, site)
+		wantRules(t, c.name, j, c.want...)
+		if len(c.want) == 0 && c.c.Query[0].Class == gen.ClassSpelling && len(j.Observed) == 0 {
+			t.Errorf("%s: the reading was not recorded", c.name)
+		}
+	}
+}

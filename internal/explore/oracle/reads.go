@@ -28,9 +28,9 @@ func CrashRule(c gen.Case) string {
 // not exist may be 200 with an empty list, or 404). A key with ".." or a
 // NUL byte is 400 for the files list (4.11), with either error body;
 // elsewhere it names no resource, and section 7's "invalid page key"
-// allows 400 besides 404, as for a very long key. (Its ".." is never a
-// whole path segment, which a web server in front may remove from the
-// path before the API sees it: gen.Read.) The rules (single.Rules):
+// allows 400 besides 404, as for a very long key. (Its ".." is a whole
+// path segment only where a probe showed that the target's front lets
+// such a segment through to the API: gen.ClassDotSegment.) The rules (single.Rules):
 // PAGE-GET-OK, PAGE-GET-HIERARCHICAL, PAGE-GET-404, TAG-GET-SHAPE,
 // TAG-GET-404, CAT-GET-SHAPE, CAT-GET-404, USER-GET-SHAPE, USER-GET-404,
 // FILES-LIST-SHAPE and FILES-TRAVERSAL-400.
@@ -38,7 +38,7 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 	found, missing, ok := single.Rules(endpoint, key)
 	switch {
 	case !ok:
-	case endpoint == "files" && (class == "traversal" || class == "encoded"):
+	case endpoint == "files" && (class == "traversal" || class == "encoded" || class == gen.ClassDotSegment):
 		j.Judged("FILES-TRAVERSAL-400", ex, "status and error body", "HTTP 400 with an error body of section 7", single.Traversal(ex))
 	case class == "existing":
 		if !j.Status(found, ex, http.StatusOK) {
@@ -54,7 +54,7 @@ func (j *Judge) Single(endpoint, class, key string, ex *client.Exchange) {
 		if j.Status(missing, ex, single.MissingFilesCodes...) && ex.Status == http.StatusOK {
 			j.Judged(missing, ex, "data", "data, an array of file records", single.Named(endpoint, ex.Get("data"), key))
 		}
-	case class == "traversal" || class == "encoded" || class == "long":
+	case class == "traversal" || class == "encoded" || class == "long" || class == gen.ClassDotSegment:
 		if j.Status(missing, ex, single.InvalidKeyCodes...) {
 			j.Observe("GET /api/%s/{key} of a %s key answered %d", endpoint, class, ex.Status)
 		}

@@ -1,6 +1,7 @@
 // Package sideeffect judges what a page write did to the site beyond what
 // it may (spec 3, 4.3 to 4.5, 7): a write the server refused (a 4xx answer)
-// left no trace of what it sent or addressed (PAGE-REFUSED-WRITE-NO-EFFECT),
+// left no trace of what it sent or addressed (PAGE-REFUSED-WRITE-NO-EFFECT;
+// AUTH-REFUSED-WRITE-NO-EFFECT when refused for its authentication token),
 // and a create whose slug another page's key already has left that page as
 // it was, under its key (PAGE-CREATE-KEEPS-OTHERS). Each judges a read of
 // one page by key (GET /api/pages/{key}: its status and data) made after
@@ -45,6 +46,28 @@ func NoPage(status int, data gjson.Result, key string) rules.Judgement {
 	}
 	return rules.CannotJudge()
 }
+
+// TotalKept judges two answers of the page list of every type (4.1:
+// published, draft, static, sticky and scheduled all true), read just
+// before a create and just after the server refused it: meta.total is the
+// same (PAGE-REFUSED-WRITE-NO-EFFECT, AUTH-REFUSED-WRITE-NO-EFFECT), so the
+// create made no page anywhere, under whatever key the server might have
+// given it (its slug read back is NoPage's). An answer other than 200, or
+// without an integer meta.total (a previous release's list has no meta),
+// cannot judge.
+func TotalKept(beforeStatus int, before gjson.Result, afterStatus int, after gjson.Result) rules.Judgement {
+	b, a := before.Get("meta.total"), after.Get("meta.total")
+	if beforeStatus != http.StatusOK || afterStatus != http.StatusOK || !whole(b) || !whole(a) {
+		return rules.CannotJudge()
+	}
+	if a.Int() != b.Int() {
+		return rules.Violation("meta.total of the pages of every type was %d before the refused write and %d after it", b.Int(), a.Int())
+	}
+	return rules.Conforms()
+}
+
+// whole reports whether r is an integer number.
+func whole(r gjson.Result) bool { return r.Type == gjson.Number && r.Num == float64(r.Int()) }
 
 // Kept judges the read of the page at key after a write that must have
 // left it as it was, against before, the data of the same page read at key

@@ -96,3 +96,31 @@ func TestOwnKey(t *testing.T) {
 		}
 	}
 }
+
+// TestTotalKept: the number of pages of every type is the same before and
+// after a refused create; one more breaks the rule; a list without an
+// integer meta.total, or an answer other than 200, says nothing.
+func TestTotalKept(t *testing.T) {
+	for _, c := range []struct {
+		name                      string
+		beforeStatus, afterStatus int
+		before, after             string
+		ok, judged                bool
+	}{
+		{"the same total", 200, 200, `{"meta":{"total":12}}`, `{"meta":{"total":12}}`, true, true},
+		{"one page more", 200, 200, `{"meta":{"total":12}}`, `{"meta":{"total":13}}`, false, true},
+		{"one page fewer", 200, 200, `{"meta":{"total":12}}`, `{"meta":{"total":11}}`, false, true},
+		{"no meta (a previous release)", 200, 200, `{"data":[]}`, `{"data":[]}`, true, false},
+		{"a total that is text", 200, 200, `{"meta":{"total":"12"}}`, `{"meta":{"total":"13"}}`, true, false},
+		{"a fractional total", 200, 200, `{"meta":{"total":12.5}}`, `{"meta":{"total":13}}`, true, false},
+		{"the second read failed", 200, 500, `{"meta":{"total":12}}`, `{}`, true, false},
+	} {
+		j := TotalKept(c.beforeStatus, gjson.Parse(c.before), c.afterStatus, gjson.Parse(c.after))
+		if j.Holds() != c.ok || j.Skip == c.judged {
+			t.Errorf("%s: %+v; want holds %t, judged %t", c.name, j, c.ok, c.judged)
+		}
+		if !c.ok && !strings.Contains(j.Problem, "before the refused write") {
+			t.Errorf("%s: the problem %q does not say what changed", c.name, j.Problem)
+		}
+	}
+}
