@@ -365,8 +365,10 @@ var pagesRules = []Rule{
 			"with a type outside the five and a new description must leave the page at its key with its type and " +
 			"description as the read just before the edit showed them (parsed JSON); the edit and the delete of a " +
 			"run-marked key no page has must leave no page at that key. A GET that answers neither 200 nor 404 is not " +
-			"judged. A page a refused write left is removed. conformance explore judges its generated creates and edits " +
-			"refused with 400 for their type alike (an edit: every field of 2.1 it sent, and the key)."},
+			"judged. A page a refused write left is removed. conformance explore reads back after every 400, 401 or 404 " +
+			"to a page write it sends: no page at the slug or under the parent a refused create named, as many pages of " +
+			"every type as just before it, a refused edit's page as it was (every field of 2.1 it sent, and the key), no " +
+			"page at a missing key a refused write named."},
 	{ID: "PAGE-DELETE-HIERARCHICAL", Section: "4.5, 2.1", Level: Must, Area: AreaPages, Writes: true,
 		Endpoints: []Endpoint{DeletePage, GetPage},
 		Text:      "DELETE /api/pages/parent/child deletes the child page itself; the parent still reads.",
