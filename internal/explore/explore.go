@@ -118,7 +118,8 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) Result {
 	defer out.Flush()
 	fx := framework.New(c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: cfg.SettingsWrites, RunID: cfg.RunID})
 	defer fx.Close()
-	s := &session{cfg: cfg, c: c, fx: fx, cases: map[gen.Kind]int{}, out: out, behaviour: newBehaviour()}
+	s := &session{cfg: cfg, c: c, fx: fx, cases: map[gen.Kind]int{}, out: out, behaviour: newBehaviour(),
+		modelled: recordSite(c, fx.RunID)}
 	s.budget = budget{requests: cfg.Requests, time: cfg.Time, start: started, seq: c.Seq}
 	mode := "read-only"
 	if fx.CanWrite() {

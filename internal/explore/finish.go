@@ -26,7 +26,11 @@ func (s *session) finish(ctx context.Context, rec *har.Recorder, started time.Ti
 			exit = ExitUnusable
 		}
 	}
+	s.judgeSite()
 	for i := range s.records {
+		if s.records[i].Kind == kindSiteModel {
+			continue // no one case shows it: no replay
+		}
 		if file, err := s.saveReplay(&s.records[i], i+1); err != nil {
 			s.notes = append(s.notes, "could not write the replay file: "+err.Error())
 		} else {

@@ -256,7 +256,11 @@ func (s *session) printSummary(run *report.Run) {
 		f := r.Finding
 		fields, chars := r.Case.Size()
 		fmt.Fprintf(out, "\n%d. %s (%s): expected %s; got %s.\n", i+1, f.Rule, f.What, f.Expected, f.Got)
-		fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s)%s (%d sendings showed it)\n", r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
+		if r.Kind == kindSiteModel {
+			fmt.Fprintf(out, "   found by the site model, over the exploration's answers: no one case shows it, the writes before it do\n")
+		} else {
+			fmt.Fprintf(out, "   smallest %s case: %d field(s), %d character(s)%s (%d sendings showed it)\n", r.Kind, fields, chars, r.shrunkFrom(), r.Hits)
+		}
 		if r.Found.Requests > 0 {
 			fmt.Fprintf(out, "   found after %d requests (%d cases, %s); shrinking took %d requests%s\n", r.Found.Requests, r.Found.Cases,
 				r.Found.After.Round(time.Millisecond), r.Shrink, r.cut())

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/conformance-suite/conformance/internal/rules/sitemodel"
+
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/explore/gen"
 	"github.com/conformance-suite/conformance/internal/explore/oracle"
@@ -47,7 +49,9 @@ type session struct {
 	// behaviour is what the exploration has seen (new behaviour guides
 	// and ends the search); stop says why the search ended.
 	behaviour *behaviour
-	stop      string
+	// modelled keeps every answer for the site model (sitemodel.go).
+	modelled *sitemodel.Recorder
+	stop     string
 	// shrinking is the signature of the finding being shrunk ("" while
 	// searching).
 	shrinking string
