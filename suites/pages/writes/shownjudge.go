@@ -22,18 +22,21 @@ import (
 // termKind is what tags and categories differ in, for the judges.
 type termKind struct {
 	noun, endpoint, section string
-	singles                 func(v *seen) []*client.Exchange
-	keys                    func(v *seen) []string
-	list                    func(v *seen) *client.Exchange
-	carried                 func(page gjson.Result) []string
+	// singleView and listView are the write table's columns of its views.
+	singleView, listView coverage.Way
+	singles              func(v *seen) []*client.Exchange
+	keys                 func(v *seen) []string
+	list                 func(v *seen) *client.Exchange
+	carried              func(page gjson.Result) []string
 }
 
 var (
-	tagKind = termKind{noun: "tag", endpoint: "tags", section: "tag",
+	tagKind = termKind{noun: "tag", endpoint: "tags", section: "tag", singleView: coverage.ViewTag, listView: coverage.ViewTagList,
 		singles: func(v *seen) []*client.Exchange { return v.tags }, keys: func(v *seen) []string { return v.look.tags },
 		list: func(v *seen) *client.Exchange { return v.tagList }, carried: termKeys}
-	catKind = termKind{noun: "category", endpoint: "categories", section: "category",
-		singles: func(v *seen) []*client.Exchange { return v.cats }, keys: func(v *seen) []string { return v.look.cats },
+	catKind = termKind{noun: "category", endpoint: "categories", section: "category", singleView: coverage.ViewCategory,
+		listView: coverage.ViewCatList,
+		singles:  func(v *seen) []*client.Exchange { return v.cats }, keys: func(v *seen) []string { return v.look.cats },
 		list: func(v *seen) *client.Exchange { return v.catList },
 		carried: func(page gjson.Result) []string {
 			if c := page.Get("category"); c.Type == gjson.String && c.Str != "" {
@@ -73,12 +76,22 @@ func needViews(views []*seen) {
 type unjudged struct {
 	judged  bool
 	reasons []string
+	// mark, when set, marks the write table's cells of the views judged
+	// after a write (suite.markViews).
+	mark func(v *seen, views ...coverage.Way)
 }
 
 // exercised marks cells the check judged (see Check.Exercised).
 func (u *unjudged) exercised(check *coverkit.Check, cells ...coverage.ID) {
 	u.judged = true
 	check.Exercised(cells...)
+}
+
+// viewed marks views judged after v's write (see mark).
+func (u *unjudged) viewed(v *seen, views ...coverage.Way) {
+	if u.mark != nil {
+		u.mark(v, views...)
+	}
 }
 
 // skip notes why an answer was not judged.
@@ -130,6 +143,7 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, types, match.Outcome(ex))
 				continue
 			}
+			s.markViews(v, coverage.ViewList)
 			got := keysOf(ex)
 			for _, key := range v.keys() {
 				want := reads && key == v.key && slices.Contains(types, typ)
@@ -207,6 +221,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 					v.what, v.key, k.noun, term, match.Outcome(single))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
+				s.markViews(v, k.singleView)
 				if !shown.names(v.key) {
 					check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
 						v.what, v.key, k.noun, term, match.Outcome(single))
@@ -219,6 +234,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 					v.what, v.key, k.noun, term, k.endpoint, match.Outcome(list))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
+				s.markViews(v, k.listView)
 				if names, ok := v.listed(list, term, v.key); !names || !ok {
 					check.Problem(list, "%s, the published page %s carries %s %q, whose item in GET /api/%s does not name it",
 						v.what, v.key, k.noun, term, k.endpoint)
@@ -240,7 +256,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
-	var u unjudged
+	u := unjudged{mark: s.markViews}
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
@@ -279,6 +295,7 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, match.Outcome(single))
 	default:
 		u.exercised(check, cell)
+		u.viewed(v, k.singleView)
 		for _, key := range keys {
 			if shown.names(key) {
 				check.Problem(single, "%s", problem(fmt.Sprintf("%s %q", k.noun, term), key))
@@ -291,6 +308,7 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 		u.skip("GET /api/%s gave no list (%s)", k.endpoint, match.Outcome(list))
 	default:
 		u.exercised(check, cell)
+		u.viewed(v, k.listView)
 		for _, key := range keys {
 			if names, _ := v.listed(list, term, key); names {
 				check.Problem(list, "%s", problem(fmt.Sprintf("the item of %s %q in GET /api/%s", k.noun, term, k.endpoint), key))
@@ -315,7 +333,7 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", match.Outcome(v.answer), match.Outcome(v.page))
 	}
 	check := s.t.NewCheck()
-	var u unjudged
+	u := unjudged{mark: s.markViews}
 	for i, ex := range v.listings {
 		switch {
 		case u.unread(ex):
@@ -323,6 +341,7 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 			u.skip("the listing with %v gave no page list (%s)", v.listTypes[i], match.Outcome(ex))
 		default:
 			u.exercised(check, cellsOfTypes(v.listTypes[i])...)
+			s.markViews(v, coverage.ViewList)
 			if slices.Contains(keysOf(ex), v.old) {
 				check.Problem(ex, "the listing of every type still lists the deleted page %s", v.old)
 			}
@@ -376,7 +395,10 @@ func (s *suite) judgePageViews(views []*seen) {
 	check := s.t.NewCheck()
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
-		check.Same("page "+v.key+" "+v.what, pageViewCell, nil, v.pageViews(), coverage.PageFields()...)
+		views := v.pageViews()
+		check.Same("page "+v.key+" "+v.what, pageViewCell, nil, views, coverage.PageFields()...)
+		sameContent(check, "page "+v.key+" "+v.what, views)
+		s.markPageViews(v, views)
 	}
 	check.Expect("a page reads the same in every answer that shows it, right after its writes (2.1)")
 }

@@ -145,7 +145,7 @@ func (s *suite) registerCreate() {
 
 func (s *suite) registerDelete() {
 	judgeOn(s, s.static, "PAGE-DELETE-OK", judgeDeleteOK)
-	judgeOn(s, s.static, "PAGE-DELETE-GONE", judgeDeleteGone)
+	judgeOn(s, s.static, "PAGE-DELETE-GONE", s.judgeDeleteGone)
 	judgeOn(s, s.deleteMissing, "PAGE-DELETE-404", judgeMissing404)
 }
 
