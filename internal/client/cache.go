@@ -198,7 +198,7 @@ func replay(p *pending, e *cacheEntry) {
 	ex.Status, ex.Header = o.Status, o.Header.Clone()
 	// A stream its fold stopped is kept truncated: the replay says so too.
 	ex.Truncated, ex.BodyCut = o.Truncated, o.BodyCut
-	ex.Duration = o.Duration
+	ex.Duration, ex.OnWire, ex.OffWire = o.Duration, o.OnWire, o.OffWire
 	ex.setBody(e.body, len(e.body)) // shared: bodies are never written
 	if o.Streamed != nil {
 		// A fold's value is read, never changed: shared as it is.

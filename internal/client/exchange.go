@@ -100,6 +100,12 @@ type Exchange struct {
 	Replayed bool
 	Started  time.Time
 	Duration time.Duration
+	// OnWire and OffWire are when the request first had its turn on the
+	// wire and when its last try let the wire go (zero when never sent):
+	// Started comes before any wait for the wire, so only these tell
+	// which reads went out before a write and which after. A replay has
+	// the original's: its answer is what the site showed then.
+	OnWire, OffWire time.Time
 	// Streamed is set when the answer was read as a stream
 	// (Request.Stream): its items went to a fold (Folded) and were not
 	// kept. Body and JSON are then the envelope with that array empty
@@ -132,6 +138,16 @@ type Exchange struct {
 // Folded is what the fold of a streamed read kept (Stream, Fold.Value):
 // nil unless the whole answer was one JSON document in UTF-8 within the
 // bounds. A replay from the read cache gives the first read's value.
+// WireSpan is when the request was on the wire (OnWire to OffWire), or,
+// for an exchange that has none (never sent, or made by hand), from its
+// start to its end.
+func (e *Exchange) WireSpan() (from, to time.Time) {
+	if e.OnWire.IsZero() || e.OffWire.IsZero() {
+		return e.Started, e.Started.Add(e.Duration)
+	}
+	return e.OnWire, e.OffWire
+}
+
 func (e *Exchange) Folded() any { return locked(e, func() any { return e.folded }) }
 
 // setStreamed records what a streamed read brought.

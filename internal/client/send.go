@@ -182,8 +182,12 @@ func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeT
 			break // the last answer stands
 		}
 		ex.Sent = true
+		if ex.OnWire.IsZero() {
+			ex.OnWire = time.Now()
+		}
 		t := c.sendOnce(sendContext(ctx, req.Method), req, body, st, tu.guarded)
 		c.endTurn(tu, req, t)
+		ex.OffWire = time.Now()
 		// A try that got no status does not replace one that got a status.
 		if kept == nil || t.status != 0 || kept.status == 0 {
 			kept = t

@@ -157,6 +157,12 @@ const (
 	PhaseProbes         = ginkgo.SpecPriority(300)
 	PhaseWrites         = ginkgo.SpecPriority(200)
 	PhaseSettingsWrites = ginkgo.SpecPriority(100)
+	// PhaseRunEnd is that of the specs that judge what the run's writes
+	// left on the site, on the listing of every page the sweep reads
+	// anyway (RunPagesAtEnd): after every spec that may write (those that
+	// judge the errors the whole run provoked, at -500, send refused
+	// writes), before the every-answer checks, which judge its request.
+	PhaseRunEnd = ginkgo.SpecPriority(-700)
 	// PhaseEveryAnswer is that of the specs that judge every answer of
 	// the run (the cross-cutting checks' tallies): after every other.
 	PhaseEveryAnswer = ginkgo.SpecPriority(-1000)

@@ -12,7 +12,6 @@ import (
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
-	"github.com/conformance-suite/conformance/internal/marker"
 	"github.com/tidwall/gjson"
 )
 
@@ -268,17 +267,18 @@ func (t *Fixture) sweep(ctx context.Context) []string {
 // heard of: a create whose answer was lost (the run was interrupted or
 // timed out while the request was in flight) still made its page. It is
 // the backstop that keeps a run from leaving pages behind, on a site of
-// any size: the listing is read as a stream that keeps the run's keys only.
+// any size: the listing is read as a stream that keeps the run's keys
+// only. The sweep's first takes the listing a spec of PhaseRunEnd read
+// (RunPagesAtEnd) when no write went out since.
 func (t *Fixture) strays(ctx context.Context) []string {
-	// Fresh: the backstop lists what the target holds now, never a listing
-	// the read cache kept from before a create whose answer was lost.
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true,
-		Stream: &client.Stream{Path: "data", Name: "the run's keys", New: func() client.Fold { return &runKeys{t: t} }}})
-	keys, ok := ex.Folded().([]string)
-	if ex.Err != nil || ex.Status != http.StatusOK || !ok {
+	l := t.takeRunEndListing()
+	if l == nil {
+		l = t.listRunPages(ctx)
+	}
+	if !l.listed {
 		return nil
 	}
-	return keys
+	return l.keys
 }
 
 // runKeys is the fold of strays: the keys that carry the run's marker.

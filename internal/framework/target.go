@@ -100,6 +100,7 @@ type Fixture struct {
 	prep       preparations   // groups of specs prepared together (prepared.go)
 	names      atomic.Int64   // numbers the run's page slugs (PageFields)
 	late       lateWrites     // the writes that got no answer, which may still land (inflight.go)
+	runEnd     runEnd         // the listing of every page a spec read for the sweep (runend.go)
 
 	mu           sync.Mutex
 	bugs         []string

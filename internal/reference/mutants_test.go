@@ -238,8 +238,17 @@ var mutantProbes = map[Mutant]struct {
 		g("/api/pages/alpha-post")}, "alpha-post's content replaced"},
 	BenignTakenSlugRefused: {[]req{js("POST", "/api/pages", map[string]any{"title": "N", "slug": "alpha-post"})},
 		"400 instead of 201"},
+	ListKeepsDeletedPage: {[]req{js("DELETE", "/api/pages/beta-post", nil), g("/api/pages", "numberOfItems", "-1")},
+		"beta-post still listed"},
+	ListTypesAsFirstListed: {[]req{g("/api/pages"), js("PUT", "/api/pages/alpha-post", map[string]any{"type": "static"}),
+		g("/api/pages", "numberOfItems", "-1")}, "alpha-post still listed as published"},
 	PageOldKeyCached: {[]req{g("/api/pages/alpha-post"), js("PUT", "/api/pages/alpha-post", map[string]any{"title": "Renamed"}),
 		g("/api/pages/alpha-post")}, "the old key answers 200"},
+	// what a write does to other pages and later views (modelmutants.go)
+	EditChildTouchesParent: {[]req{js("PUT", "/api/pages/guides/getting-started", map[string]any{"description": "x"}),
+		g("/api/pages/guides")}, "the parent's description changed"},
+	TermListsDeletedAfterWrite: {[]req{js("DELETE", "/api/pages/alpha-post", nil), js("POST", "/api/pages", map[string]any{"title": "N"}),
+		g("/api/tags/news")}, "news names alpha-post again"},
 	// taxonomy
 	TagListWithoutDescription:   {[]req{g("/api/tags")}, "no description, template"},
 	TagSingleWithoutList:        {[]req{g("/api/tags/news")}, "no list"},

@@ -20,6 +20,60 @@ var PastEndTotalZero = declare(breaks("past-end-total-zero", "PAGE-LIST-TOTAL-AG
 var UntaggedHasMoreFromSlice = declare(breaks("untagged-hasmore-from-slice", "PAGE-LIST-META-CONSISTENT",
 	"With untagged=true, meta.hasMore is true exactly when data holds a full page: false on a page that lost tagged pages though later pages follow."))
 
+// ListKeepsDeletedPage: the page list is served from an index that a
+// delete does not update: a deleted page is still listed, as it last was,
+// though reading it answers 404.
+var ListKeepsDeletedPage = declare(breaks("list-keeps-deleted-page", "PAGE-DELETE-GONE PAGE-LIST-TYPE-FILTERS",
+	"GET /api/pages still lists a deleted page, as it last was (its entry in the list's index outlives it); reading it answers 404."))
+
+// ListTypesAsFirstListed: the page list filters each page by the type it
+// had when a listing first saw it: an edit of its type does not move it
+// from one listing to another (an index of types filled lazily, never
+// brought up to date).
+var ListTypesAsFirstListed = declare(breaks("list-types-as-first-listed", "PAGE-LIST-TYPE-FILTERS",
+	"GET /api/pages filters each page by the type it had when a listing first saw it: after an edit of its type it "+
+		"stays in the listings of its old type, and out of those of its new one."))
+
+// listedType is the type a page is listed under: its own, or under
+// ListTypesAsFirstListed the one the lazily filled index first noted.
+// The caller holds the lock.
+func (s *view) listedType(p *page) string {
+	if !s.mutated(ListTypesAsFirstListed) {
+		return p.typ
+	}
+	first := memo(s.Server, ListTypesAsFirstListed, func() map[string]string { return map[string]string{} })
+	if _, ok := first[p.uuid]; !ok {
+		first[p.uuid] = p.typ
+	}
+	return first[p.uuid]
+}
+
+// keepListed notes a page a delete removed, which ListKeepsDeletedPage
+// still lists. The caller holds the lock.
+func (s *view) keepListed(p *page) {
+	if s.mutated(ListKeepsDeletedPage) {
+		deleted := memo(s.Server, ListKeepsDeletedPage, func() map[string]*page { return map[string]*page{} })
+		deleted[p.key] = p.clone()
+	}
+}
+
+// listed is the pages of the page list whose type keep keeps, newest
+// first: the site's pages, and under ListKeepsDeletedPage those deleted
+// whose key no page has now. The caller holds the lock.
+func (s *view) listed(keep func(typ string) bool) []*page {
+	out := s.sortedPages(func(p *page) bool { return keep(s.listedType(p)) })
+	if !s.mutated(ListKeepsDeletedPage) {
+		return out
+	}
+	for key, p := range memo(s.Server, ListKeepsDeletedPage, func() map[string]*page { return map[string]*page{} }) {
+		if s.pages[key] == nil && keep(p.typ) {
+			out = append(out, p)
+		}
+	}
+	sortNewestFirst(out)
+	return out
+}
+
 // listPagesH answers GET /api/pages (spec 4.1).
 func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) response {
 	if r := s.exploreList(in); r != nil {
@@ -32,7 +86,7 @@ func (s *view) listPagesH(r *http.Request, _ route, in *input, _ string) respons
 		"draft":     in.flag("draft", false),
 		"scheduled": in.flag("scheduled", false),
 	}
-	matching := s.sortedPages(func(p *page) bool { return types[p.typ] })
+	matching := s.listed(func(typ string) bool { return types[typ] })
 	// meta.total counts the type-filtered pages; untagged is not reflected.
 	total := len(matching)
 	untagged := in.flag("untagged", false)

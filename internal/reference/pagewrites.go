@@ -198,6 +198,9 @@ func (s *view) editPageH(r *http.Request, rt route, in *input, _ string) respons
 		}
 	}
 	s.reindexTags(ch)
+	if s.mutated(EditChildTouchesParent) {
+		s.touchParent(p)
+	}
 	return success(http.StatusOK, "Page edited.", kv{"data", s.pageObj(p, baseURL(r))})
 }
 
@@ -242,6 +245,7 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		return success(http.StatusOK, "Page deleted.")
 	}
 	s.removePage(p)
+	s.keepListed(p)
 	for _, c := range s.children(p.key) {
 		if s.mutated(ChildWritesHitParent) {
 			// The previous release leaves the child behind, emptied.
@@ -253,6 +257,9 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		s.pages[c.key] = c
 	}
 	s.reindexTags(nil)
+	if s.mutated(TermListsDeletedAfterWrite) {
+		s.bury(p)
+	}
 	if s.mutated(DeleteReturnsData) {
 		return success(http.StatusOK, "Page deleted.", kv{"data", s.pageObj(p, baseURL(r))})
 	}

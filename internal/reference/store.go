@@ -178,8 +178,15 @@ func (s *view) sortedPages(keep func(*page) bool) []*page {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	sortNewestFirst(out)
+	return out
+}
+
+// sortNewestFirst sorts pages by date, newest first, then by creation
+// order, newest first, then by key.
+func sortNewestFirst(pages []*page) {
+	sort.Slice(pages, func(i, j int) bool {
+		a, b := pages[i], pages[j]
 		if a.date != b.date {
 			return a.date > b.date
 		}
@@ -188,7 +195,6 @@ func (s *view) sortedPages(keep func(*page) bool) []*page {
 		}
 		return a.key < b.key
 	})
-	return out
 }
 
 // uniqueKey returns key when it is self's key or no page has it, else

@@ -42,7 +42,12 @@ var pagesRules = []Rule{
 			"type, the pages the tags and categories read list, as their single views and GET /api/pages/{key} give " +
 			"them), and the run's own pages (a create's or edit's answer with the page read back, and the listings and " +
 			"tag and category views read after it). A field an answer lacks is the shape rules' concern and is not " +
-			"compared. Fewer than two views of any page: not checked."},
+			"compared. Fewer than two views of any page: not checked. " +
+			"With writes, every answer of the run is also judged against the run's own pages as they last read since " +
+			"their last write (rules/sitemodel: answers replayed in the order they were on the wire); a write of " +
+			"another page, or one the API refused, is no write of this page, while a settings update or an upload " +
+			"counts as a write of every page (they may change permalinks and cover images), a parent's rename as one " +
+			"of its children, and a scheduled page read back as published is accepted."},
 
 	// 4.1 list
 	{ID: "PAGE-LIST-SHAPE", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
@@ -59,7 +64,13 @@ var pagesRules = []Rule{
 			"a page, 5 to 100) and compared with the every-type listing. " +
 			"A type the target has no page of is reported not checked unless the run may create one. With writes allowed, the " +
 			"run's own pages are looked for after their writes too: a listing read right after a create, an edit of the type " +
-			"or a delete lists the page exactly when its type (read back beside it) is one the listing asks for."},
+			"or a delete lists the page exactly when its type (read back beside it) is one the listing asks for. The order of " +
+			"the list is open, so a page is judged missing, or absent, only on the whole listing; where it must be listed, the " +
+			"listing's first page and then its last pages are looked in first (the host lists the newest first, and the run's " +
+			"pages are dated far in the past). " +
+			"With writes, every listing of the run that asks for all pages of its types (numberOfItems -1) and came " +
+			"whole is also judged (rules/sitemodel): it lists each live page of the run whose type, as last read since" +
+			" its last write, is one of them; a listing read for some pages only says nothing of the others."},
 	{ID: "PAGE-LIST-DEFAULT-SIZE", Section: "4.1, 8", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "Without numberOfItems the page size is the plugin setting (15 by default), reported in numberOfItems and meta.pageSize.",
 		Reading: "The setting may differ on a real site, so the suite checks that the size used equals the size reported " +
@@ -151,7 +162,10 @@ var pagesRules = []Rule{
 	{ID: "PAGE-GET-OK", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
 		Text: "GET /api/pages/{key} answers 200 with the page object whose key is the one requested.",
 		Reading: "Read for a page of each type found (drafts and scheduled pages too: the spec answers 404 only when no page " +
-			"has the key), a child page and a key with non-ASCII characters when the target has them."},
+			"has the key), a child page and a key with non-ASCII characters when the target has them. " +
+			"With writes, every GET /api/pages/{key} of the run is also judged against the run's writes " +
+			"(rules/sitemodel): a key the run created, or renamed a page to, and has not deleted or renamed since, " +
+			"answers 200; a key a write without an answer named is not judged."},
 	{ID: "PAGE-GET-HIERARCHICAL", Section: "4.2", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
 		Text: "A hierarchical key parent/child reads the child page itself."},
 	{ID: "PAGE-GET-404", Section: "4.2, 7", Level: Must, Area: AreaPages, Endpoints: []Endpoint{GetPage},
@@ -295,7 +309,9 @@ var pagesRules = []Rule{
 			"page read under data.key must carry the title the edit sent, HTML-encoded once as PAGE-TITLE-ENCODED " +
 			"compares it: that is how it is known to be the edited page. When the key changed, the page left its old key " +
 			"(3.2) and no page has it now (the run's keys carry its marker), so GET of the old key, read beside the new " +
-			"one right after the edit, must answer 404 (4.2); a 200, even one showing the page under its new key, fails."},
+			"one right after the edit, must answer 404 (4.2); a 200, even one showing the page under its new key, fails. " +
+			"With writes, every later answer of the run is also judged (rules/sitemodel): once an edit answered 2xx " +
+			"with another data.key, the old key reads 404 and no listing, tag or category view shows it."},
 	{ID: "PAGE-UUID-STABLE", Section: "2.1", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{EditPage},
 		Text: "uuid does not change when the page is renamed.",
 		Reading: "The page is renamed by an edit sending a new title and slug (slug is not listed for edit: if the server " +
@@ -325,9 +341,13 @@ var pagesRules = []Rule{
 		Text: "DELETE /api/pages/{key} answers 200 with status \"0\", a message and no data."},
 	{ID: "PAGE-DELETE-GONE", Section: "3.3", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage, GetPage},
 		Text: "After a delete, reading the key answers 404 and a second delete answers 404.",
-		Reading: "3.3 says deleting removes the page: a second case deletes a published page of the run that has a tag and a " +
-			"category, and the listing of every type, the page's tag and category (single views) and the tag and category " +
-			"lists, read beside the read of its key, must name it no more."},
+		Reading: "3.3 says deleting removes the page: a second case deletes a page of the run that has a tag and a " +
+			"category, and the listing of its type, the page's tag and category (single views) and the tag and category " +
+			"lists, read beside the read of its key, must name it no more; a third, the listing of every type read whole as " +
+			"the run ends (the one the run's cleanup looks for its pages in) must not list it. " +
+			"With writes, every later answer of the run is also judged (rules/sitemodel): once a delete of a run page " +
+			"answered 2xx, no read of its key answers 200 and no listing, tag or category view shows it, until a " +
+			"create answers with that key again."},
 	{ID: "PAGE-DELETE-404", Section: "4.5, 7", Level: Must, Area: AreaPages, Writes: true, Endpoints: []Endpoint{DeletePage},
 		Text:    "DELETE of a key no page has answers 404 with a handler-error body.",
 		Reading: "Sent with both tokens to a key that carries the run marker and does not exist; it still counts as a write request."},

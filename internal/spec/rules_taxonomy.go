@@ -30,7 +30,10 @@ var taxonomyRules = []Rule{
 			"name it no more, under its old key or its new, in the single view and the list (a tag no page uses may also be gone: 404); " +
 			"after an edit that renamed it, the single view of each tag it still carries, read beside it, names it no more by its " +
 			"old key (no page has that key). Every answer of GET /api/tags/{key} the run receives is judged too: each page of its " +
-			"pages carries the tag (a page whose tags is no object is the shape rules' concern)."},
+			"pages carries the tag (a page whose tags is no object is the shape rules' concern). " +
+			"With writes, every tag view of the run (single or in the list) is also judged against the run's writes " +
+			"(rules/sitemodel): it names no page of the run that does not carry the tag as last read since its last " +
+			"write, no deleted page and no old key of a renamed one."},
 	{ID: "TAG-LIST-COMPLETE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag, ListPages},
 		Text: "A tag's list names every published page that uses the tag.",
 		Reading: "The converse of TAG-LIST-CONSISTENT. 2.2 says list holds the keys of the pages that use the tag; whether " +
@@ -40,7 +43,11 @@ var taxonomyRules = []Rule{
 			"in GET /api/tags/{key} (the tags TAG-GET-SHAPE reads that published pages carry). When no " +
 			"published page carries a tag, no list could miss one: not checked. With writes allowed, the run's published " +
 			"pages are looked for right after their writes too: after a create with a tag of the run's, and after an edit " +
-			"that publishes a page with another tag, the tag's single view and its item in GET /api/tags name the page."},
+			"that publishes a page with another tag, the tag's single view and its item in GET /api/tags name the page. " +
+			"With writes, every tag view of the run (single or in the list) is also judged against the run's pages as " +
+			"last read since their last writes (rules/sitemodel): it names each of them that is published and carries " +
+			"it, except a page that turned from scheduled to published without a write (the host files it at the next " +
+			"write; 3 does not say when)."},
 	{ID: "TAG-GET-404", Section: "4.6, 7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{GetTag},
 		Text: "GET of a tag key that does not exist answers 404 with a handler-error body."},
 	{ID: "TAG-VIEWS-AGREE", Section: "2.2, 4.6", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListTags, GetTag},
@@ -84,7 +91,10 @@ var taxonomyRules = []Rule{
 			"With writes allowed, a category the run's page left (an edit gave it another) or whose page it deleted must name " +
 			"it no more, and the category of a page an edit renamed must name it no more by its old key, as for " +
 			"TAG-LIST-CONSISTENT. Every answer of GET /api/categories/{key} the run receives is judged too: each page of its " +
-			"pages has the category (a page whose category is no string is the shape rules' concern)."},
+			"pages has the category (a page whose category is no string is the shape rules' concern). " +
+			"With writes, every category view of the run (single or in the list) is also judged against the run's " +
+			"writes (rules/sitemodel): it names no page of the run whose category, as last read since its last write, " +
+			"is another, no deleted page and no old key of a renamed one."},
 	{ID: "CAT-LIST-COMPLETE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory, ListPages},
 		Text: "A category's list names every published page of the category.",
 		Reading: "The converse of CAT-LIST-CONSISTENT. Whether drafts, scheduled, static or sticky pages are listed is open, " +
@@ -92,7 +102,10 @@ var taxonomyRules = []Rule{
 			"every-type page listing (read once for the run, a stream of any size) is compared with the list of its " +
 			"category, in GET /api/categories (every such category) and in GET /api/categories/{key} (the categories " +
 			"CAT-GET-SHAPE reads that published pages carry). When no published page has a category: not checked. " +
-			"With writes allowed, the run's published pages are looked for right after their writes, as for TAG-LIST-COMPLETE."},
+			"With writes allowed, the run's published pages are looked for right after their writes, as for TAG-LIST-COMPLETE. " +
+			"With writes, every category view of the run (single or in the list) is also judged against the run's " +
+			"pages as last read since their last writes (rules/sitemodel): it names each of them that is published and" +
+			" has the category, except a page that turned from scheduled to published without a write."},
 	{ID: "CAT-VIEWS-AGREE", Section: "2.3, 4.7", Level: Must, Area: AreaTaxonomy, Endpoints: []Endpoint{ListCategories, GetCategory},
 		Text: "A category reads the same in GET /api/categories and GET /api/categories/{key}: key, name, description, " +
 			"template and list agree.",

@@ -147,6 +147,7 @@ func (f *pageFold) Value() (any, int64) {
 // foldedListing is a pageFold's value (client.Exchange.Folded).
 type foldedListing struct {
 	pages   PageList
+	only    []string // the keys a keyed fold kept (kept.go); nil: every page
 	found   map[string]*checkFindings
 	over    bool
 	problem string // the pages could not be kept

@@ -52,7 +52,8 @@ func ListedOf(ex *client.Exchange) (Listed, bool) {
 	if _, list := Items(ex); !list || !isInteger(total) {
 		return Listed{}, false
 	}
-	return Listed{Ex: ex, Types: types, Total: int(total.Num), From: ex.Started, To: ex.Started.Add(ex.Duration)}, true
+	from, to := ex.WireSpan()
+	return Listed{Ex: ex, Types: types, Total: int(total.Num), From: from, To: to}, true
 }
 
 // typesOf reads the types a list request includes (listfilter.Types); ok
@@ -91,7 +92,8 @@ func WriteOf(ex *client.Exchange) (Write, bool) {
 	if !client.Alone(ex.Method) || !ex.Sent {
 		return Write{}, false
 	}
-	return Write{From: ex.Started, To: ex.Started.Add(ex.Duration), Unanswered: ex.Status == 0 || ex.Fault() != ""}, true
+	from, to := ex.WireSpan()
+	return Write{From: from, To: to, Unanswered: ex.Status == 0 || ex.Fault() != ""}, true
 }
 
 // TotalProblem is an answer whose meta.total disagrees with that of

@@ -13,7 +13,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
-	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/rules"
@@ -73,21 +72,14 @@ type missingKey struct {
 	trail
 	key       string
 	ex, after *client.Exchange
-	// listed, after a refused edit, is the listing of every type read
-	// before the key: no page may show there either.
-	listed *seen
 }
 
 func (s *suite) makeEditMissing(ctx context.Context) *missingKey {
 	m := &missingKey{key: s.t.Marker("no-such-page-edit")}
 	m.ex = m.add(s.k.edit(ctx, m.key, map[string]any{"description": "Conformance"}))
 	s.k.remove(ctx, s.t.Adopt(ctx, m.ex)) // should the server have made a page, it is removed
-	if m.ex.StatusErr() == nil && sideeffect.Refused(m.ex.Status) {
-		m.listed = s.readAfter(ctx, &m.trail, look{what: "after an edit of a key no page has",
-			listTypes: [][]string{pagelist.PageTypes()}}, "", m.key, m.ex)
-		m.listed.kinds = []string{coverage.WriteRefused404}
-	}
 	s.afterMissing(ctx, m)
+	s.missing = m
 	return m
 }
 

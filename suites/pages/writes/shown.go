@@ -27,7 +27,7 @@ import (
 // terms, and the term lists.
 type look struct {
 	what      string     // "after its create"
-	listTypes [][]string // each a listing with exactly these types on (numberOfItems=-1)
+	listTypes [][]string // each a listing with exactly these types on (listed.go)
 	tags      []string   // tag keys whose single view to read
 	cats      []string   // category keys whose single view to read
 	lists     bool       // read GET /api/tags and GET /api/categories
@@ -46,8 +46,8 @@ type seen struct {
 	// left is GET of the old key of a page the write renamed (nil when
 	// the key stayed): the view of the page it left.
 	left *client.Exchange
-	// listings[i] is the listing of look.listTypes[i].
-	listings         []*client.Exchange
+	// lists[i] is what the listing of look.listTypes[i] showed.
+	lists            []*listing
 	tags, cats       []*client.Exchange // single views, in look's order
 	tagList, catList *client.Exchange
 	// bodies are the answers' JSON as they came: a body larger than a few
@@ -80,12 +80,15 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	}
 	// The listings and the term views are read as streams, as the
 	// framework reads them (a big site's answer is larger than a body read
-	// whole): the pages of a listing kept brief, this page's whole (its
-	// views are compared), a term's pages slim; pagelist.PageItems gives
-	// them.
+	// whole): of a listing only this page's objects are kept, whole (its
+	// views are compared), of a term its pages slim; pagelist.PageItems
+	// gives them. A listing's first read is its first page, or the whole
+	// when it must show that a key is gone: the key a page left, or a
+	// deleted page's (listed.go).
+	firstList := len(reqs)
 	for _, types := range l.listTypes {
-		q := pagelist.QueryWith(pagelist.PageTypeQuery(types...), "numberOfItems", "-1")
-		reqs = append(reqs, s.t.Pages.ListRequest(q, v.keys()...))
+		v.lists = append(v.lists, &listing{types: types})
+		reqs = append(reqs, s.firstRequest(v.lists[len(v.lists)-1], v.keys(), v.renamed() || key == ""))
 	}
 	for _, k := range l.tags {
 		reqs = append(reqs, s.t.Pages.StreamedRequest(client.KeyPath("tags", k), "data.pages"))
@@ -114,13 +117,16 @@ func (s *suite) readAfter(ctx context.Context, tr *trail, l look, key, old strin
 	if v.renamed() {
 		v.left = take(1)[0]
 	}
-	v.listings = take(len(l.listTypes))
+	for i, ex := range take(len(l.listTypes)) {
+		v.lists[i].add(v, reqs[firstList+i], ex)
+	}
 	v.tags = take(len(l.tags))
 	v.cats = take(len(l.cats))
 	if l.lists {
 		lists := take(2)
 		v.tagList, v.catList = lists[0], lists[1]
 	}
+	s.readRest(ctx, tr, v)
 	return v
 }
 
@@ -131,7 +137,12 @@ func (v *seen) renamed() bool { return v.key != "" && v.old != "" && v.old != v.
 // exchanges are what v read, for a spec's evidence.
 func (v *seen) exchanges() []*client.Exchange {
 	out := []*client.Exchange{v.answer, v.page, v.left}
-	out = append(append(append(out, v.listings...), v.tags...), v.cats...)
+	for _, l := range v.lists {
+		for _, r := range l.reads {
+			out = append(out, r.ex)
+		}
+	}
+	out = append(append(out, v.tags...), v.cats...)
 	return append(out, v.tagList, v.catList)
 }
 

@@ -124,7 +124,8 @@ func (v *seen) isList(ex *client.Exchange) bool {
 // judgeListedAfterWrites: PAGE-LIST-TYPE-FILTERS on the run's pages: a
 // listing read after a write lists the page exactly when the page's type,
 // as read back beside it, is one of the listing's types; after a delete no
-// listing lists it.
+// listing lists it. A page is judged missing only from an answer that
+// holds the whole listing, and judged not listed only by one (listed.go).
 func (s *suite) judgeListedAfterWrites(views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
@@ -133,22 +134,25 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
 		typ := page.Get("type").String()
-		for i, types := range v.listTypes {
-			ex := v.listings[i]
-			if u.unread(ex) {
+		for _, l := range v.lists {
+			if u.unread(l.reads[0].ex) {
 				continue
 			}
-			if !v.isList(ex) {
-				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, types, match.Outcome(ex))
+			if ex := l.noList(v); ex != nil {
+				check.Problem(ex, "%s, the listing with %v gave no page list (%s)", v.what, l.types, match.Outcome(ex))
 				continue
 			}
-			s.markViews(v, coverage.ViewList)
-			got := keysOf(ex)
 			for _, key := range v.keys() {
-				want := reads && key == v.key && slices.Contains(types, typ)
-				u.exercised(check, cellsOfTypes(types)...)
-				if slices.Contains(got, key) != want {
-					check.Problem(ex, "%s (type %s), the listing with only %v on %s page %s", v.what, typeWords(typ, reads), types,
+				want := v.mustList(l.types, key)
+				listed, decided, at := l.shows(key)
+				if !decided {
+					u.skip("%s", l.undecided(v, key))
+					continue
+				}
+				u.exercised(check, cellsOfTypes(l.types)...)
+				s.markViews(v, coverage.ViewList)
+				if listed != want {
+					check.Problem(at, "%s (type %s), the listing with only %v on %s page %s", v.what, typeWords(typ, reads), l.types,
 						map[bool]string{true: "lacks", false: "lists"}[want], key)
 				}
 			}
@@ -317,32 +321,29 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 }
 
 // judgeGoneEverywhere: PAGE-DELETE-GONE's case on the views: after the
-// delete, no listing and no tag or category view names the page. It is
-// not checked unless the delete took: its answer a success, or the page
-// read beside the views gone (404).
+// delete, neither the listing of the type the page had nor a tag or
+// category view names the page (the listing of every type is judged at
+// the run's end, judgeGoneAtEnd). It is not checked unless the delete
+// took.
 func (s *suite) judgeGoneEverywhere(v *seen) {
-	if v == nil {
-		verdicts.NotChecked("the page this check needs was not deleted (see PAGE-DELETE-OK)")
-	}
-	s.t.Judged(v.exchanges()...)
-	deleted := v.answer.Err == nil && v.answer.Status >= 200 && v.answer.Status < 300
-	gone := v.page != nil && v.page.Err == nil && v.page.Status == http.StatusNotFound
-	if !deleted && !gone {
-		verdicts.NotChecked("the delete did not take (%s), and the page read beside the views is not gone (%s): "+
-			"PAGE-DELETE-OK and the other case of PAGE-DELETE-GONE judge that", match.Outcome(v.answer), match.Outcome(v.page))
-	}
+	s.needDeleteTook(v)
 	check := s.t.NewCheck()
 	u := unjudged{mark: s.markViews}
-	for i, ex := range v.listings {
-		switch {
+	for _, l := range v.lists {
+		switch ex := l.reads[0].ex; {
 		case u.unread(ex):
 		case !v.isList(ex):
-			u.skip("the listing with %v gave no page list (%s)", v.listTypes[i], match.Outcome(ex))
+			u.skip("the listing with %v gave no page list (%s)", l.types, match.Outcome(ex))
 		default:
-			u.exercised(check, cellsOfTypes(v.listTypes[i])...)
+			listed, decided, at := l.shows(v.old)
+			if !decided {
+				u.skip("%s", l.undecided(v, v.old))
+				break
+			}
+			u.exercised(check, cellsOfTypes(l.types)...)
 			s.markViews(v, coverage.ViewList)
-			if slices.Contains(keysOf(ex), v.old) {
-				check.Problem(ex, "the listing of every type still lists the deleted page %s", v.old)
+			if listed {
+				check.Problem(at, "the listing with only %v still lists the deleted page %s", l.types, v.old)
 			}
 		}
 	}

@@ -29,10 +29,14 @@ func (v *seen) pageViews() []coverkit.View {
 	} else {
 		return nil
 	}
-	for i, ex := range v.listings {
+	for _, l := range v.lists {
+		listed, _, ex := l.shows(v.key)
+		if !listed {
+			continue
+		}
 		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == v.key {
-				out = append(out, coverkit.View{Name: fmt.Sprintf("the listing with only %v", v.listTypes[i]), Ex: ex, Obj: p})
+				out = append(out, coverkit.View{Name: fmt.Sprintf("the listing with only %v", l.types), Ex: ex, Obj: p})
 			}
 		}
 	}

@@ -111,17 +111,6 @@ func (s *suite) judgeRefusedMissing(_ SpecContext, m *missingKey) {
 	s.markKind(coverage.WriteRefused404, coverage.ViewSingle)
 	expectJudged(sideeffect.NoPage(m.after.Status, m.after.Get("data"), m.key), m.after,
 		fmt.Sprintf("no page at %s after the refused %s", m.key, m.ex.RequestLine()))
-	if m.listed == nil {
-		return
-	}
-	for _, ex := range m.listed.listings {
-		if pagelist.Unread(ex) != "" || !m.listed.isList(ex) {
-			continue // the listing's own rules judge an answer that is no list
-		}
-		s.markKind(coverage.WriteRefused404, coverage.ViewList)
-		Expect(keysOf(ex)).NotTo(ContainElement(m.key), match.Evidence(ex, "the listing of every type lists %s after the refused %s",
-			m.key, m.ex.RequestLine()))
-	}
 }
 
 // collision is a page of the run (the other page) and a create whose slug
@@ -186,19 +175,20 @@ func (s *suite) makeCollision(ctx context.Context) *collision {
 // judgeCollisionListed: PAGE-CREATE-KEEPS-OTHERS in the listing of the
 // other page's type read beside it: it lists the page, as before.
 func (s *suite) judgeCollisionListed(c *collision, before *client.Exchange, fields []string) {
-	for _, ex := range c.shown.listings {
-		if pagelist.Unread(ex) != "" || !c.shown.isList(ex) {
-			continue // the listing's own rules judge an answer that is no list
+	for _, l := range c.shown.lists {
+		listed, decided, ex := l.shows(c.other)
+		if !decided || pagelist.Unread(ex) != "" {
+			continue // PAGE-LIST-TYPE-FILTERS judges a listing that gave no page list
 		}
 		s.markViews(c.shown, coverage.ViewList)
-		item, found := gjson.Result{}, false
+		Expect(listed).To(BeTrue(), match.Evidence(ex, "the listing of page %s's type lists it after the create that sent its key as slug (%s)",
+			c.other, c.create.RequestLine()))
+		var item gjson.Result
 		for _, p := range pagelist.PageItems(ex).All() {
 			if p.Get("key").String() == c.other {
-				item, found = p, true
+				item = p
 			}
 		}
-		Expect(found).To(BeTrue(), match.Evidence(ex, "the listing of page %s's type lists it after the create that sent its key as slug (%s)",
-			c.other, c.create.RequestLine()))
 		expectJudged(sideeffect.Kept(before.Get("data"), http.StatusOK, item, c.other, fields), ex,
 			fmt.Sprintf("page %s is listed as before the create that sent its key as slug (%s)", c.other, c.create.RequestLine()))
 	}

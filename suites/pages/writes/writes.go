@@ -37,6 +37,13 @@ type suite struct {
 	editMissing, deleteMissing *chain[*missingKey]
 	// A create whose slug another page's key has (sideeffects.go).
 	collision *chain[*collision]
+	// deletion is what the views showed after the static chain's delete,
+	// judged again on the listing of every page at the run's end (nil
+	// until the chain made it).
+	deletion *seen
+	// missing is the edit of a key no page has, whose key the listing of
+	// every page at the run's end must not list either (nil until made).
+	missing *missingKey
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
@@ -47,8 +54,10 @@ type suite struct {
 // judgeOn): the section of a chain's lead comes before every other section
 // that judges the chain.
 func Register(t *framework.Fixture) {
+	registerSiteModel(t)
+	var s *suite
 	Describe("Page writes", framework.PhaseWrites, func() {
-		s := &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
+		s = &suite{t: t, k: kit{t}, g: t.NewGroup(framework.PhaseWrites)}
 		s.categories = framework.Share(s.g, func(ctx context.Context) *client.Exchange { return t.Read(ctx, "/api/categories", nil) })
 		s.hierarchy = newChain(s, s.makeHierarchy)
 		s.full = newChain(s, s.makeFullPage)
@@ -69,6 +78,15 @@ func Register(t *framework.Fixture) {
 		Describe("2.1 Writes to parent/child keys", s.registerHierarchy)
 		Describe("4.3-4.5, 7 What refused and colliding writes leave", s.registerSideEffects)
 		Describe("2.1, 2.2, 2.3, 4.1 Writes show everywhere", s.registerShown)
+	})
+	// After every write of the run: the listing of every page that its
+	// sweep reads anyway (framework.RunPagesAtEnd).
+	Describe("3.3 What the run's deletes leave", framework.PhaseRunEnd, func() {
+		t.It("PAGE-DELETE-GONE", s.judgeGoneAtEnd, framework.Case("the listing of every page at the run's end does not list the deleted page"))
+	})
+	Describe("4.4, 7 What a refused edit of a missing key leaves", framework.PhaseRunEnd, func() {
+		t.It("PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeMissingAtEnd,
+			framework.Case("the listing of every page at the run's end does not list the key a refused edit addressed"), spec.EditPage)
 	})
 }
 

@@ -1,0 +1,53 @@
+package framework
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
+)
+
+// TestSweepTakesTheRunEndListing: the sweep's first listing is the one a
+// spec of the run's end read (RunPagesAtEnd) while no write went out
+// since, and costs no request; a later one reads again; and once a write
+// went out after it, the sweep reads what the site holds now, not the
+// listing taken before the write.
+func TestSweepTakesTheRunEndListing(t *testing.T) {
+	tg := referenceTarget(t)
+	ctx := context.Background()
+	slug := tg.Marker("stray")
+	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
+		t.Fatalf("create: %s", match.Outcome(ex))
+	}
+	ex, keys, listed := tg.RunPagesAtEnd(ctx)
+	if !listed || !slices.Equal(keys, []string{slug}) {
+		t.Fatalf("RunPagesAtEnd = %v, listed %v (%s); want [%s]", keys, listed, match.Outcome(ex), slug)
+	}
+	seq := tg.Client.Seq()
+	if again, _, _ := tg.RunPagesAtEnd(ctx); again != ex || tg.Client.Seq() != seq {
+		t.Errorf("a second RunPagesAtEnd with no write between read the listing again")
+	}
+	if got := tg.strays(ctx); !slices.Equal(got, []string{slug}) || tg.Client.Seq() != seq {
+		t.Errorf("the sweep's first listing: strays = %v after %d request(s); want [%s] from the run's end listing, none sent",
+			got, tg.Client.Seq()-seq, slug)
+	}
+	if got := tg.strays(ctx); !slices.Equal(got, []string{slug}) || tg.Client.Seq() != seq+1 {
+		t.Errorf("the sweep's second listing: strays = %v after %d request(s); want [%s], read again", got, tg.Client.Seq()-seq, slug)
+	}
+
+	if _, keys, _ := tg.RunPagesAtEnd(ctx); !slices.Equal(keys, []string{slug}) {
+		t.Fatalf("RunPagesAtEnd = %v, want [%s]", keys, slug)
+	}
+	if ex := tg.Write(ctx, http.MethodDelete, pagelist.PagePath(slug), nil); ex.Status != http.StatusOK {
+		t.Fatalf("delete: %s", match.Outcome(ex))
+	}
+	if got := tg.strays(ctx); len(got) > 0 {
+		t.Errorf("after a delete that followed the run's end listing, strays = %v: the sweep took the listing from before the write", got)
+	}
+	if _, keys, _ := tg.RunPagesAtEnd(ctx); len(keys) > 0 {
+		t.Errorf("RunPagesAtEnd after a delete = %v: it gave the listing from before the write", keys)
+	}
+}
