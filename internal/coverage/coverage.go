@@ -71,6 +71,22 @@ func (w Way) Title() string {
 		return "kind checked on every response carrying it"
 	case Views:
 		return "compared across the views that show it"
+	case ViewList:
+		return "the page list under a type filter"
+	case ViewSingle:
+		return "the page at its key"
+	case ViewOldKey:
+		return "the key the page had"
+	case ViewTagList:
+		return "the tag list"
+	case ViewTag:
+		return "the single tag"
+	case ViewCatList:
+		return "the category list"
+	case ViewCategory:
+		return "the single category"
+	case ViewFiles:
+		return "the page's files"
 	}
 	return string(w)
 }

@@ -150,3 +150,39 @@ func TestBuild(t *testing.T) {
 		t.Errorf("markdown: %v", err)
 	}
 }
+
+// TestWriteSection: the write table has a cell for every kind of write on
+// every view, a read back of a body field on the page itself fills the
+// single page's cell of its create or edit, and a write cell takes the
+// marks of the rules it names only.
+func TestWriteSection(t *testing.T) {
+	for _, kind := range WriteKinds() {
+		for _, view := range WriteViews() {
+			if _, ok := Lookup(WriteCell(kind, view)); !ok {
+				t.Errorf("no cell for %s on %s", kind, view)
+			}
+		}
+	}
+	if got := ReadBackWriteCell(CellID("body", "title", Create)); got != "write.create-title.single" {
+		t.Errorf("the read back of body.title.create fills %q", got)
+	}
+	if got := ReadBackWriteCell(CellID("body", "title", Kept)); got != "" {
+		t.Errorf("a field kept fills %q", got)
+	}
+	if got := WriteCell(CreateKind("coverImage"), ViewTag).MutantName(); got != "cell-write-create-coverimage-tag" {
+		t.Errorf("MutantName = %s", got)
+	}
+	r := NewRecorder()
+	r.Mark(WriteCell(WriteRename, ViewOldKey), "PAGE-EDIT-KEY-CHANGE")
+	r.Mark(WriteCell(WriteRename, ViewOldKey), "PAGE-VIEWS-AGREE")          // not a rule of the cell
+	r.Mark(WriteCell(CreateKind("title"), ViewTagList), "PAGE-VIEWS-AGREE") // untestable
+	marks := r.Marks()
+	if len(marks) != 1 || marks[WriteCell(WriteRename, ViewOldKey)]["PAGE-EDIT-KEY-CHANGE"] != 1 {
+		t.Errorf("marks %v, want the rename's old key by PAGE-EDIT-KEY-CHANGE only", marks)
+	}
+	var text bytes.Buffer
+	if err := Build(marks, nil).WriteText(&text); err != nil || !strings.Contains(text.String(), "  write ") ||
+		!strings.Contains(text.String(), "oldkey   the key the page had") {
+		t.Errorf("text: %v\n%s", err, text.String())
+	}
+}

@@ -42,10 +42,21 @@ type Counts struct {
 
 // SectionMap is one section's rows, with its columns.
 type SectionMap struct {
-	ID    string   `json:"id"`
-	Title string   `json:"title"`
-	Ways  []Way    `json:"ways"`
-	Rows  []RowMap `json:"rows"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// RowHeading names what a row is: a field, or (the write section) a
+	// kind of write; "" for a field.
+	RowHeading string   `json:"rowHeading,omitempty"`
+	Ways       []Way    `json:"ways"`
+	Rows       []RowMap `json:"rows"`
+}
+
+// Heading is what the section's rows are, for a column heading.
+func (s SectionMap) Heading() string {
+	if s.RowHeading == "" {
+		return "field"
+	}
+	return s.RowHeading
 }
 
 // RowMap is one field and its cells, one per way of the section.
@@ -79,7 +90,7 @@ func Build(marks map[ID]map[string]int, note RuleNote) *Map {
 	m := &Map{}
 	known := map[ID]bool{}
 	for _, s := range table() {
-		sm := SectionMap{ID: s.ID, Title: s.Title, Ways: s.Ways}
+		sm := SectionMap{ID: s.ID, Title: s.Title, RowHeading: s.RowHeading, Ways: s.Ways}
 		for _, r := range s.Rows {
 			rm := RowMap{Field: r.Field}
 			for _, w := range s.Ways {

@@ -16,9 +16,15 @@ type Recorder struct {
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder { return &Recorder{marks: map[ID]map[string]int{}} }
 
-// Mark records that rule's assertion exercised cell id on real data.
+// Mark records that rule's assertion exercised cell id on real data. A
+// cell of the write section takes only a rule the table names for it: its
+// judges mark every view they judged for every kind of write they
+// followed, and the table says which rule can see which write there.
 func (r *Recorder) Mark(id ID, rule string) {
 	if r == nil || rule == "" {
+		return
+	}
+	if c, ok := Lookup(id); ok && IsWriteCell(id) && !slices.Contains(c.Rules, rule) {
 		return
 	}
 	r.mu.Lock()

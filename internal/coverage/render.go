@@ -3,6 +3,7 @@ package coverage
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -54,14 +55,14 @@ func (m *Map) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Spec coverage map: %s\n", m.Summary())
 	b.WriteString("Each cell: how many assertions exercised it on real data, and the rules they belong to. Columns:\n")
-	for _, way := range []Way{Create, Edit, Kept, Sent, Omitted, Valid, Missing, Wrong, Kind, Views} {
+	for _, way := range m.ways() {
 		fmt.Fprintf(&b, "  %-8s %s\n", way, way.Title())
 	}
 	for _, s := range m.Sections {
 		fmt.Fprintf(&b, "\n%s\n", s.Title)
 		var reasons footnotes
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		head := []string{"  field"}
+		head := []string{"  " + s.Heading()}
 		for _, way := range s.Ways {
 			head = append(head, string(way))
 		}
@@ -94,12 +95,26 @@ func (m *Map) WriteText(w io.Writer) error {
 	return err
 }
 
+// ways are the columns of every section, each once, in the order first
+// met.
+func (m *Map) ways() []Way {
+	var out []Way
+	for _, s := range m.Sections {
+		for _, w := range s.Ways {
+			if !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // WriteMarkdown writes the map as Markdown tables, one per section.
 func (m *Map) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Spec coverage map\n\n%s.\n", m.Summary())
 	for _, s := range m.Sections {
-		fmt.Fprintf(&b, "\n### %s\n\n| field |", s.Title)
+		fmt.Fprintf(&b, "\n### %s\n\n| %s |", s.Title, s.Heading())
 		for _, way := range s.Ways {
 			fmt.Fprintf(&b, " %s |", way.Title())
 		}

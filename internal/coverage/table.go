@@ -10,8 +10,10 @@ import (
 type Section struct {
 	ID    string // "page", "body", ...: the first part of a cell ID
 	Title string // "2.1 Page object"
-	Ways  []Way
-	Rows  []Row
+	// RowHeading names what a row is ("" for a field).
+	RowHeading string
+	Ways       []Way
+	Rows       []Row
 }
 
 // Row is one field of a section and its cells. A way of the section that
@@ -95,7 +97,7 @@ func table() []Section {
 	return []Section{
 		querySection(), bodySection(), updateSection(), tokenSection(),
 		pageSection(), termSection("tag", "2.2 Tag", "TAG"), termSection("category", "2.3 Category", "CAT"),
-		userSection(), fileSection(), settingsSection(),
+		userSection(), fileSection(), settingsSection(), writeSection(),
 	}
 }
 

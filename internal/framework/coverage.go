@@ -140,9 +140,24 @@ func placedIn(ex *client.Exchange, q url.Values, name string) string {
 func (t *Fixture) ExpectReadBack(cell coverage.ID, ex *client.Exchange, path string, m gtypes.GomegaMatcher, desc ...any) {
 	if ex != nil && ex.IsJSON() {
 		t.exercised(cell)
+		// Read on the page itself: the single page's view after the write
+		// that sent it (the write table's).
+		if w := coverage.ReadBackWriteCell(cell); w != "" && t.readsOnePage(ex) {
+			t.exercised(w)
+		}
 	}
 	gomega.ExpectWithOffset(1, ex).To(match.HaveJSON(path, m), desc...)
 }
+
+// readsOnePage reports whether ex is GET /api/pages/{key}.
+func (t *Fixture) readsOnePage(ex *client.Exchange) bool {
+	return ex.Method == "GET" && t.CrossCutting.Endpoint(ex) == "/api/pages/{key}"
+}
+
+// Exercised notes that the running spec asserts on cells: they are
+// marked when it is judged (passed or failed), as a Check's are. For an
+// assertion made with Expect itself, beside it.
+func (t *Fixture) Exercised(ids ...coverage.ID) { t.exercised(ids...) }
 
 // NewCheck starts a check for the running spec: the cells it exercises
 // are marked for this spec when it asserts (Check.Expect).

@@ -25,6 +25,7 @@ package framework
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,6 +118,9 @@ func New(c *client.Client, opts Options) *Fixture {
 		t.Observe("the pages of long listings are kept in memory, not in a temporary file (%v): a big site's run takes memory "+
 			"in proportion (set TMPDIR to a writable directory)", err)
 	})
+	// The run's pages keep their content in the term views as a digest.
+	runPrefix := strings.ToLower(marker.Of(opts.RunID, ""))
+	t.Pages.DigestContentOf(func(key string) bool { return strings.HasPrefix(strings.ToLower(key), runPrefix) })
 	t.CrossCutting = crosscutting.New(c.BaseURL())
 	c.OnExchange(t.CrossCutting.Observe)
 	if t.CanWrite() {

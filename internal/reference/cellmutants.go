@@ -110,6 +110,8 @@ func cellDescription(id coverage.ID) string {
 			return fmt.Sprintf("PUT /api/settings ignores %s.", field)
 		}
 		return fmt.Sprintf("PUT /api/settings without %s empties it.", field)
+	case "write":
+		return writeDescription(field, way)
 	case "token":
 		switch way {
 		case coverage.Valid:

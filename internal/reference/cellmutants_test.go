@@ -92,6 +92,8 @@ func cellProbe(id coverage.ID) []req {
 		return []req{js("PUT", "/api/settings", sent), js("PUT", "/api/settings", map[string]any{other: "x"}), settings}
 	case "token":
 		return []req{tokenProbe(field, way)}
+	case "write":
+		return writeProbe(field, way)
 	}
 	at, _ := cellView(section, field, way)
 	path := "/api/" + at.endpoint

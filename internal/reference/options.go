@@ -80,6 +80,7 @@ func New(opts Options) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.writeCells = enabledWriteCells(s.cells)
 	idx := newIndexes()
 	if err := (&view{s, idx, s.up}).load(seed); err != nil {
 		return nil, err

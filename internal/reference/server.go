@@ -24,8 +24,10 @@ type Server struct {
 	now     func() time.Time
 	mutants map[Mutant]bool
 	users   []fixtures.User // no endpoint writes them
-	// cells are the cells whose mutants are on (cellmutants.go).
-	cells []coverage.ID
+	// cells are the cells whose mutants are on (cellmutants.go), and
+	// writeCells those of the write section among them (cellwrites.go).
+	cells      []coverage.ID
+	writeCells []writeCell
 	// seedSeq and seedPages are the upload counter and the pages when the
 	// server started (cellviews.go).
 	seedSeq   int64
@@ -171,7 +173,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (resp response) 
 		return s.unknownEndpoint(rt)
 	}
 	c := matched{r: r, rt: rt, in: in, h: s.aroundHandler(rt, h), needsAuth: needsAuth, authOK: authOK, author: author}
-	return s.transact(r, rt, c.on)
+	return s.transact(r, rt, s.withWriteCells(c))
 }
 
 // refuseEarly answers a request outside the API, a CORS preflight and the

@@ -75,7 +75,8 @@ func coverageHTML(m *coverage.Map) template.HTML {
 		if empty > 0 {
 			open = " open"
 		}
-		fmt.Fprintf(&b, "<details%s><summary>%s (%d empty)</summary>\n<table class=\"rules\">\n<tr><th>Field</th>", open, esc(s.Title), empty)
+		fmt.Fprintf(&b, "<details%s><summary>%s (%d empty)</summary>\n<table class=\"rules\">\n<tr><th>%s</th>", open, esc(s.Title), empty,
+			esc(strings.ToUpper(s.Heading()[:1])+s.Heading()[1:]))
 		for _, w := range s.Ways {
 			fmt.Fprintf(&b, "<th>%s</th>", esc(w.Title()))
 		}

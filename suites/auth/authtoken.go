@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/probe"
@@ -155,6 +156,7 @@ func registerNoEffectProbes(t *framework.Fixture, g *framework.Group, pg *probeG
 			}
 			// Judged on any answer: a 404 (or any answer without the page)
 			// passes, the page itself fails.
+			t.Exercised(coverage.WriteCell(coverage.WriteRefused401, coverage.ViewSingle))
 			Expect(v.after).NotTo(match.HaveJSON("data.key", Equal(v.key)),
 				"the create sent without the authentication token (%s) made page %s anyway", v.refused.RequestLine(), v.key)
 		}, framework.Case(string(spec.CreatePage)), spec.CreatePage)

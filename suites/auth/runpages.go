@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -13,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
@@ -54,7 +56,14 @@ type pageRefusals struct {
 	before, afterEdit, afterDelete *client.Exchange
 	was, now                       map[string]gjson.Result
 	keyAfterDelete                 string
+	// typeListing is the first pages of the listing of the page's type
+	// read beside afterEdit (nil when the page's type is none of the five).
+	typeListing *client.Exchange
 }
+
+// listedFirst is how many pages of the listing of its type are read after
+// the refused edit of a page.
+const listedFirst = 50
 
 // pageFieldsEdited are the page object's fields a refused edit tries to
 // change: description, and content in both its forms (rendered and raw).
@@ -101,14 +110,27 @@ func refuseOnPage(ctx context.Context, t *framework.Fixture, auth *string, write
 		sent := t.All(ctx, write(spec.EditPage), write(spec.UploadFile))
 		v.edit, v.upload = sent[0], sent[1]
 		reads := []client.Request{{Method: http.MethodGet, Path: client.KeyPath("files", key)}}
+		var ty string
 		if compare {
 			reads = append(reads, page)
+			ty = v.before.Get("data.type").String()
+		}
+		byType := slices.Contains(pagelist.PageTypes(), ty)
+		if byType {
+			// Its first pages only: the page is new, and a site lists the
+			// newest first (the order is open: found elsewhere, it is not
+			// judged).
+			reads = append(reads, t.Pages.ListRequest(pagelist.QueryWith(pagelist.PageTypeQuery(ty), "numberOfItems",
+				strconv.Itoa(listedFirst)), key))
 		}
 		after := t.All(ctx, reads...)
 		how := "with a wrong authentication token"
 		if compare {
 			how = "without the authentication token"
 			v.afterEdit, v.now = after[1], editedFields(after[1])
+		}
+		if byType {
+			v.typeListing = after[2]
 		}
 		v.filesEx = after[0]
 		v.files, v.listed = storedUploads(t, key, v.upload, v.filesEx, how)
@@ -178,6 +200,46 @@ func storedUploads(t *framework.Fixture, key string, upload, list *client.Exchan
 	return files, true
 }
 
+// changed words each of fields whose value in now is not the one the page
+// had before the refused writes.
+func (v *pageRefusals) changed(fields []string, now map[string]gjson.Result) []string {
+	var out []string
+	for _, f := range fields {
+		if was, is := v.was[f], now[f]; was.Raw != is.Raw {
+			out = append(out, fmt.Sprintf("data.%s was %s, is %s", f, was.Raw, match.Show(is)))
+		}
+	}
+	return out
+}
+
+// judgeListed: the page's item in the listing of its type, read beside it
+// after the refused edit, shows fields as before it too.
+func (v *pageRefusals) judgeListed(t *framework.Fixture, fields []string, refused *client.Exchange) {
+	if v.typeListing == nil || pagelist.Unread(v.typeListing) != "" || v.typeListing.StatusErr() != nil || v.typeListing.Status != http.StatusOK {
+		return // the listing's own rules judge an answer that is no list
+	}
+	t.Judged(v.typeListing)
+	var item gjson.Result
+	for _, p := range pagelist.PageItems(v.typeListing).All() {
+		if p.Get("key").String() == v.key {
+			item = p
+		}
+	}
+	if !item.Exists() {
+		whole := v.typeListing.Get("meta.total").Int() <= listedFirst
+		Expect(whole).To(BeFalse(), match.Evidence(v.typeListing, "the listing of its type, whole, lists page %s after the refused "+
+			"edit (%s)", v.key, refused.RequestLine()))
+		return // not among the first pages: the order is open
+	}
+	t.Exercised(coverage.WriteCell(coverage.WriteRefused401, coverage.ViewList))
+	now := map[string]gjson.Result{}
+	for _, f := range fields {
+		now[f] = item.Get(f)
+	}
+	Expect(v.typeListing).To(match.Holds(fmt.Sprintf("page %s is listed with %s as before the edit sent without the authentication token (%s)",
+		v.key, strings.Join(fields, ", "), refused.RequestLine()), func(*client.Exchange) []string { return v.changed(fields, now) }))
+}
+
 // registerRefusedOnPages: spec 5.2 and 5.5 on a page the run created (see
 // above). They send writes a broken server might carry out, so they run
 // only when the run may write. It returns the writes without the token,
@@ -229,23 +291,17 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 				verdicts.NotChecked("the page object has none of %s to compare", strings.Join(pageFieldsEdited, ", "))
 			}
 			Expect(v.afterEdit).To(match.HaveHTTPStatus(http.StatusOK))
+			t.Exercised(coverage.WriteCell(coverage.WriteRefused401, coverage.ViewSingle))
 			Expect(v.afterEdit).To(match.Holds(fmt.Sprintf("%s as before the edit sent without the authentication token (%s)",
-				strings.Join(fields, ", "), refused.RequestLine()),
-				func(*client.Exchange) []string {
-					var changed []string
-					for _, f := range fields {
-						if was, now := v.was[f], v.now[f]; was.Raw != now.Raw {
-							changed = append(changed, fmt.Sprintf("data.%s was %s, is %s", f, was.Raw, match.Show(now)))
-						}
-					}
-					return changed
-				}))
+				strings.Join(fields, ", "), refused.RequestLine()), func(*client.Exchange) []string { return v.changed(fields, v.now) }))
+			v.judgeListed(t, fields, refused)
 		}, framework.Case(string(spec.EditPage)), spec.EditPage)
 
 		framework.Prepare(g, "AUTH-REFUSED-WRITE-NO-EFFECT", noAuth, func(ctx SpecContext, v *pageRefusals) {
 			refused := v.sent(spec.DeletePage)
 			t.Judged(refused, v.afterDelete)
 			gone := fmt.Sprintf("the page is gone after a delete sent without the authentication token (%s)", refused.RequestLine())
+			t.Exercised(coverage.WriteCell(coverage.WriteRefused401, coverage.ViewSingle))
 			Expect(v.afterDelete).To(match.HaveHTTPStatus(http.StatusOK), gone)
 			Expect(v.keyAfterDelete).To(Equal(v.key), match.Evidence(v.afterDelete, "%s: data.key", gone))
 		}, framework.Case(string(spec.DeletePage)), spec.DeletePage)
@@ -257,6 +313,7 @@ func registerNoEffectOnPage(t *framework.Fixture, g *framework.Group, noAuth fun
 				verdicts.NotChecked("GET /api/files/%s could not list the page's files after the refused upload: %s",
 					v.key, match.Outcome(v.filesEx))
 			}
+			t.Exercised(coverage.WriteCell(coverage.WriteRefused401, coverage.ViewFiles))
 			Expect(v.files).To(BeEmpty(), match.Evidence(refused,
 				"the new page lists a file after an upload sent without the authentication token (%s)", v.filesEx.RequestLine()))
 		}, framework.Case(string(spec.UploadFile)), spec.UploadFile)

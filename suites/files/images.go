@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -168,6 +169,7 @@ func judgeImageListed(t *framework.Fixture, im *pageImage) {
 		verdicts.NotChecked("the page's file list gained no record after the image upload, but the answer to POST /api/images " +
 			"names no folder of the page (its uuid or key): the spec does not say how an image is tied to a page (4.12)")
 	}
+	t.Exercised(coverage.WriteCell(coverage.WriteUpload, coverage.ViewFiles))
 	Expect(added).NotTo(BeEmpty(), match.Evidence(im.listing,
 		"the image %s was uploaded for page %q (the answer names the page's folder, and it is the page's cover image): "+
 			"GET /api/files/{key} lists the page's images (4.11), but the list gained no record", im.page.cover, im.page.key))

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -258,6 +259,7 @@ func judgeRoundtrip(t *framework.Fixture, r *uploadRun) {
 		}
 		Expect(u.ex).To(match.HaveHTTPStatus(http.StatusOK, http.StatusCreated), "uploading %s to page %q", u.name, r.page.key)
 		Expect(u.listing).To(match.BeSuccess(http.StatusOK), "the files of page %q after uploading %s", r.page.key, u.name)
+		t.Exercised(coverage.WriteCell(coverage.WriteUpload, coverage.ViewFiles))
 		Expect(u.missing).To(BeEmpty(), match.Evidence(u.listing, "after uploading %s, GET /api/files/{key} must list exactly one new record", u.name))
 		// size is an integer (FILES-LIST-SHAPE's schema), but its unit "is
 		// not stated" (2.5): bytes are only assumed, so a size other than

@@ -197,6 +197,9 @@ type pageView struct {
 	quoted  []string
 	paths   []string
 	digests []string // members kept as a digest (DigestMember), quoted
+	// digestIf, when set, names the pages (by key) whose digests are kept:
+	// those of the others are not made.
+	digestIf func(key string) bool
 }
 
 // newPageView is a view keeping members of each page, and a digest of
@@ -232,6 +235,9 @@ func (pv pageView) slim(raw []byte) string {
 	}
 	all := gjson.GetManyBytes(raw, pv.paths...)
 	found, digested := all[:len(pv.members)], all[len(pv.members):]
+	if pv.digestIf != nil && !pv.digestIf(gjson.GetBytes(raw, "key").Str) {
+		digested = nil
+	}
 	var digests []string
 	for i, v := range digested {
 		if v.Exists() {

@@ -59,11 +59,16 @@ func (f *keyedFold) Item(raw []byte) {
 
 // Reader.StreamedRequest is GET path read as Reader.ReadStreamed reads it: the
 // array of page objects at arrayPath goes through the run's page checks
-// and is kept slim (PageItems gives those pages); the body is the rest of
-// the answer with that array empty.
+// and is kept slim, the content of the pages DigestContentOf names as a
+// digest (PageItems gives those pages); the body is the rest of the answer
+// with that array empty.
 func (r *Reader) StreamedRequest(path, arrayPath string) client.Request {
-	return client.Request{Method: http.MethodGet, Path: path,
-		Stream: streamPagesAt(arrayPath, r.pageView("slim pages", r.checks.get(), slimMembers, nil))}
+	v := r.pageView("slim pages", r.checks.get(), slimMembers, nil)
+	if r.contentOf != nil {
+		v = r.pageView("slim pages", r.checks.get(), slimMembers, digestMembers)
+		v.digestIf = r.contentOf
+	}
+	return client.Request{Method: http.MethodGet, Path: path, Stream: streamPagesAt(arrayPath, v)}
 }
 
 // Unread says why the body of ex was not read whole, so that nothing in

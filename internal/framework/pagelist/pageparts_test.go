@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // A listing read with Reader.ListRequest naming keys keeps those pages whole
@@ -30,5 +32,20 @@ func TestPageListRequestKeepsNamedPagesWhole(t *testing.T) {
 	ex = f.all(context.Background(), f.ListRequest(q))[0]
 	if why := Unread(ex); !ex.Truncated || !strings.Contains(why, "--max-body") {
 		t.Errorf("a page object over MaxBody: Truncated %v, Unread %q; want it cut, said so", ex.Truncated, why)
+	}
+}
+
+// A view that digests the content of some pages only (DigestContentOf)
+// keeps the digest of those and makes none of the others'.
+func TestDigestsOfNamedPagesOnly(t *testing.T) {
+	pv := newPageView("slim pages", nil, slimMembers, digestMembers)
+	pv.digestIf = func(key string) bool { return key == "mine" }
+	mine := gjson.Parse(pv.slim([]byte(`{"key":"mine","title":"T","content":"<p>x</p>","contentRaw":"x"}`)))
+	if got := mine.Get(gjson.Escape(DigestMember("content"))).Str; got != ContentDigest(gjson.Parse(`"<p>x</p>"`)) {
+		t.Errorf("the page named keeps content digest %q", got)
+	}
+	other := pv.slim([]byte(`{"key":"other","title":"T","content":"<p>x</p>"}`))
+	if strings.Contains(other, "#sha256") || !gjson.Get(other, "title").Exists() {
+		t.Errorf("another page: %s, want its slim members and no digest", other)
 	}
 }

@@ -20,7 +20,15 @@ type Reader struct {
 	concurrency int
 	checks      pageCheckList
 	store       pageStore
+	contentOf   func(key string) bool // see DigestContentOf
 }
+
+// DigestContentOf makes the pages of the term views read as streams
+// (StreamedRequest) whose key keep says keep a digest of their content
+// (DigestMember): the run's own pages, whose every view PAGE-VIEWS-AGREE
+// compares after their writes, and not the site's others, whose digests
+// would cost memory in proportion. Call it before the first read.
+func (r *Reader) DigestContentOf(keep func(key string) bool) { r.contentOf = keep }
 
 // NewReader reads listings through c, at most concurrency side by side;
 // noted hears why long listings had to stay in memory (no temporary file

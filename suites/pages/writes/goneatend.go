@@ -5,7 +5,9 @@ import (
 	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
@@ -53,4 +55,27 @@ func (s *suite) judgeGoneAtEnd(ctx SpecContext) {
 			"in the run", v.old, pagelist.PagePath(v.old))
 	}
 	check.Expect("a deleted page is gone from the page list, also when the run ends (3.3)")
+}
+
+// judgeMissingAtEnd: PAGE-REFUSED-WRITE-NO-EFFECT's case at the run's end:
+// the listing of every page the run reads as it ends does not list the
+// key of the refused edit of a key no page has (no page is there: the
+// read of the key right after the edit judged the page view).
+func (s *suite) judgeMissingAtEnd(ctx SpecContext) {
+	m := s.missing
+	if m == nil {
+		verdicts.NotChecked("the edit of a key no page has was not sent")
+	}
+	s.t.Judged(m.ex, m.after)
+	needRefusal(m.ex, m.ex.RequestLine())
+	ex, keys, listed := s.t.RunPagesAtEnd(ctx)
+	if why := pagelist.Unread(ex); why != "" {
+		verdicts.NotChecked("the listing of every page at the run's end: %s", why)
+	}
+	if !listed {
+		verdicts.NotChecked("the listing of every page at the run's end gave no page list (%s)", match.Outcome(ex))
+	}
+	s.markKind(coverage.WriteRefused404, coverage.ViewList)
+	Expect(keys).NotTo(ContainElement(m.key), match.Evidence(ex, "the listing of every page, read as the run ends, lists %s, "+
+		"the key of the refused %s", m.key, m.ex.RequestLine()))
 }

@@ -79,6 +79,7 @@ func (s *suite) makeEditMissing(ctx context.Context) *missingKey {
 	m.ex = m.add(s.k.edit(ctx, m.key, map[string]any{"description": "Conformance"}))
 	s.k.remove(ctx, s.t.Adopt(ctx, m.ex)) // should the server have made a page, it is removed
 	s.afterMissing(ctx, m)
+	s.missing = m
 	return m
 }
 

@@ -36,6 +36,9 @@ type look struct {
 // seen is what the views showed after one write of a page of the run.
 type seen struct {
 	look
+	// kinds are the kinds of the write (coverage's write table), for the
+	// cells the judges of the views mark (writecells.go).
+	kinds  []string
 	key    string           // the page's key after the write ("" when gone)
 	old    string           // its key before, when the write moved or deleted it
 	answer *client.Exchange // the write's answer

@@ -16,24 +16,26 @@ import (
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
-	"github.com/conformance-suite/conformance/suites/taxonomy"
 )
 
 // termKind is what tags and categories differ in, for the judges.
 type termKind struct {
 	noun, endpoint, section string
-	singles                 func(v *seen) []*client.Exchange
-	keys                    func(v *seen) []string
-	list                    func(v *seen) *client.Exchange
-	carried                 func(page gjson.Result) []string
+	// singleView and listView are the write table's columns of its views.
+	singleView, listView coverage.Way
+	singles              func(v *seen) []*client.Exchange
+	keys                 func(v *seen) []string
+	list                 func(v *seen) *client.Exchange
+	carried              func(page gjson.Result) []string
 }
 
 var (
-	tagKind = termKind{noun: "tag", endpoint: "tags", section: "tag",
+	tagKind = termKind{noun: "tag", endpoint: "tags", section: "tag", singleView: coverage.ViewTag, listView: coverage.ViewTagList,
 		singles: func(v *seen) []*client.Exchange { return v.tags }, keys: func(v *seen) []string { return v.look.tags },
 		list: func(v *seen) *client.Exchange { return v.tagList }, carried: termKeys}
-	catKind = termKind{noun: "category", endpoint: "categories", section: "category",
-		singles: func(v *seen) []*client.Exchange { return v.cats }, keys: func(v *seen) []string { return v.look.cats },
+	catKind = termKind{noun: "category", endpoint: "categories", section: "category", singleView: coverage.ViewCategory,
+		listView: coverage.ViewCatList,
+		singles:  func(v *seen) []*client.Exchange { return v.cats }, keys: func(v *seen) []string { return v.look.cats },
 		list: func(v *seen) *client.Exchange { return v.catList },
 		carried: func(page gjson.Result) []string {
 			if c := page.Get("category"); c.Type == gjson.String && c.Str != "" {
@@ -73,12 +75,22 @@ func needViews(views []*seen) {
 type unjudged struct {
 	judged  bool
 	reasons []string
+	// mark, when set, marks the write table's cells of the views judged
+	// after a write (suite.markViews).
+	mark func(v *seen, views ...coverage.Way)
 }
 
 // exercised marks cells the check judged (see Check.Exercised).
 func (u *unjudged) exercised(check *coverkit.Check, cells ...coverage.ID) {
 	u.judged = true
 	check.Exercised(cells...)
+}
+
+// viewed marks views judged after v's write (see mark).
+func (u *unjudged) viewed(v *seen, views ...coverage.Way) {
+	if u.mark != nil {
+		u.mark(v, views...)
+	}
 }
 
 // skip notes why an answer was not judged.
@@ -138,6 +150,7 @@ func (s *suite) judgeListedAfterWrites(views []*seen) {
 					continue
 				}
 				u.exercised(check, cellsOfTypes(l.types)...)
+				s.markViews(v, coverage.ViewList)
 				if listed != want {
 					check.Problem(at, "%s (type %s), the listing with only %v on %s page %s", v.what, typeWords(typ, reads), l.types,
 						map[bool]string{true: "lacks", false: "lists"}[want], key)
@@ -211,6 +224,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 					v.what, v.key, k.noun, term, match.Outcome(single))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
+				s.markViews(v, k.singleView)
 				if !shown.names(v.key) {
 					check.Problem(single, "%s, the published page %s carries %s %q, whose single view does not name it (%s)",
 						v.what, v.key, k.noun, term, match.Outcome(single))
@@ -223,6 +237,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 					v.what, v.key, k.noun, term, k.endpoint, match.Outcome(list))
 			default:
 				u.exercised(check, coverage.CellID(k.section, "list", coverage.Views))
+				s.markViews(v, k.listView)
 				if names, ok := v.listed(list, term, v.key); !names || !ok {
 					check.Problem(list, "%s, the published page %s carries %s %q, whose item in GET /api/%s does not name it",
 						v.what, v.key, k.noun, term, k.endpoint)
@@ -244,7 +259,7 @@ func (s *suite) judgeTermsNamePage(k termKind, views []*seen) {
 func (s *suite) judgeTermsDropPage(k termKind, views []*seen) {
 	needViews(views)
 	check := s.t.NewCheck()
-	var u unjudged
+	u := unjudged{mark: s.markViews}
 	for _, v := range views {
 		s.t.Judged(v.exchanges()...)
 		page, reads := v.now()
@@ -283,6 +298,7 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 		u.skip("the single view of %s %q gave no list of pages (%s)", k.noun, term, match.Outcome(single))
 	default:
 		u.exercised(check, cell)
+		u.viewed(v, k.singleView)
 		for _, key := range keys {
 			if shown.names(key) {
 				check.Problem(single, "%s", problem(fmt.Sprintf("%s %q", k.noun, term), key))
@@ -295,6 +311,7 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 		u.skip("GET /api/%s gave no list (%s)", k.endpoint, match.Outcome(list))
 	default:
 		u.exercised(check, cell)
+		u.viewed(v, k.listView)
 		for _, key := range keys {
 			if names, _ := v.listed(list, term, key); names {
 				check.Problem(list, "%s", problem(fmt.Sprintf("the item of %s %q in GET /api/%s", k.noun, term, k.endpoint), key))
@@ -311,7 +328,7 @@ func (v *seen) judgeDropped(check *coverkit.Check, u *unjudged, k termKind, term
 func (s *suite) judgeGoneEverywhere(v *seen) {
 	s.needDeleteTook(v)
 	check := s.t.NewCheck()
-	var u unjudged
+	u := unjudged{mark: s.markViews}
 	for _, l := range v.lists {
 		switch ex := l.reads[0].ex; {
 		case u.unread(ex):
@@ -324,6 +341,7 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 				break
 			}
 			u.exercised(check, cellsOfTypes(l.types)...)
+			s.markViews(v, coverage.ViewList)
 			if listed {
 				check.Problem(at, "the listing with only %v still lists the deleted page %s", l.types, v.old)
 			}
@@ -338,116 +356,4 @@ func (s *suite) judgeGoneEverywhere(v *seen) {
 	}
 	u.orNotChecked(check)
 	check.Expect("a deleted page is gone from every view: the page list and its tags' and category's views (3.3)")
-}
-
-// pageViews are the views of the page a write left: its answer (when it
-// carries the page), the page read back, its item in each listing read,
-// its object among the pages of each term read.
-func (v *seen) pageViews() []coverkit.View {
-	var out []coverkit.View
-	if d := v.get(v.answer, "data"); d.IsObject() && d.Get("key").String() == v.key && v.answer.Status >= 200 && v.answer.Status < 300 {
-		out = append(out, coverkit.View{Name: "the answer to the write", Ex: v.answer, Obj: d})
-	}
-	if page, reads := v.now(); reads {
-		out = append(out, coverkit.View{Name: "GET /api/pages/" + v.key, Ex: v.page, Obj: page})
-	} else {
-		return nil
-	}
-	for _, l := range v.lists {
-		listed, _, ex := l.shows(v.key)
-		if !listed {
-			continue
-		}
-		for _, p := range pagelist.PageItems(ex).All() {
-			if p.Get("key").String() == v.key {
-				out = append(out, coverkit.View{Name: fmt.Sprintf("the listing with only %v", l.types), Ex: ex, Obj: p})
-			}
-		}
-	}
-	for _, ex := range append(append([]*client.Exchange(nil), v.tags...), v.cats...) {
-		for _, p := range pagelist.PageItems(ex).All() {
-			if p.Get("key").String() == v.key {
-				out = append(out, coverkit.View{Name: "the pages of " + ex.RequestLine(), Ex: ex, Obj: p})
-			}
-		}
-	}
-	return out
-}
-
-// judgePageViews: PAGE-VIEWS-AGREE on the run's pages: after each write,
-// every view of the page agrees.
-func (s *suite) judgePageViews(views []*seen) {
-	needViews(views)
-	check := s.t.NewCheck()
-	for _, v := range views {
-		s.t.Judged(v.exchanges()...)
-		check.Same("page "+v.key+" "+v.what, pageViewCell, nil, v.pageViews(), coverage.PageFields()...)
-	}
-	check.Expect("a page reads the same in every answer that shows it, right after its writes (2.1)")
-}
-
-func pageViewCell(f string) coverage.ID { return coverage.CellID("page", f, coverage.Views) }
-
-// judgeTermViews: TAG-VIEWS-AGREE / CAT-VIEWS-AGREE, and for tags
-// TAG-NAME-IN-PAGES, on the terms of the run's pages read after their
-// writes: a term's list item and single view agree, and the page names its
-// tags as they do. Other chains write beside this one, to pages of the
-// same terms, and a batch of reads may be cut by one of their writes: so
-// of a term's list only whether it names this page is compared, never the
-// pages of others.
-func (s *suite) judgeTermViews(k termKind, names bool, views []*seen) {
-	needViews(views)
-	check := s.t.NewCheck()
-	for _, v := range views {
-		s.t.Judged(v.exchanges()...)
-		if names {
-			// The tag names the page's tags object gives, against the
-			// tags' views (as the read specs judge the site's pages).
-			if page, reads := v.now(); reads {
-				byKey := map[string][]coverkit.View{}
-				for i, term := range k.keys(v) {
-					byKey[term] = append(byKey[term], v.termViews(k, i, term)...)
-				}
-				spelled := taxonomy.TagSpellings{}
-				spelled.Add(page)
-				taxonomy.CheckTagNames(check, v.page, page, byKey, spelled)
-			}
-			continue
-		}
-		for i, term := range k.keys(v) {
-			shown := v.termViews(k, i, term)
-			check.Same(k.noun+" "+term+" "+v.what, func(f string) coverage.ID { return coverage.CellID(k.section, f, coverage.Views) },
-				nil, shown, "key", "name", "description", "template")
-			if len(shown) == 2 {
-				in := func(view coverkit.View) bool { return slices.Contains(strs(view.Obj.Get("list")), v.key) }
-				check.Exercised(coverage.CellID(k.section, "list", coverage.Views))
-				if in(shown[0]) != in(shown[1]) {
-					check.Problem(shown[1].Ex, "%s, %s names page %s in %s: %v, in %s: %v", v.what, term, v.key, shown[0].Name, in(shown[0]),
-						shown[1].Name, in(shown[1]))
-				}
-			}
-		}
-	}
-	what := fmt.Sprintf("a %s reads the same in its list and its single view after the run's writes", k.noun)
-	if names {
-		what = "a page's tags object names its tags as the tag views do, after the run's writes"
-	}
-	check.Expect(what)
-}
-
-// termViews are the views of the term k.keys(v)[i] read after a write:
-// its item in the term list (when read) and its single view (when found).
-func (v *seen) termViews(k termKind, i int, term string) []coverkit.View {
-	var out []coverkit.View
-	if list := k.list(v); list != nil {
-		for _, it := range v.get(list, "data").Array() {
-			if it.Get("key").String() == term {
-				out = append(out, coverkit.View{Name: "GET /api/" + k.endpoint, Ex: list, Obj: it})
-			}
-		}
-	}
-	if single := k.singles(v)[i]; single.Err == nil && single.Status == http.StatusOK && v.get(single, "data").IsObject() {
-		out = append(out, coverkit.View{Name: single.RequestLine(), Ex: single, Obj: v.get(single, "data")})
-	}
-	return out
 }

@@ -11,14 +11,19 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/conformance-suite/conformance/internal/client"
+	"github.com/conformance-suite/conformance/internal/coverage"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
+	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
 	"github.com/conformance-suite/conformance/internal/rules"
 	"github.com/conformance-suite/conformance/internal/rules/readback"
@@ -31,13 +36,13 @@ import (
 // registered before; the collision chain's lead is here.
 func (s *suite) registerSideEffects() {
 	judgeOn(s, s.collision, "PAGE-CREATE-KEEPS-OTHERS", s.judgeCollision, spec.CreatePage)
-	judgeOn(s, s.invalidCreate, "PAGE-REFUSED-WRITE-NO-EFFECT", judgeRefusedCreate,
+	judgeOn(s, s.invalidCreate, "PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeRefusedCreate,
 		framework.Case("a create with a type outside the five"), spec.CreatePage)
-	judgeOn(s, s.published, "PAGE-REFUSED-WRITE-NO-EFFECT", judgeRefusedEdit,
+	judgeOn(s, s.published, "PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeRefusedEdit,
 		framework.Case("an edit of a run page with a type outside the five"), spec.EditPage)
-	judgeOn(s, s.editMissing, "PAGE-REFUSED-WRITE-NO-EFFECT", judgeRefusedMissing,
+	judgeOn(s, s.editMissing, "PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeRefusedMissing,
 		framework.Case("an edit of a key no page has"), spec.EditPage)
-	judgeOn(s, s.deleteMissing, "PAGE-REFUSED-WRITE-NO-EFFECT", judgeRefusedMissing,
+	judgeOn(s, s.deleteMissing, "PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeRefusedMissing,
 		framework.Case("a delete of a key no page has"), spec.DeletePage)
 }
 
@@ -70,9 +75,10 @@ func expectJudged(j rules.Judgement, read *client.Exchange, expect string) {
 
 // judgeRefusedCreate: the create with a type outside the five, refused,
 // leaves no page at the slug it sent.
-func judgeRefusedCreate(_ SpecContext, r *invalidCreate) {
+func (s *suite) judgeRefusedCreate(_ SpecContext, r *invalidCreate) {
 	needRefusal(r.create, "the create with type "+invalidType)
 	needReadBack(r.read, "the slug the refused create sent")
+	s.markKind(coverage.WriteRefused400, coverage.ViewSingle)
 	expectJudged(sideeffect.NoPage(r.read.Status, r.read.Get("data"), r.slug), r.read,
 		fmt.Sprintf("no page at %s after the create that sent it was refused (%s)", r.slug, r.create.RequestLine()))
 }
@@ -81,7 +87,7 @@ func judgeRefusedCreate(_ SpecContext, r *invalidCreate) {
 // outside the five and a new description, refused, leaves the page at its
 // key with its type and description as the read after the edit before it
 // showed them.
-func judgeRefusedEdit(_ SpecContext, p *typedPage) {
+func (s *suite) judgeRefusedEdit(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
 	e := p.invalid
 	needRefusal(e.ex, "the edit with type "+invalidType)
@@ -90,6 +96,7 @@ func judgeRefusedEdit(_ SpecContext, p *typedPage) {
 		verdicts.NotChecked("page %s was not read before the edit: %s", e.from, match.Outcome(before))
 	}
 	needReadBack(e.read, "the page after the refused edit")
+	s.markKind(coverage.WriteRefused400, coverage.ViewSingle)
 	fields := readback.Sent(func(b string) bool { _, ok := e.sent[b]; return ok })
 	expectJudged(sideeffect.Kept(before.Get("data"), e.read.Status, e.read.Get("data"), e.from, fields), e.read,
 		fmt.Sprintf("page %s reads as before the refused edit (%s): %s as before", e.from, e.ex.RequestLine(),
@@ -98,9 +105,10 @@ func judgeRefusedEdit(_ SpecContext, p *typedPage) {
 
 // judgeRefusedMissing: the edit or delete of a key no page has, refused,
 // leaves no page at that key.
-func judgeRefusedMissing(_ SpecContext, m *missingKey) {
+func (s *suite) judgeRefusedMissing(_ SpecContext, m *missingKey) {
 	needRefusal(m.ex, m.ex.RequestLine())
 	needReadBack(m.after, "the key after the refused write")
+	s.markKind(coverage.WriteRefused404, coverage.ViewSingle)
 	expectJudged(sideeffect.NoPage(m.after.Status, m.after.Get("data"), m.key), m.after,
 		fmt.Sprintf("no page at %s after the refused %s", m.key, m.ex.RequestLine()))
 }
@@ -113,8 +121,11 @@ type collision struct {
 	made          *client.Exchange // the other page's create
 	other         string           // its key ("" when not made)
 	before, after *client.Exchange // it, read before and after the create
-	create        *client.Exchange // the create with the other page's key as slug
-	key           string           // the page that create made ("" when none)
+	// shown is what the views showed after the create: the other page
+	// read (after) and the listing of its type.
+	shown  *seen
+	create *client.Exchange // the create with the other page's key as slug
+	key    string           // the page that create made ("" when none)
 }
 
 // makeCollision: a draft with every field a create sets that 2.1 shows
@@ -147,12 +158,40 @@ func (s *suite) makeCollision(ctx context.Context) *collision {
 		"content":     "This create of run " + t.RunID + " sends the slug of another page.",
 	})
 	c.add(c.create)
-	c.after = c.add(k.read(ctx, c.other))
+	l := look{what: "after a create sent its key as slug"}
+	if ty := c.before.Get("data.type").String(); slices.Contains(pagelist.PageTypes(), ty) {
+		l.listTypes = [][]string{{ty}}
+	}
+	c.shown = s.readAfter(ctx, &c.trail, l, c.other, "", c.create)
+	c.shown.kinds = []string{coverage.WriteCollide}
+	c.after = c.shown.page
 	if c.key != c.other {
 		k.remove(ctx, c.key)
 	}
 	k.remove(ctx, c.other)
 	return c
+}
+
+// judgeCollisionListed: PAGE-CREATE-KEEPS-OTHERS in the listing of the
+// other page's type read beside it: it lists the page, as before.
+func (s *suite) judgeCollisionListed(c *collision, before *client.Exchange, fields []string) {
+	for _, l := range c.shown.lists {
+		listed, decided, ex := l.shows(c.other)
+		if !decided || pagelist.Unread(ex) != "" {
+			continue // PAGE-LIST-TYPE-FILTERS judges a listing that gave no page list
+		}
+		s.markViews(c.shown, coverage.ViewList)
+		Expect(listed).To(BeTrue(), match.Evidence(ex, "the listing of page %s's type lists it after the create that sent its key as slug (%s)",
+			c.other, c.create.RequestLine()))
+		var item gjson.Result
+		for _, p := range pagelist.PageItems(ex).All() {
+			if p.Get("key").String() == c.other {
+				item = p
+			}
+		}
+		expectJudged(sideeffect.Kept(before.Get("data"), http.StatusOK, item, c.other, fields), ex,
+			fmt.Sprintf("page %s is listed as before the create that sent its key as slug (%s)", c.other, c.create.RequestLine()))
+	}
 }
 
 // judgeCollision: PAGE-CREATE-KEEPS-OTHERS. The create with a taken slug
@@ -166,9 +205,11 @@ func (s *suite) judgeCollision(_ SpecContext, c *collision) {
 	}
 	needReadBack(c.after, "the page whose slug the create took")
 	fields := readback.Sent(func(b string) bool { _, ok := c.set[b]; return ok })
+	s.markViews(c.shown, coverage.ViewSingle)
 	expectJudged(sideeffect.Kept(before.Get("data"), c.after.Status, c.after.Get("data"), c.other, fields), c.after,
 		fmt.Sprintf("page %s reads as before the create that sent its key as slug (%s): %s as before", c.other,
 			c.create.RequestLine(), strings.Join(append([]string{"key"}, fields...), ", ")))
+	s.judgeCollisionListed(c, before, fields)
 	Expect(c.create).To(match.Holds(fmt.Sprintf("a create whose slug %s is taken gives its page a key of its own, or is refused", c.other),
 		rules.ProblemsOf(func(ex *client.Exchange) rules.Judgement {
 			return sideeffect.OwnKey(ex.Status, ex.Get("data"), c.other)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"maps"
 	"net/http"
+	"slices"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -68,6 +69,7 @@ func (s *suite) createTyped(ctx context.Context, typ string, fields map[string]a
 	case p.key == "":
 	case lookAfter != nil:
 		v := s.readAfter(ctx, &p.trail, *lookAfter(p.created), p.key, "", p.created)
+		v.kinds = createKinds(sentFields(p.created))
 		p.read, p.views = v.page, append(p.views, v)
 	default:
 		p.read = p.add(s.k.read(ctx, p.key))
@@ -83,6 +85,7 @@ func (p *typedPage) edit(ctx context.Context, s *suite, key string, body map[str
 	readBack func(*client.Exchange) bool, lookAfter func(answer *client.Exchange) *look) *editStep {
 	k := s.k
 	e := &editStep{sent: body, from: key}
+	was := p.lastRead()
 	e.ex = p.add(k.edit(ctx, key, body))
 	if _, slug := body["slug"]; slug && e.ex.Err == nil && e.ex.Status == http.StatusBadRequest {
 		e.refused = e.ex
@@ -99,11 +102,28 @@ func (p *typedPage) edit(ctx context.Context, s *suite, key string, body map[str
 	case !readBack(e.ex):
 	case lookAfter != nil:
 		e.views = s.readAfter(ctx, &p.trail, *lookAfter(e.ex), e.at, key, e.ex)
+		now, _ := e.views.now()
+		e.views.kinds = editKinds(sentFields(e.ex), e.ex, was, now, key, e.at)
 		e.read, p.views = e.views.page, append(p.views, e.views)
 	default:
 		e.read = p.add(k.read(ctx, e.at))
 	}
 	return e
+}
+
+// lastRead is the page as its last read showed it (its data; absent when
+// none read it).
+func (p *typedPage) lastRead() gjson.Result {
+	last := p.read
+	for _, e := range p.edits {
+		if e.read != nil {
+			last = e.read
+		}
+	}
+	if last == nil || last.Err != nil || last.Status != http.StatusOK {
+		return gjson.Result{}
+	}
+	return last.Get("data")
 }
 
 // always and succeeded tell edit when to read the page back: after any
@@ -124,16 +144,19 @@ func (p *typedPage) toType(ctx context.Context, s *suite, key, typ string, field
 	return e.at
 }
 
-// makePublished: published, with a tag of the run's and the target's
-// first category (the listing of published pages and both views of the tag
-// and category read beside it); then static with a new title, another tag
-// and the second category (PAGE-EDIT-KEY-CHANGE, title changed; the
-// listings of published and of static pages and the old tag and category
-// read beside it); then an edit with a type outside the five
-// (PAGE-EDIT-INVALID-400; PAGE-REFUSED-WRITE-NO-EFFECT when refused).
+// makePublished: published, with a tag of the run's, the target's first
+// category and a cover image (the listing of published pages and both
+// views of the tag and category read beside it); then static with a new
+// title, description, content, date, cover image, another tag and the
+// second category (PAGE-EDIT-KEY-CHANGE, title changed; the listings of
+// published and of static pages, the single views of the old and new tag
+// and category and the term lists read beside it); then an edit with a
+// type outside the five (PAGE-EDIT-INVALID-400; PAGE-REFUSED-WRITE-NO-EFFECT
+// when refused; the listing of static pages and the page's tag and
+// category read beside it: no view shows the refused edit).
 func (s *suite) makePublished(ctx context.Context) *typedPage {
 	cats := s.categoryKeys(ctx)
-	fields := map[string]any{"slug": s.t.Marker("type-published"), "tags": s.tagName("Views A")}
+	fields := map[string]any{"slug": s.t.Marker("type-published"), "tags": s.tagName("Views A"), "coverImage": coverImageFile(s.t)}
 	if len(cats) > 0 {
 		fields["category"] = cats[0]
 	}
@@ -144,20 +167,33 @@ func (s *suite) makePublished(ctx context.Context) *typedPage {
 	if p.key == "" {
 		return p
 	}
-	edit := map[string]any{"title": s.k.title("Retitled"), "tags": s.tagName("Views B")}
+	// Every field the page object shows that an edit can change, so that
+	// each view read after it shows each (the write table of the coverage
+	// map).
+	edit := map[string]any{"title": s.k.title("Retitled"), "tags": s.tagName("Views B"), "date": editedDate,
+		"description": "Conformance retitled description " + s.t.RunID, "content": "Conformance retitled content " + s.t.RunID,
+		"coverImage": s.t.Marker("cover-retitled") + ".png"}
 	if len(cats) > 1 {
 		edit["category"] = cats[1]
 	}
 	before := p.views[0].look
-	at := p.toType(ctx, s, p.key, "static", edit, s.t.Marker("retitled"), func(*client.Exchange) *look {
+	// The views it left (the old tag and category), those it went to
+	// (their pages show it), and the term lists.
+	at := p.toType(ctx, s, p.key, "static", edit, s.t.Marker("retitled"), func(answer *client.Exchange) *look {
 		return &look{what: "after an edit to static with a new title, tag and category", listTypes: [][]string{{"published"}, {"static"}},
-			tags: before.tags, cats: before.cats}
+			tags: match.Uniq(append(slices.Clone(before.tags), termKeys(answer.Get("data"))...)), cats: cats[:min(2, len(cats))],
+			lists: true}
 	})
 	// Read back whatever the answer: accepted, the page's type is judged;
 	// refused, the page must be as the read after the edit to static shows
-	// it (PAGE-REFUSED-WRITE-NO-EFFECT).
+	// it (PAGE-REFUSED-WRITE-NO-EFFECT), in every view that shows it.
 	p.invalid = p.edit(ctx, s, at, map[string]any{"type": invalidType, "description": "Conformance edit with an invalid type"},
-		"", always, nil)
+		"", always, func(*client.Exchange) *look {
+			last := p.views[len(p.views)-1]
+			now, _ := last.now()
+			return &look{what: "after an edit refused for its type", listTypes: [][]string{{"static"}}, tags: termKeys(now),
+				cats: catKind.carried(now)}
+		})
 	s.k.remove(ctx, p.invalid.at)
 	return p
 }
@@ -209,6 +245,7 @@ func (s *suite) makeStatic(ctx context.Context) *typedPage {
 	// at the run's end (judgeGoneAtEnd).
 	p.gone = s.readAfter(ctx, &p.trail, look{what: "after its delete", listTypes: [][]string{{"sticky"}},
 		tags: terms.tags, cats: terms.cats, lists: true}, at, at, d.del)
+	p.gone.kinds = []string{coverage.WriteDelete}
 	s.deletion = p.gone
 	d.read = p.gone.page
 	d.again = p.add(s.t.Write(ctx, http.MethodDelete, path, nil))
@@ -233,8 +270,8 @@ func (s *suite) makeSticky(ctx context.Context) *typedPage {
 
 // makeScheduled: scheduled, then draft with a new description (PAGE-EDIT-OK),
 // then published with a date in the past, a tag of the run's and the
-// target's last category (the listing of published pages and the single
-// views of the tag and category read beside it).
+// target's last category (the listing of published pages, the single
+// views of the tag and category and the term lists read beside it).
 func (s *suite) makeScheduled(ctx context.Context) *typedPage {
 	cats := s.categoryKeys(ctx)
 	p := s.createTyped(ctx, "scheduled", map[string]any{"slug": s.t.Marker("type-scheduled")}, nil)
@@ -247,10 +284,8 @@ func (s *suite) makeScheduled(ctx context.Context) *typedPage {
 		publish["category"] = cats[len(cats)-1]
 	}
 	at = p.toType(ctx, s, at, "published", publish, "", func(answer *client.Exchange) *look {
-		// The term lists are read after the create of the published
-		// chain and after the static page's delete: the single views here.
 		return &look{what: "after an edit that published it with a tag and a category", listTypes: [][]string{{"published"}},
-			tags: termKeys(answer.Get("data")), cats: cats[len(cats)-min(1, len(cats)):]}
+			tags: termKeys(answer.Get("data")), cats: cats[len(cats)-min(1, len(cats)):], lists: true}
 	})
 	s.k.remove(ctx, at)
 	return p
@@ -296,11 +331,15 @@ func (s *suite) judgeKeyChange(p *typedPage, name string) {
 	expectString(got, "data.key", newKey, "the page read under the key the edit returned")
 	s.t.ExpectReadBack(bodyCell("title", coverage.Edit), got, "data.title", match.BeEncodedOnce(e.sent["title"].(string)),
 		"the page read under the key the edit returned is the edited page")
+	if e.views != nil {
+		s.markViews(e.views, coverage.ViewSingle)
+	}
 	if newKey == e.from {
 		s.t.Observe("PAGE-EDIT-KEY-CHANGE: an edit with the %s kept the key (the spec allows it)", name)
 		return
 	}
 	Expect(e.views).NotTo(BeNil(), "the old key %s read after the edit", e.from)
+	s.markViews(e.views, coverage.ViewOldKey)
 	Expect(e.views.left).To(match.HaveHTTPStatus(http.StatusNotFound),
 		"the old key %s, read right after the edit moved the page to %s: no page has it any more", e.from, newKey)
 }
@@ -381,9 +420,10 @@ func judgeDeleteOK(_ SpecContext, p *typedPage) {
 	Expect(p.deleted.del).To(match.MatchSchema("delete-response.json"))
 }
 
-func judgeDeleteGone(_ SpecContext, p *typedPage) {
+func (s *suite) judgeDeleteGone(_ SpecContext, p *typedPage) {
 	needPage(p.created, p.key)
 	Expect(p.deleted.del).To(match.HaveHTTPStatus(http.StatusOK), "the first delete")
+	s.markViews(p.gone, coverage.ViewSingle)
 	Expect(p.deleted.read).To(match.BeHandlerError(http.StatusNotFound), "reading the deleted page")
 	Expect(p.deleted.again).To(match.BeHandlerError(http.StatusNotFound), "deleting it again")
 }

@@ -41,6 +41,9 @@ type suite struct {
 	// judged again on the listing of every page at the run's end (nil
 	// until the chain made it).
 	deletion *seen
+	// missing is the edit of a key no page has, whose key the listing of
+	// every page at the run's end must not list either (nil until made).
+	missing *missingKey
 }
 
 // Register adds the specs of the page lifecycle for target t, in one
@@ -80,6 +83,10 @@ func Register(t *framework.Fixture) {
 	// sweep reads anyway (framework.RunPagesAtEnd).
 	Describe("3.3 What the run's deletes leave", framework.PhaseRunEnd, func() {
 		t.It("PAGE-DELETE-GONE", s.judgeGoneAtEnd, framework.Case("the listing of every page at the run's end does not list the deleted page"))
+	})
+	Describe("4.4, 7 What a refused edit of a missing key leaves", framework.PhaseRunEnd, func() {
+		t.It("PAGE-REFUSED-WRITE-NO-EFFECT", s.judgeMissingAtEnd,
+			framework.Case("the listing of every page at the run's end does not list the key a refused edit addressed"), spec.EditPage)
 	})
 }
 
@@ -156,7 +163,7 @@ func (s *suite) registerCreate() {
 
 func (s *suite) registerDelete() {
 	judgeOn(s, s.static, "PAGE-DELETE-OK", judgeDeleteOK)
-	judgeOn(s, s.static, "PAGE-DELETE-GONE", judgeDeleteGone)
+	judgeOn(s, s.static, "PAGE-DELETE-GONE", s.judgeDeleteGone)
 	judgeOn(s, s.deleteMissing, "PAGE-DELETE-404", judgeMissing404)
 }
 
