@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conformance-suite/conformance/fixtures"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
 	"github.com/conformance-suite/conformance/internal/selftest"
@@ -58,10 +59,17 @@ func runScale(tb testing.TB, n int, extra ...string) scaleRun {
 // (a full write run, settings aside).
 func runScaleAs(tb testing.TB, n int, writes bool, extra ...string) scaleRun {
 	tb.Helper()
+	return runScaleOn(tb, reference.GeneratedSite(n), n, writes, extra...)
+}
+
+// runScaleOn runs the CLI against a reference server seeded with seed (a
+// site of about n pages), with the authentication token when writes.
+func runScaleOn(tb testing.TB, seed func(*fixtures.Seed), n int, writes bool, extra ...string) scaleRun {
+	tb.Helper()
 	var sent atomic.Int64
 	var logMu sync.Mutex
 	var log []string // SCALE_BYTES_LOG: what each request received
-	ref := testkit.ReferenceWith(tb, reference.Options{Seed: reference.GeneratedSite(n)}, func(h http.Handler) http.Handler {
+	ref := testkit.ReferenceWith(tb, reference.Options{Seed: seed}, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			var own atomic.Int64
 			h.ServeHTTP(countingWriter{w, &own}, r)
