@@ -50,15 +50,7 @@ func registerReads(t *framework.Fixture) {
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
 				}
-				r := client.Request{Method: http.MethodGet, Path: path}
-				if ep == spec.GetTag || ep == spec.GetCategory {
-					// A term's view carries every page it names in full:
-					// read as a stream, as the taxonomy specs read it (the
-					// read cache's answer when theirs came first), so that
-					// no size leaves its envelope unjudged; data.pages is
-					// empty in the body judged.
-					r = t.Pages.StreamedRequest(path, "data.pages")
-				}
+				r := probe.ReadRequest(t, ep, path)
 				if ep.NeedsAuth() {
 					if !t.Client.HasAuth() {
 						return framework.GotNothing("no --auth-token given")

@@ -300,6 +300,18 @@ func DiscoverPath(ctx context.Context, t *framework.Fixture, ep spec.Endpoint) (
 	return client.KeyPath(endpoint, key), ""
 }
 
+// ReadRequest is GET path, a real resource of read endpoint ep
+// (DiscoverPath). A tag's or a category's view carries every page it
+// names in full: it is read as a stream, as the taxonomy specs read it
+// (the read cache's answer when theirs came first), so that no size leaves
+// it unjudged; data.pages is empty in the body kept.
+func ReadRequest(t *framework.Fixture, ep spec.Endpoint, path string) client.Request {
+	if ep == spec.GetTag || ep == spec.GetCategory {
+		return t.Pages.StreamedRequest(path, "data.pages")
+	}
+	return client.Request{Method: http.MethodGet, Path: path}
+}
+
 // smallestTerm is the key of the term of a tag or category list that
 // names fewest pages ("" when none has a key): its single view carries
 // every page it names in full, and a big site's first term may be larger
