@@ -1,8 +1,10 @@
 package selftest_test
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,8 @@ import (
 	"github.com/conformance-suite/conformance/fixtures"
 	"github.com/conformance-suite/conformance/internal/reference"
 	"github.com/conformance-suite/conformance/internal/report"
+	"github.com/conformance-suite/conformance/internal/selftest"
+	"github.com/conformance-suite/conformance/internal/testkit"
 )
 
 // What a read-only run on a big site receives, in every-type listings'
@@ -146,4 +150,37 @@ func lostCases(small, big *report.Run) []string {
 
 func isChecked(s report.Status) bool {
 	return s == report.Passed || s == report.Failed || s == report.Errored
+}
+
+// TestUntaggedDecidedBehindTaggedPages runs PAGE-LIST-UNTAGGED-AFTER-
+// PAGINATION on a host-like site whose newest 60 pages, the first 12 list
+// pages of its walk, are all tagged: the listing of every type shows that
+// untagged pages come further down, so filtering before pagination would
+// fill page 1 with them. The rule must pass on the reference and catch the
+// mutant that filters before pagination.
+func TestUntaggedDecidedBehindTaggedPages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two CLI runs")
+	}
+	const rule = "PAGE-LIST-UNTAGGED-AFTER-PAGINATION"
+	for _, c := range []struct {
+		mutants []reference.Mutant
+		want    report.Status
+	}{
+		{nil, report.Passed},
+		{[]reference.Mutant{reference.UntaggedBeforePagination}, report.Failed},
+	} {
+		ref := testkit.ReferenceWith(t, reference.Options{Seed: hostLikeSite(1500), Mutants: c.mutants}, nil)
+		dir := t.TempDir()
+		path := filepath.Join(dir, "report.json")
+		res := selftest.Run(context.Background(), selftest.Cmd{Dir: dir, Timeout: runTimeout, Env: []string{"CONFORMANCE_TOKEN=" + ref.Token},
+			Args: []string{"--base-url", ref.URL, "--no-color", "--json-report", path, "--label-filter", "rule:" + rule}})
+		run, err := report.ReadJSONFile(path)
+		if err != nil {
+			t.Fatalf("mutants %v: exit %d, no report: %v\n%s", c.mutants, res.Exit, err, selftest.Tail(res.Stdout, 20))
+		}
+		if got := ruleStatus(run)[rule]; got.Status != c.want {
+			t.Errorf("mutants %v: %s %s (%s), want %s", c.mutants, rule, got.Status, got.Reason, c.want)
+		}
+	}
 }
