@@ -130,7 +130,8 @@ var pagesRules = []Rule{
 			"the pages are cut from."},
 	{ID: "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", Section: "4.1", Level: Must, Area: AreaPages, Endpoints: []Endpoint{ListPages},
 		Text: "untagged=true keeps only the untagged pages of the same page slice: it filters after pagination.",
-		Reading: "On every page of a walk over every type at numberOfItems=5 (at most 12 pages), the answer with " +
+		Reading: "On every page of a walk over every type at numberOfItems=5 (the first 12 pages and, when the listing of " +
+			"every type shows that none of them tells the two readings apart, the first page that does), the answer with " +
 			"untagged=true holds exactly the untagged pages of the same page " +
 			"without it, in any order (no order is stated for the list). Reported not checked when the target's pages make " +
 			"filtering before and after pagination give the same pages (no tagged page on a list page before one holding " +

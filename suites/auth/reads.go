@@ -30,7 +30,9 @@ func registerReads(t *framework.Fixture, g *framework.Group) {
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
 				}
-				return framework.GotExchange(t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Credentials: client.APIToken}))
+				r := probe.ReadRequest(t, ep, path)
+				r.Credentials = client.APIToken
+				return framework.GotExchange(t.Client.Do(ctx, r))
 			}, func(_ SpecContext, got framework.Got) {
 				Expect(got.Exchange()).To(match.HaveHTTPStatus(tokens.Expect(tokens.Request{}).Codes...))
 			}, framework.Case(string(ep)), ep)

@@ -50,7 +50,7 @@ func registerReads(t *framework.Fixture) {
 				if reason != "" {
 					return framework.GotNothing("%s", reason)
 				}
-				r := client.Request{Method: http.MethodGet, Path: path}
+				r := probe.ReadRequest(t, ep, path)
 				if ep.NeedsAuth() {
 					if !t.Client.HasAuth() {
 						return framework.GotNothing("no --auth-token given")

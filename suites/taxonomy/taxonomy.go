@@ -18,10 +18,13 @@ import (
 
 // Bounds on how much of a big site one run reads: the specs check a sample
 // of terms and, per term, of the pages it names. Terms that name pages are
-// sampled first, so the sample is never needlessly empty.
+// sampled first, so the sample is never needlessly empty; the pages the
+// sample's terms name add up to at most maxSampledPages, past the first
+// term that names any (sample).
 const (
 	maxTerms        = 10
 	maxPagesPerTerm = 20
+	maxSampledPages = 200
 )
 
 // kind is what tags and categories differ in; every rule exists once for

@@ -165,20 +165,33 @@ func usable(terms []term, needPages bool) bool {
 }
 
 // sample keeps at most maxTerms terms, those naming pages first and of
-// those the ones naming fewest pages: a single view expands every page a
-// term names into a full page object, which on a big site makes the
-// large terms' views the heaviest answers of the API.
+// those the ones naming fewest pages, as long as the pages they name add
+// up to no more than maxSampledPages (the first of them whatever its
+// size: the rules on a view's pages need one): a single view expands
+// every page a term names into a full page object, which on a big site
+// makes the large terms' views the heaviest answers of the API, and on a
+// site of a few big categories their views weigh as much as the listing
+// of every page.
 func sample(terms []term) []term {
-	out := append([]term(nil), terms...)
+	sorted := append([]term(nil), terms...)
 	weight := func(t term) int {
 		if len(t.list) == 0 {
 			return math.MaxInt
 		}
 		return len(t.list)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return weight(out[i]) < weight(out[j]) })
-	if len(out) > maxTerms {
-		out = out[:maxTerms]
+	sort.SliceStable(sorted, func(i, j int) bool { return weight(sorted[i]) < weight(sorted[j]) })
+	var out []term
+	pages := 0
+	for _, t := range sorted {
+		if len(out) == maxTerms {
+			break
+		}
+		if n := len(t.list); n > 0 && pages > 0 && pages+n > maxSampledPages {
+			continue // the terms naming no page, last, still fit
+		}
+		pages += len(t.list)
+		out = append(out, t)
 	}
 	return out
 }

@@ -1,22 +1,19 @@
 package reads
 
-// Walking the page list page by page (4.1 meta, 8) and untagged=true.
+// Walking the page list page by page (4.1 meta, 8).
 
 import (
 	"context"
-	"net/url"
 	"strconv"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"github.com/tidwall/gjson"
 
 	"github.com/conformance-suite/conformance/internal/client"
 	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
 	"github.com/conformance-suite/conformance/internal/framework/verdicts"
-	"github.com/conformance-suite/conformance/internal/rules/listfilter"
 	"github.com/conformance-suite/conformance/internal/rules/paging"
 )
 
@@ -206,85 +203,6 @@ func checkMeta(ex *client.Exchange, pn, size, total int) {
 	Expect(v.Problem).To(BeEmpty(), match.Evidence(ex, "meta.total is the same on every page (%d)", total))
 }
 
-// untaggedWalk is what PAGE-LIST-UNTAGGED-AFTER-PAGINATION and
-// PAGE-LIST-TOTAL-IGNORES-UNTAGGED judge: the listing of every type, and
-// list pages without and with untagged=true, in pairs.
-type untaggedWalk struct {
-	inv   listing
-	pairs []*client.Exchange
-}
-
-func (k kit) untaggedSpecs() {
-	// Counted from the number of pages, not meta (PAGE-LIST-SHAPE's concern).
-	sized := func(pagelist.PageList) (int, url.Values) {
-		return smallPageSize, pagelist.QueryWith(pagelist.EveryTypeQuery(), "numberOfItems", strconv.Itoa(smallPageSize))
-	}
-	framework.Prepare(k.g, "PAGE-LIST-UNTAGGED-AFTER-PAGINATION", func(ctx context.Context) (w untaggedWalk) {
-		if w.inv = k.every(ctx); w.inv.problem != "" {
-			return w
-		}
-		size, q := sized(w.inv.items)
-		// Every list page visited, without and with untagged=true, side by
-		// side.
-		var qs []url.Values
-		for pn := 1; pn <= min(pageCount(w.inv.items.Len(), size), maxWalk); pn++ {
-			plain := pagelist.QueryWith(q, "pageNumber", strconv.Itoa(pn))
-			qs = append(qs, plain, pagelist.QueryWith(plain, "untagged", "true"))
-		}
-		if len(qs) == 0 {
-			qs = append(qs, pagelist.QueryWith(q, "pageNumber", "1"))
-		}
-		w.pairs = k.lists(ctx, qs...)
-		return w
-	}, func(_ SpecContext, w untaggedWalk) {
-		inv, _ := k.pages(w.inv)
-		size, _ := sized(inv)
-		// Each pair judged in turn as a one-by-one walk would.
-		expectList(1, w.pairs[0])
-		var untaggedPerPage []int
-		for pn := 1; pn <= min(pageCount(inv.Len(), size), maxWalk); pn++ {
-			plain, ex := w.pairs[2*pn-2], w.pairs[2*pn-1]
-			if pn > 1 {
-				expectList(1, plain)
-			}
-			want := untaggedKeys(pagelist.PageItems(plain))
-			expectList(1, ex)
-			Expect(listfilter.UntaggedSlice(keysOf(ex), want).Problems()).To(BeEmpty(), match.Evidence(ex, "untagged=true on page %d "+
-				"keeps exactly the untagged pages of the same page without it (%s; the order within the page is not specified)", pn, plain.RequestLine()))
-			untaggedPerPage = append(untaggedPerPage, len(want))
-		}
-		if !filterOrderShows(untaggedPerPage, size) {
-			verdicts.NotChecked("%s", k.lacking("no tagged page on a list page before one holding an untagged page, so "+
-				"filtering before or after pagination gives the same pages"))
-		}
-	}, framework.Case("every page of a walk, every type"))
-
-	framework.Prepare(k.g, "PAGE-LIST-TOTAL-IGNORES-UNTAGGED", func(ctx context.Context) (w untaggedWalk) {
-		if w.inv = k.every(ctx); w.inv.problem != "" || !w.inv.items.Any(isTagged) {
-			return w
-		}
-		_, q := sized(w.inv.items)
-		var qs []url.Values
-		for _, plain := range []url.Values{pagelist.EveryTypeQuery(), pagelist.QueryWith(q, "pageNumber", "2")} {
-			qs = append(qs, plain, pagelist.QueryWith(plain, "untagged", "true"))
-		}
-		w.pairs = k.lists(ctx, qs...)
-		return w
-	}, func(_ SpecContext, w untaggedWalk) {
-		inv, _ := k.pages(w.inv)
-		if !inv.Any(isTagged) {
-			verdicts.NotChecked("%s", k.lacking("no tagged page, so untagged=true could not change the count"))
-		}
-		for i := 0; i < len(w.pairs); i += 2 {
-			plain, ex := w.pairs[i], w.pairs[i+1]
-			expectList(1, plain)
-			expectList(1, ex)
-			Expect(integer(ex, "meta.total")).To(Equal(integer(plain, "meta.total")), match.Evidence(ex,
-				"meta.total with untagged=true is the one without it (%s): it counts the type filters only", plain.RequestLine()))
-		}
-	}, framework.Case("every type"))
-}
-
 // pageCount is the number of non-empty pages of size s.
 func pageCount(total, s int) int { return paging.Slice{Total: total, Size: s}.Pages() }
 
@@ -306,60 +224,4 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// isTagged reports whether a page object has tags (listfilter.Tagged).
-// The spec's form is a non-empty object; a non-empty string or array
-// (earlier releases) counts too, so that a shape problem
-// (PAGE-OBJECT-SHAPE) does not also read as "untagged".
-func isTagged(item gjson.Result) bool { return listfilter.Tagged(item) }
-
-// untaggedKeys keeps the keys of the pages without tags, in order.
-func untaggedKeys(items pagelist.PageList) []string {
-	var keys []string
-	for _, it := range items.All() {
-		if !isTagged(it) {
-			keys = append(keys, it.Get("key").String())
-		}
-	}
-	if keys == nil {
-		keys = []string{}
-	}
-	return keys
-}
-
-// filterOrderShows reports whether filtering the untagged pages before
-// pagination would have given other pages than filtering after it, on a
-// walk whose list pages (of size) held untaggedPerPage untagged pages each.
-// Filtering first fills every page but the last with size untagged pages,
-// in the list's order; filtering after pagination keeps each page's own. As
-// both split the same sequence, they give the same pages exactly when the
-// counts agree, whatever the order within a page.
-func filterOrderShows(untaggedPerPage []int, size int) bool {
-	left := 0
-	for _, n := range untaggedPerPage {
-		left += n
-	}
-	for _, n := range untaggedPerPage {
-		if n != min(size, left) {
-			return true
-		}
-		left -= n
-	}
-	return false
-}
-
-// tagBeforeUntagged reports whether some tagged page comes before an
-// untagged one: only then does filtering before pagination give other
-// slices than filtering after it.
-func tagBeforeUntagged(items pagelist.PageList) bool {
-	seenTagged := false
-	for _, it := range items.Scan {
-		if isTagged(it) {
-			seenTagged = true
-		} else if seenTagged {
-			return true
-		}
-	}
-	return false
 }
