@@ -258,9 +258,6 @@ func (s *view) deletePageH(r *http.Request, rt route, _ *input, _ string) respon
 		s.pages[c.key] = c
 	}
 	s.reindexTags(nil)
-	if s.mutated(TermListsDeletedAfterWrite) {
-		s.bury(p)
-	}
 	if s.mutated(DeleteReturnsData) {
 		return success(http.StatusOK, "Page deleted.", kv{"data", s.pageObj(p, baseURL(r))})
 	}

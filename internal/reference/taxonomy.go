@@ -45,9 +45,6 @@ func (s *view) termPages(endpoint, key string) []*page {
 		}
 		return hasTerm(endpoint, p, key)
 	})
-	if s.mutated(TermListsDeletedAfterWrite) {
-		ps = append(ps, s.unburied(endpoint, key)...)
-	}
 	if s.termMutated(endpoint, TagListMissesPage, CategoryListMissesPage) {
 		// Leave out the oldest published page that has the term.
 		for i := len(ps) - 1; i >= 0; i-- {
@@ -162,9 +159,6 @@ func (s *view) getTermH(r *http.Request, rt route, in *input, _ string) response
 // nil for a delete) and removed once no page of any type carries it.
 // host: Tags::reindex in bl-kernel/tags.class.php
 func (s *view) reindexTags(ch *pageChange) {
-	if s.mutated(TermListsDeletedAfterWrite) {
-		s.wroteSince()
-	}
 	for _, m := range []Mutant{TermIndexKeepsOldKey, CategoryPagesByFirstCategory, CategoryIndexServesOldPage} {
 		if s.mutated(m) {
 			s.filed(m) // the pages a write made are filed as they are now
