@@ -112,16 +112,7 @@ func Read(ex *client.Exchange, runID, apiPrefix string, items Items) (Seen, bool
 	endpoint, key := splitPath(strings.TrimPrefix(u.Path, apiPrefix))
 	ours := func(k string) bool { return marker.HasRunMarker(k, runID) }
 	if client.Alone(ex.Method) {
-		s.write = &write{method: ex.Method, page: endpoint == "pages", key: key, status: ex.Status,
-			answered: ex.Status != 0 && ex.Fault() == ""}
-		if s.write.page && ex.Status >= 200 && ex.Status < 300 {
-			if d := ex.Get("data"); d.IsObject() {
-				s.write.newKey = strings.Clone(d.Get("key").String())
-				if ours(s.write.newKey) {
-					s.pages = append(s.pages, shown{key: s.write.newKey, where: "the answer to " + ex.Method, obj: own(d)})
-				}
-			}
-		}
+		s.readWrite(ex, endpoint, key, ours)
 		return s, true
 	}
 	if ex.Method != http.MethodGet || ex.Status != http.StatusOK && ex.Status != http.StatusNotFound {
@@ -141,6 +132,22 @@ func Read(ex *client.Exchange, runID, apiPrefix string, items Items) (Seen, bool
 		return Seen{}, false
 	}
 	return s, true
+}
+
+// readWrite keeps a write: what it named, how it was answered, and the
+// page a page write's success carries.
+func (s *Seen) readWrite(ex *client.Exchange, endpoint, key string, ours func(string) bool) {
+	s.write = &write{method: ex.Method, page: endpoint == "pages", key: key, status: ex.Status,
+		answered: ex.Status != 0 && ex.Fault() == ""}
+	if !s.write.page || ex.Status < 200 || ex.Status >= 300 {
+		return
+	}
+	if d := ex.Get("data"); d.IsObject() {
+		s.write.newKey = strings.Clone(d.Get("key").String())
+		if ours(s.write.newKey) {
+			s.pages = append(s.pages, shown{key: s.write.newKey, where: "the answer to " + ex.Method, obj: own(d)})
+		}
+	}
 }
 
 // splitPath splits "pages/a/b" into the endpoint and the key it names
