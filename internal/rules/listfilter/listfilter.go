@@ -10,6 +10,7 @@ package listfilter
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -92,4 +93,23 @@ func quoted(keys []string) string {
 		out[i] = fmt.Sprintf("%q", k)
 	}
 	return "[" + strings.Join(out, ", ") + "]"
+}
+
+// TypesOfQuery reads the types a list request's query includes (Types); ok
+// is false when a type parameter is sent twice or with a value other than
+// true or false, which leaves them open.
+func TypesOfQuery(q url.Values) (types []string, ok bool) {
+	for _, ty := range PageTypes {
+		if vs, sent := q[ty]; sent && (len(vs) != 1 || (vs[0] != "true" && vs[0] != "false")) {
+			return nil, false
+		}
+	}
+	types, _ = Types(func(name string) (string, bool) {
+		vs, sent := q[name]
+		if !sent {
+			return "", false
+		}
+		return vs[0], true
+	})
+	return types, true
 }

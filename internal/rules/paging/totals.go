@@ -44,7 +44,7 @@ func ListedOf(ex *client.Exchange) (Listed, bool) {
 		return Listed{}, false
 	}
 	q := u.Query()
-	types, ok := typesOf(q)
+	types, ok := listfilter.TypesOfQuery(q)
 	if _, plain := readOwn(q); !ok || !plain {
 		return Listed{}, false
 	}
@@ -54,25 +54,6 @@ func ListedOf(ex *client.Exchange) (Listed, bool) {
 	}
 	from, to := ex.WireSpan()
 	return Listed{Ex: ex, Types: types, Total: int(total.Num), From: from, To: to}, true
-}
-
-// typesOf reads the types a list request includes (listfilter.Types); ok
-// is false when a type parameter is sent twice or with a value other than
-// true or false, which leaves them open.
-func typesOf(q url.Values) (types []string, ok bool) {
-	for _, ty := range listfilter.PageTypes {
-		if vs, sent := q[ty]; sent && (len(vs) != 1 || (vs[0] != "true" && vs[0] != "false")) {
-			return nil, false
-		}
-	}
-	types, _ = listfilter.Types(func(name string) (string, bool) {
-		vs, sent := q[name]
-		if !sent {
-			return "", false
-		}
-		return vs[0], true
-	})
-	return types, true
 }
 
 // Write is a request of the run that may have changed the site, and when

@@ -186,7 +186,7 @@ func (s *Seen) readListing(ex *client.Exchange, q url.Values, ours func(string) 
 			s.pages = append(s.pages, shown{key: k, where: ex.Method + " " + ex.URL, obj: own(p)})
 		}
 	}
-	types, ok := typesAsked(q)
+	types, ok := listfilter.TypesOfQuery(q)
 	if kept.Whole && ok && q.Get("numberOfItems") == "-1" && len(q["untagged"]) == 0 && (q.Get("pageNumber") == "" || q.Get("pageNumber") == "1") {
 		s.list = &listing{types: types, keys: keys}
 		if kept.Only != nil {
@@ -196,25 +196,6 @@ func (s *Seen) readListing(ex *client.Exchange, q url.Values, ours func(string) 
 			}
 		}
 	}
-}
-
-// typesAsked are the types a list request includes (listfilter.Types);
-// ok is false when a type parameter is sent twice or with a value other
-// than true or false, which leaves them open.
-func typesAsked(q url.Values) (types []string, ok bool) {
-	for _, ty := range listfilter.PageTypes {
-		if vs, sent := q[ty]; sent && (len(vs) != 1 || (vs[0] != "true" && vs[0] != "false")) {
-			return nil, false
-		}
-	}
-	types, _ = listfilter.Types(func(name string) (string, bool) {
-		vs, sent := q[name]
-		if !sent {
-			return "", false
-		}
-		return vs[0], true
-	})
-	return types, true
 }
 
 // readTerm keeps what a term's single view names (its list and its pages)
