@@ -236,7 +236,10 @@ func TestBigSiteKeepsEveryRule(t *testing.T) {
 	if testkit.RaceEnabled {
 		n = 700
 	}
-	small, big := runScaleOn(t, hostLikeSite(100), 100, false), runScaleOn(t, hostLikeSite(n), n, false)
+	// A long request timeout: a 10,000-page listing on a busy 2-core machine
+	// (the other test packages run beside this one) can take over 10 s.
+	small, big := runScaleOn(t, hostLikeSite(100), 100, false, "--request-timeout", "1m"),
+		runScaleOn(t, hostLikeSite(n), n, false, "--request-timeout", "1m")
 	for _, r := range []scaleRun{small, big} {
 		if r.run.Counts.Failed > 0 {
 			t.Errorf("a conforming site failed: %s", r.run.Verdict)
