@@ -30,7 +30,7 @@ type fleetSite struct {
 
 // writeTargets writes the targets file of the sites into dir, each
 // site's tokens in files of their own, and returns its path.
-func writeTargets(t *testing.T, dir string, sites []fleetSite) string {
+func writeTargets(t testing.TB, dir string, sites []fleetSite) string {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("# a test fleet\nsites:\n")
