@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -259,25 +260,32 @@ func writeSummary(sum *summary.Summary, dir string, stdout, stderr io.Writer) er
 func newMergeCmd(stdout, stderr io.Writer) *cobra.Command {
 	var reportDir string
 	cmd := &cobra.Command{
-		Use:   "merge FLEET.json... [--report-dir DIR]",
+		Use:   "merge FLEET.json|DIR... [--report-dir DIR]",
 		Short: "Join the JSON summaries of a fleet's shards into one summary",
 		Long: `merge joins the fleet.json of each shard of a fleet run (conformance fleet --shard I/N)
 into the summary one run over the whole targets file would have made: the same sites × rules,
 counts, verdict and exit code. It writes DIR/fleet.json, fleet-junit.xml and fleet.html (links
-to each site's report made relative to DIR) and prints the console summary.
+to each site's report made relative to DIR) and prints the console summary. A folder given
+stands for the fleet.json in it and in each folder right under it (where a CI downloaded
+each shard's reports), for shells and containers that expand no wildcard.
 
 The summaries must come from the same targets file and suite version. A shard not given
 leaves its sites unchecked: the verdict says so and the exit code is 1 at least.
 
 Exit code: the fleet's (see 'conformance fleet --help'); 2 when a summary cannot be read or
 the summaries are not shards of one fleet.`,
-		Example: `  conformance merge shard-0/fleet.json shard-1/fleet.json --report-dir reports`,
-		Args:    cobra.MinimumNArgs(1),
+		Example: `  conformance merge shard-0/fleet.json shard-1/fleet.json --report-dir reports
+  conformance merge shards/ --report-dir reports`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if problems := applyEnv(cmd.Flags()); len(problems) > 0 {
 				return usage(stderr, problems)
 			}
-			sum, err := summary.Merge(args, reportDir, "")
+			paths, err := summaryPaths(args)
+			if err != nil {
+				return usage(stderr, []string{err.Error()})
+			}
+			sum, err := summary.Merge(paths, reportDir, "")
 			if err != nil {
 				return usage(stderr, []string{err.Error()})
 			}
@@ -287,4 +295,30 @@ the summaries are not shards of one fleet.`,
 	}
 	cmd.Flags().StringVar(&reportDir, "report-dir", "conformance-reports", "folder of the merged summary (fleet.json, fleet-junit.xml, fleet.html)")
 	return cmd
+}
+
+// summaryPaths expands merge's arguments: a file as it is, a folder to
+// the fleet.json in it and in each folder right under it.
+func summaryPaths(args []string) ([]string, error) {
+	var paths []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			paths = append(paths, a)
+			continue
+		}
+		found := 0
+		for _, pattern := range []string{filepath.Join(a, summary.JSONFile), filepath.Join(a, "*", summary.JSONFile)} {
+			m, _ := filepath.Glob(pattern)
+			paths = append(paths, m...)
+			found += len(m)
+		}
+		if found == 0 {
+			return nil, fmt.Errorf("%s holds no %s, in it or in a folder right under it", a, summary.JSONFile)
+		}
+	}
+	return paths, nil
 }
