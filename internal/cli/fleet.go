@@ -79,7 +79,7 @@ Exit code: the worst of the sites', in this order: 3 (a site cannot be checked, 
 	fs := cmd.Flags()
 	fs.StringVar(&ff.targets, "targets", "", "the targets file (YAML or JSON): the sites, their base URLs, where their tokens come from, their modes")
 	fs.StringVar(&ff.reportDir, "report-dir", "conformance-reports", "folder of the fleet's summary (fleet.json, fleet-junit.xml, fleet.html) and of each site's reports (sites/NAME/)")
-	fs.IntVar(&ff.sitesAtOnce, "sites-at-once", 4, "sites checked side by side, each in a process of its own (about 45 MB each)")
+	fs.IntVar(&ff.sitesAtOnce, "sites-at-once", 4, "sites checked side by side, each in a process of its own (about 50 MB each)")
 	fs.StringVar(&ff.shard, "shard", "", "check only the slice I of N of the targets (I from 0, e.g. 0/4), as a CI matrix's job")
 	fs.IntVar(&ff.shards, "shards", 0, "check only one of N slices, the one JOB_COMPLETION_INDEX names (a Kubernetes Indexed Job)")
 	fs.StringSliceVar(&ff.siteReports, "site-reports", []string{"json", "html"}, "each site's reports: json (always), html, junit, markdown, har")
@@ -89,6 +89,9 @@ Exit code: the worst of the sites', in this order: 3 (a site cannot be checked, 
 			fs.AddFlag(f)
 		}
 	})
+	// What these say of a run, the fleet says of each site's.
+	fs.Lookup("read-only").Usage = "check every site read-only, whatever its mode in the targets file"
+	fs.Lookup("timeout").Usage = "time limit of each site's run (its process is interrupted 5 minutes later, killed a minute after; 0: no limit)"
 	return cmd
 }
 
