@@ -94,6 +94,7 @@ type measured struct {
 	cpu               time.Duration // the fleet's and its sites' processes
 	serverCPU         time.Duration // this process: the simulated sites
 	peakTree, peakOwn int64         // bytes resident: the whole run, the fleet process alone
+	peakPSS           int64         // the whole run's proportional set size: shared pages counted once
 	largestChild      int64         // bytes: the largest peak of one process (getrusage)
 }
 
@@ -110,16 +111,18 @@ func (m *fleetMeasure) add(b *testing.B, r measured) {
 	m.sum.serverCPU += r.serverCPU
 	m.max.peakTree = max(m.max.peakTree, r.peakTree)
 	m.max.peakOwn = max(m.max.peakOwn, r.peakOwn)
+	m.max.peakPSS = max(m.max.peakPSS, r.peakPSS)
 	m.max.largestChild = max(m.max.largestChild, r.largestChild)
-	b.Logf("run %d: wall %s, cpu %s (+%s serving), peak %d MiB (fleet process %d MiB, largest process %d MiB)", m.runs,
-		r.wall.Round(time.Millisecond), r.cpu.Round(time.Millisecond), r.serverCPU.Round(time.Millisecond),
-		r.peakTree>>20, r.peakOwn>>20, r.largestChild>>20)
+	b.Logf("run %d: wall %s, cpu %s (+%s serving), peak %d MiB resident, %d MiB proportional (fleet process %d MiB, largest process %d MiB)",
+		m.runs, r.wall.Round(time.Millisecond), r.cpu.Round(time.Millisecond), r.serverCPU.Round(time.Millisecond),
+		r.peakTree>>20, r.peakPSS>>20, r.peakOwn>>20, r.largestChild>>20)
 }
 
 func (m *fleetMeasure) report(b *testing.B, sites int) {
 	runs, n := float64(m.runs), float64(sites)
 	b.ReportMetric(m.sum.wall.Seconds()/runs, "wall-s/op")
 	b.ReportMetric(float64(m.max.peakTree)/(1<<20), "peak-MiB")
+	b.ReportMetric(float64(m.max.peakPSS)/(1<<20), "peak-pss-MiB")
 	b.ReportMetric(float64(m.max.peakOwn)/(1<<20), "fleet-process-peak-MiB")
 	b.ReportMetric(float64(m.max.largestChild)/(1<<20), "largest-process-MiB")
 	b.ReportMetric(m.sum.wall.Seconds()*1000/runs/n, "wall-ms/site")
@@ -148,7 +151,7 @@ func runMeasured(b *testing.B, exe, dir string, args ...string) measured {
 	err := cmd.Wait()
 	r := measured{wall: time.Since(start)}
 	stop()
-	r.peakTree, r.peakOwn = peaks()
+	r.peakTree, r.peakPSS, r.peakOwn = peaks()
 	if err != nil {
 		b.Fatalf("conformance %s: %v\n%s", strings.Join(args, " "), err, selftest.Tail(out.String(), 30))
 	}
@@ -166,12 +169,14 @@ func cpuOf(ru syscall.Rusage) time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// sampleTree samples, every 100 ms until stopped, the resident memory of
-// the process pid and of its descendants (/proc), and keeps the peaks of
-// the sum and of pid alone.
-func sampleTree(pid int) (stop func(), peaks func() (tree, own int64)) {
+// sampleTree samples, every 100 ms until stopped, the memory of the
+// process pid and of its descendants (/proc), and keeps the peaks of
+// their resident memory summed, of their proportional set sizes summed
+// (shared pages, the program's text among them, counted once), and of
+// pid's own resident memory.
+func sampleTree(pid int) (stop func(), peaks func() (rss, pss, own int64)) {
 	var mu sync.Mutex
-	var tree, own int64
+	var rss, pss, own int64
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -179,9 +184,9 @@ func sampleTree(pid int) (stop func(), peaks func() (tree, own int64)) {
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			sum, self := treeRSS(pid)
+			r, p, self := treeMemory(pid)
 			mu.Lock()
-			tree, own = max(tree, sum), max(own, self)
+			rss, pss, own = max(rss, r), max(pss, p), max(own, self)
 			mu.Unlock()
 			select {
 			case <-done:
@@ -190,12 +195,12 @@ func sampleTree(pid int) (stop func(), peaks func() (tree, own int64)) {
 			}
 		}
 	}()
-	return func() { close(done); <-finished }, func() (int64, int64) { mu.Lock(); defer mu.Unlock(); return tree, own }
+	return func() { close(done); <-finished }, func() (int64, int64, int64) { mu.Lock(); defer mu.Unlock(); return rss, pss, own }
 }
 
-// treeRSS is the resident memory of pid and its descendants, and of pid
-// alone, in bytes.
-func treeRSS(pid int) (sum, self int64) {
+// treeMemory is the resident memory and the proportional set size of pid
+// and its descendants, and pid's own resident memory, in bytes.
+func treeMemory(pid int) (rss, pss, self int64) {
 	parent := map[int]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -213,7 +218,6 @@ func treeRSS(pid int) (sum, self int64) {
 			parent[p] = ppid
 		}
 	}
-	page := int64(os.Getpagesize())
 	for p := range parent {
 		inTree := false
 		for q, hops := p, 0; q > 1 && hops < 64; q, hops = parent[q], hops+1 {
@@ -225,20 +229,32 @@ func treeRSS(pid int) (sum, self int64) {
 		if !inTree {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "statm"))
-		if err != nil {
-			continue
-		}
-		var size, resident int64
-		if _, err := fmt.Sscan(string(b), &size, &resident); err != nil {
-			continue
-		}
-		sum += resident * page
+		r, ps := rollup(p)
+		rss, pss = rss+r, pss+ps
 		if p == pid {
-			self = resident * page
+			self = r
 		}
 	}
-	return sum, self
+	return rss, pss, self
+}
+
+// rollup reads a process's Rss and Pss (/proc/PID/smaps_rollup) in bytes.
+func rollup(pid int) (rss, pss int64) {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		var kb int64
+		if v, ok := strings.CutPrefix(line, "Rss:"); ok {
+			_, _ = fmt.Sscan(v, &kb)
+			rss = kb << 10
+		} else if v, ok := strings.CutPrefix(line, "Pss:"); ok {
+			_, _ = fmt.Sscan(v, &kb)
+			pss = kb << 10
+		}
+	}
+	return rss, pss
 }
 
 // summaryOf reads a fleet.json: its head, and how many sites passed with
