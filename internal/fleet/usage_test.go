@@ -39,7 +39,8 @@ func TestFleetUsageErrors(t *testing.T) {
 		{[]string{"merge"}, "requires at least 1 arg"},
 		{[]string{"merge", good}, "not a fleet summary"},
 	} {
-		res := selftest.Run(t.Context(), selftest.Cmd{Args: c.args, Dir: dir, Timeout: time.Minute})
+		// No index from the environment (a CI could itself run in an Indexed Job).
+		res := selftest.Run(t.Context(), selftest.Cmd{Args: c.args, Dir: dir, Timeout: time.Minute, Env: []string{"JOB_COMPLETION_INDEX="}})
 		if res.Exit != 2 || !strings.Contains(res.Stderr, c.want) {
 			t.Errorf("conformance %s: exit %d, want 2 and %q on stderr:\n%s%s", strings.Join(c.args, " "), res.Exit, c.want, res.Stdout, res.Stderr)
 		}
