@@ -97,6 +97,7 @@ finish because requests got no answer from the API (the network or the server in
 		newServeReferenceCmd(stdout, stderr), newCleanupCmd(stdout, stderr), newSchemasCmd(stdout, stderr), newDiffCmd(stdout, stderr))
 	root.AddCommand(newOpenAPICmd(stdout, stderr), newCompareCmd(stdout, stderr), newExploreCmd(stdout, stderr),
 		newCoverageCmd(stdout, stderr))
+	root.AddCommand(newFleetCmd(stdout, stderr), newMergeCmd(stdout, stderr))
 	return root
 }
 

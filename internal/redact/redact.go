@@ -97,9 +97,11 @@ func encodings(v string) []string {
 	return out
 }
 
-// String returns s with every secret replaced.
+// String returns s with every secret replaced. Most text holds none:
+// looking for each form first is several times faster than the replacer's
+// walk, which only text with a secret then takes.
 func (r *Redactor) String(s string) string {
-	if r == nil {
+	if r == nil || !r.Finds(s) {
 		return s
 	}
 	return r.replacer.Replace(s)
@@ -119,12 +121,16 @@ func (r *Redactor) Finds(s string) bool {
 	return false
 }
 
-// Bytes returns b with every secret replaced.
+// Bytes returns b with every secret replaced, in a new slice.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil {
 		return b
 	}
-	return []byte(r.replacer.Replace(string(b)))
+	s := string(b)
+	if !r.Finds(s) {
+		return []byte(s)
+	}
+	return []byte(r.replacer.Replace(s))
 }
 
 // Fields replaces every secret, in place, in the strings reachable from v,
