@@ -46,11 +46,12 @@ func (c *Client) DoAll(ctx context.Context, reqs []Request, n int) []*Exchange {
 	slots := make(chan struct{}, max(n, 1))
 	var wg sync.WaitGroup
 	if c.guard != nil && !onHeldWire(ctx) {
-		// The guard's check, when one is due, rides along with the batch.
+		// The guard's check, when one is due, rides along with the batch:
+		// a lead, so that it and the batch go before the writes waiting.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.guard.Beside(ctx, func(r Request) *Exchange { return c.Do(guardContext(ctx, false), r) })
+			c.guard.Beside(ctx, c.leadRead(ctx))
 		}()
 	}
 	wg.Add(1)

@@ -143,6 +143,13 @@ var ErrWritesStopped = errors.New("not sent: writes were stopped")
 // holds the wire alone and asks again.
 var ErrNeedWireAlone = errors.New("the write guard needs the wire to itself")
 
+// ErrCheckAhead is what a WriteGuard's BeforeWrite returns when a check
+// of its is due that need not hold the wire alone: the write gives the
+// wire back, the guard's Ahead sends its check as a lead (with the reads
+// waiting, before the writes waiting), and the write waits for the wire
+// again and asks once more. A guard returns it at most once per check.
+var ErrCheckAhead = errors.New("the write guard checks ahead of the write")
+
 // ErrRunDeadline is returned for a request not sent because the run's time
 // limit (Config.Deadline) had passed.
 var ErrRunDeadline = errors.New("not sent: the run's time limit (--timeout) was reached")

@@ -19,7 +19,11 @@ type turn struct {
 	guarded bool
 	write   bool // the request may change the target (Alone)
 	alone   bool // the wire is held alone, as it must be released
+	lead    bool // a guard's check that takes the waiting reads along
 }
+
+// claim is what the turn holds of the wire.
+func (tu *turn) claim() claim { return claim{alone: tu.alone, write: tu.write, lead: tu.lead} }
 
 // takeTurn waits for the --rps limiter and the wire and, for a guarded
 // write, asks the guard first: Ahead before the wire is taken (its own
@@ -33,10 +37,11 @@ func (c *Client) takeTurn(ctx context.Context, method string) (*turn, error) {
 	held := onHeldWire(ctx)
 	tu := &turn{held: held, guarded: c.guard != nil && !held, write: Alone(method)}
 	if tu.guarded && tu.write {
-		c.guard.Ahead(ctx, func(r Request) *Exchange { return c.Do(guardContext(ctx, false), r) })
+		c.guard.Ahead(ctx, c.leadRead(ctx))
 	}
 	tu.alone = tu.write && !c.wire.parallelWrites
-	if !held && !c.wire.acquire(ctx, tu.alone, tu.write) {
+	tu.lead = !tu.write && leadsReads(ctx)
+	if !held && !c.wire.acquire(ctx, tu.claim()) {
 		return nil, errWireLost
 	}
 	if !tu.guarded || !tu.write {
@@ -46,7 +51,7 @@ func (c *Client) takeTurn(ctx context.Context, method string) (*turn, error) {
 	tu.alone, err = c.beforeWrite(ctx, tu.alone)
 	if err != nil {
 		if !errors.Is(err, errWireLost) { // on errWireLost nothing is held
-			c.wire.release(tu.alone, tu.write)
+			c.wire.release(tu.claim())
 		}
 		return nil, err
 	}
@@ -71,7 +76,7 @@ func (c *Client) endTurn(tu *turn, req *http.Request, t *try) {
 			Complete: t.err == nil && !t.truncated, Streamed: t.streamed != nil, ItemKeys: t.keys})
 	}
 	if !tu.held {
-		c.wire.release(tu.alone, tu.write)
+		c.wire.release(tu.claim())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 )
 
@@ -32,31 +33,54 @@ import (
 // write waits. Prepares side by side write, read back, write again; served
 // in arrival order, each read back would cost a round trip of its own
 // between two writes.
+//
+// Among writes, and among reads, the wire is handed out in the order it
+// was asked for. A read let go in no particular order could wait behind
+// later ones round after round (a chain of one page's requests was seen
+// waiting a second and a half for its read); first come, first served, a
+// read waits for the writes and at most the reads asked for before it.
 type wire struct {
 	mu sync.Mutex
 	// maxReads bounds the requests sharing the wire (MaxInFlight).
 	maxReads int
 	// shared counts the requests on the wire side by side (reads; writes
-	// too with parallelWrites), alone the one holding it alone (0 or 1);
-	// waitingAlone counts those waiting to hold it alone: they keep new
-	// reads off.
-	shared, alone, waitingAlone int
-	parallelWrites              bool
-	// changed is closed (and replaced) whenever the wire frees up.
-	changed chan struct{}
+	// too with parallelWrites), alone the one holding it alone (0 or 1).
+	shared, alone  int
+	parallelWrites bool
+	// waitAlone and waitShared are the senders waiting, in the order they
+	// asked: while one waits to hold the wire alone, no new request shares
+	// it.
+	waitAlone, waitShared []*waiter
 	// What the wire saw, for tests and benchmarks: the writes on their
 	// way now and sent, and the overlaps: a write that started while
 	// another request was on its way, or a request that started while a
 	// write was (zero unless parallelWrites).
 	writesOnWire       int
 	writes, overlapped int64
+	// leadOnWire counts the lead reads on their way: meanwhile the reads
+	// waiting go before the writes waiting.
+	leadOnWire int
+}
+
+// claim is what a sender asks of the wire: to hold it alone or share it,
+// whether its request is a write (for the counts), and whether it is a
+// lead: a guard's check that takes the reads waiting along with it, ahead
+// of the writes waiting (see WriteGuard.Ahead).
+type claim struct{ alone, write, lead bool }
+
+// waiter is one sender waiting for the wire: granted is closed once it
+// holds it.
+type waiter struct {
+	claim
+	granted chan struct{}
+	done    bool // granted; under wire.mu
 }
 
 func newWire(maxInFlight int, parallelWrites bool) *wire {
 	if maxInFlight <= 0 {
 		maxInFlight = math.MaxInt
 	}
-	return &wire{maxReads: maxInFlight, parallelWrites: parallelWrites, changed: make(chan struct{})}
+	return &wire{maxReads: maxInFlight, parallelWrites: parallelWrites}
 }
 
 // Alone reports whether a request of method must be the only request of
@@ -71,70 +95,115 @@ func Alone(method string) bool {
 }
 
 // acquire waits for the wire: alone once nothing is on it, or shared while
-// nothing holds it alone or waits to, up to maxReads at once. write says
-// whether the request is a write, for the counts.
-func (w *wire) acquire(ctx context.Context, alone, write bool) bool {
+// nothing holds it alone or waits to, up to maxReads at once; each in the
+// order asked. write says whether the request is a write, for the counts.
+func (w *wire) acquire(ctx context.Context, c claim) bool {
+	wt := &waiter{claim: c, granted: make(chan struct{})}
+	w.mu.Lock()
+	switch {
+	case c.alone:
+		w.waitAlone = append(w.waitAlone, wt)
+	case c.lead: // before the reads it takes along
+		leads := 0
+		for leads < len(w.waitShared) && w.waitShared[leads].lead {
+			leads++
+		}
+		w.waitShared = slices.Insert(w.waitShared, leads, wt)
+	default:
+		w.waitShared = append(w.waitShared, wt)
+	}
+	w.dispatch()
+	w.mu.Unlock()
+	select {
+	case <-wt.granted:
+		return true
+	case <-ctx.Done():
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if alone {
-		w.waitingAlone++
+	if wt.done {
+		// Granted as ctx ended: given back unused, and not counted.
+		if c.write {
+			w.writes--
+		}
+		w.free(c)
+		return false
 	}
+	w.waitAlone = slices.DeleteFunc(w.waitAlone, func(x *waiter) bool { return x == wt })
+	w.waitShared = slices.DeleteFunc(w.waitShared, func(x *waiter) bool { return x == wt })
+	w.dispatch() // reads a waiting write kept off may go now
+	return false
+}
+
+// dispatch hands the wire to the waiters it can take now: the first
+// waiting to hold it alone once nothing is on it, else, while none waits
+// so, the first waiting to share it, up to maxReads. A lead read goes
+// before the writes waiting, and while it is on its way so do the reads
+// waiting. The caller holds w.mu.
+func (w *wire) dispatch() {
 	for {
-		free := w.alone == 0 && w.waitingAlone == 0 && w.shared < w.maxReads
-		if alone {
-			free = w.alone == 0 && w.shared == 0
-		}
-		if free {
-			break
-		}
-		changed := w.changed
-		w.mu.Unlock()
-		select {
-		case <-changed:
-			w.mu.Lock()
-		case <-ctx.Done():
-			w.mu.Lock()
-			if alone {
-				w.waitingAlone--
-				w.broadcast() // reads it kept off may go now
+		shareable := len(w.waitShared) > 0 && w.alone == 0 && w.shared < w.maxReads
+		switch {
+		case shareable && (w.waitShared[0].lead || w.leadOnWire > 0):
+			w.grant(w.waitShared[0])
+			w.waitShared = w.waitShared[1:]
+		case len(w.waitAlone) > 0:
+			if w.alone > 0 || w.shared > 0 {
+				return
 			}
-			return false
+			w.grant(w.waitAlone[0])
+			w.waitAlone = w.waitAlone[1:]
+		case shareable:
+			w.grant(w.waitShared[0])
+			w.waitShared = w.waitShared[1:]
+		default:
+			return
 		}
 	}
-	if (write && w.shared+w.alone > 0) || w.writesOnWire > 0 {
+}
+
+// grant puts wt on the wire and counts it. The caller holds w.mu.
+func (w *wire) grant(wt *waiter) {
+	if (wt.write && w.shared+w.alone > 0) || w.writesOnWire > 0 {
 		w.overlapped++
 	}
-	if alone {
-		w.waitingAlone--
+	if wt.alone {
 		w.alone++
 	} else {
 		w.shared++
 	}
-	if write {
+	if wt.write {
 		w.writes++
 		w.writesOnWire++
 	}
-	return true
+	if wt.lead {
+		w.leadOnWire++
+	}
+	wt.done = true
+	close(wt.granted)
 }
 
-func (w *wire) release(alone, write bool) {
+func (w *wire) release(c claim) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if alone {
+	w.free(c)
+}
+
+// free takes a request off the wire and hands it to those waiting. The
+// caller holds w.mu.
+func (w *wire) free(c claim) {
+	if c.alone {
 		w.alone--
 	} else {
 		w.shared--
 	}
-	if write {
+	if c.write {
 		w.writesOnWire--
 	}
-	w.broadcast()
-}
-
-// broadcast wakes every waiter to look again. The caller holds w.mu.
-func (w *wire) broadcast() {
-	close(w.changed)
-	w.changed = make(chan struct{})
+	if c.lead {
+		w.leadOnWire--
+	}
+	w.dispatch()
 }
 
 // WireStats is what the wire saw: the writes sent, and the overlaps (a
@@ -169,8 +238,10 @@ type WriteGuard interface {
 	// read once the write holds the wire alone.
 	BeforeWrite(ctx context.Context, read func(Request) *Exchange) error
 	// Ahead is called for each write before it waits for the wire; read
-	// sends a read the usual way (beside other reads; told to Answered),
-	// for a check that need not hold the wire alone.
+	// sends a read beside other reads (told to Answered), for a check
+	// that need not hold the wire alone: a lead, which goes before the
+	// writes waiting and takes the reads waiting along, so that it rides
+	// with reads the run would send after those writes anyway.
 	Ahead(ctx context.Context, read func(Request) *Exchange)
 	// Beside is called when a batch of reads starts (DoAll); read sends a
 	// read beside them (told to Answered), for a check that is due: one
@@ -222,6 +293,22 @@ func guardContext(ctx context.Context, heldWire bool) context.Context {
 	return ctx
 }
 
+// leadKey marks the context of a guard's check sent ahead of a write
+// (WriteGuard.Ahead): a lead on the wire.
+type leadKey struct{}
+
+// leadContext is ctx for a lead read.
+func leadContext(ctx context.Context) context.Context { return context.WithValue(ctx, leadKey{}, true) }
+
+// leadsReads reports whether ctx is a lead read's.
+func leadsReads(ctx context.Context) bool { return ctx.Value(leadKey{}) != nil }
+
+// leadRead returns the read function a guard's Ahead is given: a lead.
+func (c *Client) leadRead(ctx context.Context) func(Request) *Exchange {
+	ctx = leadContext(guardContext(ctx, false))
+	return func(r Request) *Exchange { return c.Do(ctx, r) }
+}
+
 // guardRead returns the read function a guard's BeforeWrite is given: its
 // requests go on the wire the write already holds.
 func (c *Client) guardRead(ctx context.Context) func(Request) *Exchange {
@@ -244,11 +331,21 @@ func (c *Client) beforeWrite(ctx context.Context, alone bool) (bool, error) {
 		read = c.guardRead(ctx)
 	}
 	err := c.guard.BeforeWrite(ctx, read)
+	if alone && errors.Is(err, ErrCheckAhead) {
+		// The check rides with the reads waiting, not on a round trip of
+		// its own between two writes.
+		c.wire.release(claim{alone: true, write: true})
+		c.guard.Ahead(ctx, c.leadRead(ctx))
+		if !c.wire.acquire(ctx, claim{alone: true, write: true}) {
+			return false, errWireLost
+		}
+		return true, c.guard.BeforeWrite(ctx, c.guardRead(ctx))
+	}
 	if alone || !errors.Is(err, ErrNeedWireAlone) {
 		return alone, err
 	}
-	c.wire.release(false, true)
-	if !c.wire.acquire(ctx, true, true) {
+	c.wire.release(claim{write: true})
+	if !c.wire.acquire(ctx, claim{alone: true, write: true}) {
 		return false, errWireLost
 	}
 	return true, c.guard.BeforeWrite(ctx, c.guardRead(ctx))
@@ -261,10 +358,10 @@ func (c *Client) beforeWrite(ctx context.Context, alone bool) (bool, error) {
 // (WriteGuard.BeforeWrite gets the same read for its own). False, and f
 // not run, when ctx ends before the wire is free.
 func (c *Client) WithWireAlone(ctx context.Context, f func(read func(Request) *Exchange)) bool {
-	if !c.wire.acquire(ctx, true, false) {
+	if !c.wire.acquire(ctx, claim{alone: true}) {
 		return false
 	}
-	defer c.wire.release(true, false)
+	defer c.wire.release(claim{alone: true})
 	f(c.guardRead(ctx))
 	return true
 }

@@ -209,3 +209,97 @@ func TestWireAloneWithoutGuard(t *testing.T) {
 		t.Fatalf("the read on the held wire: %+v, want an answer", ex)
 	}
 }
+
+// queued waits until n senders wait for w to share it and alone waiters
+// to hold it alone.
+func queued(t *testing.T, w *wire, shared, alone int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		w.mu.Lock()
+		ok := len(w.waitShared) == shared && len(w.waitAlone) == alone
+		w.mu.Unlock()
+		if ok {
+			return
+		}
+	}
+	t.Fatalf("the wire never had %d senders waiting to share it and %d to hold it alone", shared, alone)
+}
+
+// granted is the next name on got, failing t when none comes.
+func granted(t *testing.T, got <-chan string) string {
+	t.Helper()
+	select {
+	case name := <-got:
+		return name
+	case <-time.After(2 * time.Second):
+		t.Fatal("no sender got the wire")
+		return ""
+	}
+}
+
+// TestWireFirstComeFirstServed: reads waiting for a full wire get it in
+// the order they asked, not in whatever order they wake up: a read never
+// waits behind reads that asked after it.
+func TestWireFirstComeFirstServed(t *testing.T) {
+	ctx := context.Background()
+	w := newWire(1, false)
+	if !w.acquire(ctx, claim{}) {
+		t.Fatal("an idle wire was not granted")
+	}
+	got := make(chan string, 5)
+	for i := range 5 {
+		go func() {
+			w.acquire(ctx, claim{})
+			got <- fmt.Sprint(i)
+		}()
+		queued(t, w, i+1, 0)
+	}
+	for want := range 5 {
+		w.release(claim{})
+		if i := granted(t, got); i != fmt.Sprint(want) {
+			t.Fatalf("read %s got the wire when read %d, which asked before it, was still waiting", i, want)
+		}
+	}
+	w.release(claim{})
+}
+
+// TestLeadTakesWaitingReadsBeforeWrites: a lead (a guard's check, Ahead)
+// goes before the writes waiting, and the reads waiting go with it; the
+// write goes once they are all off the wire.
+func TestLeadTakesWaitingReadsBeforeWrites(t *testing.T) {
+	ctx := context.Background()
+	w := newWire(8, false)
+	if !w.acquire(ctx, claim{}) {
+		t.Fatal("an idle wire was not granted")
+	}
+	got := make(chan string, 3)
+	send := func(name string, c claim) {
+		go func() {
+			w.acquire(ctx, c)
+			got <- name
+		}()
+	}
+	send("write", claim{alone: true, write: true})
+	queued(t, w, 0, 1)
+	send("read", claim{})
+	queued(t, w, 1, 1) // behind the write: writes go first
+	send("lead", claim{lead: true})
+	first, second := granted(t, got), granted(t, got)
+	if !(first == "lead" && second == "read") && !(first == "read" && second == "lead") {
+		t.Fatalf("granted %s and %s first, want the lead and the read waiting, before the write", first, second)
+	}
+	select {
+	case name := <-got:
+		t.Fatalf("%s got the wire while reads were on it", name)
+	case <-time.After(20 * time.Millisecond):
+	}
+	for _, c := range []claim{{}, {}, {lead: true}} {
+		w.release(c)
+	}
+	if name := granted(t, got); name != "write" {
+		t.Fatalf("granted %s, want the write", name)
+	}
+	if st := (WireStats{Writes: w.writes, Overlaps: w.overlapped}); st.Overlaps != 0 {
+		t.Errorf("%d overlaps", st.Overlaps)
+	}
+}

@@ -122,7 +122,7 @@ func (tw *Tripwire) sawTotal(body []byte) {
 	if total < tw.expected() {
 		tw.suspect = true
 	} else {
-		tw.sinceCheck = 0
+		tw.checked()
 	}
 }
 
@@ -159,7 +159,7 @@ func (tw *Tripwire) sawListing(keys map[string]bool) {
 		tw.suspect = true
 		return
 	}
-	tw.sinceCheck = 0
+	tw.checked()
 }
 
 // fallsShort reports whether a whole listing after the first write lacks

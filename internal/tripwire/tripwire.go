@@ -17,8 +17,9 @@
 // to, and about as many new pages as the run created and did not delete.
 // A check is one small read (meta.total of a one-item listing), sent with
 // a batch of reads the run sends anyway once CheckEvery writes have gone
-// out (when no batch comes: ahead of a write after half as many more, and
-// with the wire held after twice as many), and only when that falls short
+// out (when no batch comes: ahead of a write after half as many more,
+// taking the reads that wait for the wire along, and with the wire held
+// after twice as many), and only when that falls short
 // a listing of every key and a read of a few missing
 // pages, so that a listing that merely misbehaves (a mutant the rules will
 // catch) is not taken for lost data. Every complete every-type listing the
@@ -71,11 +72,12 @@ type Tripwire struct {
 	// next write.
 	writes, sinceCheck int
 	suspect            bool
-	// ahead: a check Ahead sent is on its way.
-	ahead   bool
-	checks  int
-	tripped *Trip
-	notes   []string
+	// ahead: a check Ahead sent is on its way. askedAhead: BeforeWrite
+	// asked for one (ErrCheckAhead) since the last check.
+	ahead, askedAhead bool
+	checks            int
+	tripped           *Trip
+	notes             []string
 }
 
 // Trip is what the tripwire saw when it stopped the writes.
@@ -175,6 +177,12 @@ func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *
 		return client.ErrNeedWireAlone
 	}
 	switch {
+	case tw.baseline != nil && read != nil && !tw.suspect && !tw.askedAhead && !tw.ahead && tw.sinceCheck >= tw.aheadAfter():
+		// The writes that waited for the wire since the check came due
+		// passed Ahead before it was: this one gives the wire back for a
+		// check that takes the waiting reads along.
+		tw.askedAhead = true
+		return client.ErrCheckAhead
 	case tw.baseline == nil && !tw.baselineTried:
 		// Tried once: a site whose listing fails gets no walk per write.
 		tw.baselineTried = true
@@ -202,8 +210,12 @@ func (tw *Tripwire) BeforeWrite(ctx context.Context, read func(client.Request) *
 // reads instead of on a wire held alone; Answered takes the answer as the
 // check (or as a hint to look closer before the next write).
 func (tw *Tripwire) Ahead(_ context.Context, read func(client.Request) *client.Exchange) {
-	tw.checkBeside(read, tw.every()+tw.every()/2)
+	tw.checkBeside(read, tw.aheadAfter())
 }
+
+// aheadAfter is how many writes pass without a check before one goes
+// ahead of a write rather than beside a batch of reads.
+func (tw *Tripwire) aheadAfter() int { return tw.every() + tw.every()/2 }
 
 // Beside implements client.WriteGuard: a check that is due goes out with
 // a batch of reads the run sends anyway, costing no round trip of its own.
@@ -227,6 +239,10 @@ func (tw *Tripwire) checkBeside(read func(client.Request) *client.Exchange, sinc
 	tw.checks++
 	tw.mu.Unlock()
 }
+
+// checked starts the count of writes to the next check afresh. The
+// caller holds tw.mu.
+func (tw *Tripwire) checked() { tw.sinceCheck, tw.askedAhead = 0, false }
 
 // every is CheckEvery or its default.
 func (tw *Tripwire) every() int {
@@ -257,7 +273,8 @@ func (tw *Tripwire) Final(ctx context.Context, c *client.Client) {
 // creates and deletes explain. The caller holds tw.mu.
 func (tw *Tripwire) check(ctx context.Context, read func(client.Request) *client.Exchange) {
 	tw.checks++
-	tw.sinceCheck, tw.suspect = 0, false
+	tw.checked()
+	tw.suspect = false
 	ex := read(client.Request{Method: http.MethodGet, Path: "/api/pages", Query: totalQuery(), Fresh: true})
 	if total, ok := listedTotal(ex); ok && total >= tw.expected() {
 		return

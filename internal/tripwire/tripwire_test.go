@@ -7,7 +7,9 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -164,6 +166,65 @@ func TestCheckRidesAlongWithReads(t *testing.T) {
 	w.cl.DoAll(context.Background(), []client.Request{{Method: http.MethodGet, Path: "/api/categories"}}, 8)
 	if _, again := w.tw.Stats(); again != before+1 {
 		t.Errorf("a second batch with no write between made another check (%d)", again-before-1)
+	}
+}
+
+// TestCheckGoesAheadOfAWrite: in a stretch of writes that no batch of
+// reads comes between, the check goes once one and a half times
+// CheckEvery writes passed, as a read of its own that the write waits for
+// (a lead: it would take the reads waiting along), not with the wire held
+// after twice as many.
+func TestCheckGoesAheadOfAWrite(t *testing.T) {
+	w := newWorld(t, nil) // CheckEvery 4: ahead after 6 writes, held after 8
+	w.create("0")
+	_, first := w.tw.Stats()
+	seq := w.cl.Seq()
+	for i := 1; i <= 6; i++ {
+		w.create(fmt.Sprint(i))
+	}
+	if _, now := w.tw.Stats(); now != first+1 {
+		t.Fatalf("7 writes made %d checks after the baseline, want 1 (ahead of the 7th)", now-first)
+	}
+	var sent []string
+	for _, ex := range w.cl.Since(seq) {
+		sent = append(sent, ex.Method)
+	}
+	want := []string{"POST", "POST", "POST", "POST", "POST", "GET", "POST"}
+	if !slices.Equal(sent, want) {
+		t.Errorf("sent %v, want %v: the check between the 6th and the 7th write", sent, want)
+	}
+}
+
+// TestCheckGoesAheadOfQueuedWrites: writes that asked for the wire
+// before a check came due (they passed Ahead with nothing due) do not
+// carry the run past it: the one that finds it due gives the wire back
+// for the check (ErrCheckAhead), instead of the check waiting until the
+// wire is held after twice CheckEvery writes.
+func TestCheckGoesAheadOfQueuedWrites(t *testing.T) {
+	release := make(chan struct{})
+	w := newWorld(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/tags" {
+				<-release // holds the wire while the writes queue up
+			}
+			h.ServeHTTP(rw, r)
+		})
+	})
+	w.create("0")
+	_, first := w.tw.Stats()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		w.cl.Do(context.Background(), client.Request{Method: http.MethodGet, Path: "/api/tags", Fresh: true})
+	})
+	time.Sleep(50 * time.Millisecond)
+	for i := 1; i <= 6; i++ {
+		wg.Go(func() { w.create(fmt.Sprint(i)) })
+	}
+	time.Sleep(100 * time.Millisecond) // all six wait for the wire, past Ahead
+	close(release)
+	wg.Wait()
+	if _, now := w.tw.Stats(); now != first+1 {
+		t.Fatalf("7 writes made %d checks after the baseline, want 1 (ahead of the 7th)", now-first)
 	}
 }
 
