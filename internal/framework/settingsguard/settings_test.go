@@ -197,3 +197,35 @@ func TestFreshSettingsReadsSeeVolatileFields(t *testing.T) {
 		t.Error("a plain settings read right after another was not replayed: this test proves nothing")
 	}
 }
+
+// TestRestoreSendsCustomFieldsAsJSON: on a server that reads customFields
+// back HTML-encoded, as the host does, the restore sends the site's
+// customFields as the JSON text they encode from the first: one PUT and
+// one GET, and the settings are as before.
+func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t)
+	before := settingsBody(t, tg)
+	_, original, problem := Read(ctx, tg)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	if cf, _ := original["customFields"].(string); !strings.Contains(cf, "&quot;") {
+		t.Fatalf("the reference reads customFields back as %q, not HTML-encoded: the test proves nothing", cf)
+	}
+	put(t, tg, map[string]any{"customFields": `{"a":{"type":"string"}}`, "slogan": "changed"})
+	seq := tg.Client.Seq()
+	if problem := restoreSettings(ctx, tg, original, nil); problem != "" {
+		t.Fatalf("restore reported: %s", problem)
+	}
+	var sent []string
+	for _, ex := range tg.Client.Since(seq) {
+		sent = append(sent, ex.Method)
+	}
+	if want := []string{http.MethodGet, http.MethodPut, http.MethodGet}; !slices.Equal(sent, want) {
+		t.Errorf("the restore sent %v, want %v (a read, one update, the read that verifies it)", sent, want)
+	}
+	if after := settingsBody(t, tg); !bytes.Equal(before, after) {
+		t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
+	}
+}
