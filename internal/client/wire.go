@@ -66,7 +66,9 @@ type wire struct {
 // whether its request is a write (for the counts), and whether it is a
 // lead: a guard's check that takes the reads waiting along with it, ahead
 // of the writes waiting (see WriteGuard.Ahead).
-type claim struct{ alone, write, lead bool }
+// resume: a write that gave the wire back for a check, which waits first
+// in line again.
+type claim struct{ alone, write, lead, resume bool }
 
 // waiter is one sender waiting for the wire: granted is closed once it
 // holds it.
@@ -101,6 +103,8 @@ func (w *wire) acquire(ctx context.Context, c claim) bool {
 	wt := &waiter{claim: c, granted: make(chan struct{})}
 	w.mu.Lock()
 	switch {
+	case c.alone && c.resume:
+		w.waitAlone = slices.Insert(w.waitAlone, 0, wt)
 	case c.alone:
 		w.waitAlone = append(w.waitAlone, wt)
 	case c.lead: // before the reads it takes along
@@ -331,15 +335,19 @@ func (c *Client) beforeWrite(ctx context.Context, alone bool) (bool, error) {
 		read = c.guardRead(ctx)
 	}
 	err := c.guard.BeforeWrite(ctx, read)
-	if alone && errors.Is(err, ErrCheckAhead) {
+	for tries := 0; alone && errors.Is(err, ErrCheckAhead); tries++ {
+		if tries == maxChecksAhead {
+			return true, nil // the guard checks with the wire held in time
+		}
 		// The check rides with the reads waiting, not on a round trip of
-		// its own between two writes.
+		// its own between two writes; the write keeps its place first in
+		// line.
 		c.wire.release(claim{alone: true, write: true})
 		c.guard.Ahead(ctx, c.leadRead(ctx))
-		if !c.wire.acquire(ctx, claim{alone: true, write: true}) {
+		if !c.wire.acquire(ctx, claim{alone: true, write: true, resume: true}) {
 			return false, errWireLost
 		}
-		return true, c.guard.BeforeWrite(ctx, c.guardRead(ctx))
+		err = c.guard.BeforeWrite(ctx, read)
 	}
 	if alone || !errors.Is(err, ErrNeedWireAlone) {
 		return alone, err
@@ -350,6 +358,11 @@ func (c *Client) beforeWrite(ctx context.Context, alone bool) (bool, error) {
 	}
 	return true, c.guard.BeforeWrite(ctx, c.guardRead(ctx))
 }
+
+// maxChecksAhead bounds how often one write gives the wire back for a
+// guard's check (ErrCheckAhead): once is the rule, more only when the
+// writes before it in line made another check due meanwhile.
+const maxChecksAhead = 3
 
 // WithWireAlone runs f with the whole wire held, as a write holds it: the
 // reads f sends with read go out with nothing of the run beside them, are

@@ -303,3 +303,53 @@ func TestLeadTakesWaitingReadsBeforeWrites(t *testing.T) {
 		t.Errorf("%d overlaps", st.Overlaps)
 	}
 }
+
+// aheadGuard asks every write to give the wire back for a check ahead of
+// it, aheads times (ErrCheckAhead), and counts the checks Ahead sent.
+type aheadGuard struct {
+	mu             sync.Mutex
+	aheads, checks int
+}
+
+func (g *aheadGuard) BeforeWrite(context.Context, func(Request) *Exchange) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.aheads > 0 {
+		g.aheads--
+		return ErrCheckAhead
+	}
+	return nil
+}
+
+func (g *aheadGuard) Ahead(_ context.Context, read func(Request) *Exchange) {
+	read(Request{Path: "/api/check", Fresh: true})
+	g.mu.Lock()
+	g.checks++
+	g.mu.Unlock()
+}
+
+func (*aheadGuard) Beside(context.Context, func(Request) *Exchange) {}
+func (*aheadGuard) Answered(Answer)                                 {}
+
+// TestWriteGivesTheWireBackForChecks: a write whose guard answers
+// ErrCheckAhead lets a check go (Ahead, a lead) and then goes itself, as
+// often as the guard asks, up to maxChecksAhead: it never fails with the
+// guard's request, and never waits for ever.
+func TestWriteGivesTheWireBackForChecks(t *testing.T) {
+	srv := httptest.NewServer(slowAnswers(time.Millisecond))
+	t.Cleanup(srv.Close)
+	for _, aheads := range []int{1, 2, 10} {
+		cl := newClient(t, srv.URL, func(c *Config) { c.AuthToken = "auth-token-0123456789" })
+		g := &aheadGuard{aheads: aheads}
+		cl.SetWriteGuard(g)
+		ex := cl.Do(context.Background(), Request{Method: http.MethodPut, Path: "/api/pages/x", Credentials: BothTokens})
+		if ex.Err != nil || ex.Status != http.StatusOK {
+			t.Fatalf("%d checks asked: the write got %v (status %d), want it sent", aheads, ex.Err, ex.Status)
+		}
+		// Ahead is asked once before the write waits for the wire, then
+		// once for each check the guard asked for.
+		if want := 1 + min(aheads, maxChecksAhead); g.checks != want {
+			t.Errorf("%d checks asked: %d sent, want %d", aheads, g.checks, want)
+		}
+	}
+}
