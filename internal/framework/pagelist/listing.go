@@ -326,10 +326,20 @@ func (r *Reader) ReadStreamed(ctx context.Context, arrayPath string, paths ...st
 // answer was one JSON document). The run's page checks look at each page
 // of a listing of every type.
 func (r *Reader) Read(ctx context.Context, q url.Values) (*client.Exchange, *Listing) {
-	ex := r.c.Do(ctx, client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", r.viewFor(q))})
+	ex := r.c.Do(ctx, r.streamedList(q))
+	return ex, listingOf(ex)
+}
+
+// streamedList is GET /api/pages with query q as Read sends it.
+func (r *Reader) streamedList(q url.Values) client.Request {
+	return client.Request{Method: http.MethodGet, Path: PagesPath, Query: q, Stream: streamPagesAt("data", r.viewFor(q))}
+}
+
+// listingOf is what the fold of a listing read by Read kept of its pages.
+func listingOf(ex *client.Exchange) *Listing {
 	v, _ := ex.Folded().(*foldedListing)
 	if v == nil {
-		return ex, nil
+		return nil
 	}
 	l := &Listing{Pages: v.pages, Ex: ex, found: v.found}
 	switch {
@@ -338,7 +348,7 @@ func (r *Reader) Read(ctx context.Context, q url.Values) (*client.Exchange, *Lis
 	case v.problem != "":
 		l.Problem = ex.RequestLine() + ": " + v.problem
 	}
-	return ex, l
+	return l
 }
 
 // Reader.ListAll returns every page matching the type filters of q, as the
@@ -350,6 +360,20 @@ func (r *Reader) Read(ctx context.Context, q url.Values) (*client.Exchange, *Lis
 // no consistent listing could be had.
 func (r *Reader) ListAll(ctx context.Context, q url.Values) Listing {
 	ex, l := r.Read(ctx, QueryWith(q, "numberOfItems", "-1"))
+	return r.listAllFrom(ctx, q, ex, l)
+}
+
+// Reader.ListAllBeside is ListAll with the requests beside sent side by
+// side with its first read (All), for a caller that needs them too before
+// it can go on: their exchanges come back in their order.
+func (r *Reader) ListAllBeside(ctx context.Context, q url.Values, beside ...client.Request) (Listing, []*client.Exchange) {
+	exs := r.all(ctx, append([]client.Request{r.streamedList(QueryWith(q, "numberOfItems", "-1"))}, beside...)...)
+	return r.listAllFrom(ctx, q, exs[0], listingOf(exs[0])), exs[1:]
+}
+
+// listAllFrom is ListAll once its first read, of numberOfItems=-1,
+// answered ex (l what its fold kept).
+func (r *Reader) listAllFrom(ctx context.Context, q url.Values, ex *client.Exchange, l *Listing) Listing {
 	if l != nil && l.Problem != "" {
 		return *l // more pages than a run keeps: a walk would gather as many
 	}

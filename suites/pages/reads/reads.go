@@ -105,7 +105,12 @@ func (k kit) setUp(ctx context.Context) {
 	if !k.t.CanWrite() {
 		return
 	}
-	all := k.t.Pages.ListAll(ctx, pagelist.EveryTypeQuery())
+	// The first page of every type, for the default page size (see want
+	// below), beside the listing: the page size does not change with the
+	// pages made here.
+	all, beside := k.t.Pages.ListAllBeside(ctx, pagelist.EveryTypeQuery(),
+		client.Request{Method: http.MethodGet, Path: pagelist.PagesPath, Query: pagelist.EveryTypeQuery()})
+	first := beside[0]
 	if all.Problem != "" {
 		k.note("%s", all.Problem)
 		return
@@ -171,7 +176,6 @@ func (k kit) setUp(ctx context.Context) {
 	// Enough pages for several list pages, at a small size and, when the
 	// default page size is modest, at the default size too.
 	want := minPages
-	first := k.t.Read(ctx, pagelist.PagesPath, pagelist.EveryTypeQuery())
 	if size := first.Get("meta.pageSize"); size.Type == gjson.Number && size.Num > 0 && size.Num <= maxPad {
 		want = max(want, int(size.Num)+1)
 	}
