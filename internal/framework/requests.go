@@ -178,7 +178,7 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 	switch {
 	case ex.Err == nil && (ex.Status == http.StatusOK || ex.Status == http.StatusNotFound):
 		t.Ledger.RemovePage(key)
-		t.seeUploadsAfterDelete(ctx, key)
+		t.pendUploads(key)
 		if ex.Status == http.StatusOK && strings.Contains(key, "/") {
 			if after := t.Read(ctx, client.KeyPath("pages", key), nil); after.Err == nil && after.Status == http.StatusOK &&
 				after.Get("data.key").String() == key {
@@ -196,23 +196,47 @@ func (t *Fixture) DeletePage(ctx context.Context, key string) error {
 	return nil
 }
 
-// seeUploadsAfterDelete reads the file list of a page the run uploaded to,
-// once the page is deleted, so that the summary says what the run saw, not
-// what it assumed: the files are no longer listed, or still are.
-func (t *Fixture) seeUploadsAfterDelete(ctx context.Context, key string) {
-	if !t.Ledger.HasUploadsOn(key) {
-		return
+// pendUploads notes a page the run uploaded to, just deleted: its file
+// list is read at the run's end, beside the listing of every page
+// (readRunEnd) or by the sweep, so that the summary says what the run
+// saw, not what it assumed, at no round trip of its own.
+func (t *Fixture) pendUploads(key string) {
+	if t.Ledger.HasUploadsOn(key) {
+		t.runEnd.uploads.add(key)
 	}
-	path := client.KeyPath("files", key)
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: path, Fresh: true})
-	files := ex.Get("data")
-	switch {
-	case ex.Err != nil || ex.Status != http.StatusOK || !files.IsArray():
-		t.Ledger.UploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, match.Outcome(ex)))
-	case len(files.Array()) == 0:
-		t.Ledger.UploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
-	default:
-		t.Ledger.UploadsSeen(key, false, fmt.Sprintf("GET %s still lists %d file(s) after its page was deleted", path, len(files.Array())))
+}
+
+// uploadsReads are the reads of the file lists of pages.
+func uploadsReads(pages []string) []client.Request {
+	reqs := make([]client.Request, len(pages))
+	for i, key := range pages {
+		reqs[i] = client.Request{Method: http.MethodGet, Path: client.KeyPath("files", key), Fresh: true}
+	}
+	return reqs
+}
+
+// seeUploads records what the file list of each deleted page shows (exs,
+// their reads in order): the files are no longer listed, or still are.
+func (t *Fixture) seeUploads(pages []string, exs []*client.Exchange) {
+	for i, key := range pages {
+		ex, path := exs[i], client.KeyPath("files", key)
+		files := ex.Get("data")
+		switch {
+		case ex.Err != nil || ex.Status != http.StatusOK || !files.IsArray():
+			t.Ledger.UploadsSeen(key, false, fmt.Sprintf("after its page was deleted GET %s %s, so whether the server removed it is not known", path, match.Outcome(ex)))
+		case len(files.Array()) == 0:
+			t.Ledger.UploadsSeen(key, true, fmt.Sprintf("GET %s lists no file once the page is deleted (the API does not show whether the server removed the file itself)", path))
+		default:
+			t.Ledger.UploadsSeen(key, false, fmt.Sprintf("GET %s still lists %d file(s) after its page was deleted", path, len(files.Array())))
+		}
+	}
+}
+
+// seeUploadsLeft reads the file lists pendUploads left that no read at
+// the run's end took along.
+func (t *Fixture) seeUploadsLeft(ctx context.Context) {
+	if pages := t.runEnd.uploads.take(); len(pages) > 0 {
+		t.seeUploads(pages, t.Client.DoAll(ctx, uploadsReads(pages), len(pages)))
 	}
 }
 
@@ -260,6 +284,7 @@ func (t *Fixture) sweep(ctx context.Context) []string {
 			t.Ledger.AddProblem(fmt.Sprintf("page %s was not deleted", k))
 		}
 	}
+	t.seeUploadsLeft(ctx)
 	return found
 }
 

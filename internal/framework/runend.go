@@ -17,10 +17,18 @@ import (
 // of reading its own when no write went out since, so that a big site's
 // listing of every page costs the run once.
 
-// runEnd keeps the listing RunPagesAtEnd read, for the sweep.
+//
+// The reads that wait for the run's end go out together, beside that
+// listing: the file lists of the deleted pages the run uploaded to
+// (pendUploads), and the read of a caller whose writes are the run's last
+// (ReadWithRunPages: the settings restore's verifying read).
+
+// runEnd keeps the listing RunPagesAtEnd read, for the sweep, and the
+// pages whose file lists are still to be read.
 type runEnd struct {
 	mu      sync.Mutex
 	listing *runListing
+	uploads lockedList[string]
 }
 
 // runListing is one read of the listing of every page as the backstop
@@ -67,13 +75,38 @@ func (t *Fixture) takeRunEndListing() *runListing {
 	return l
 }
 
+// ReadWithRunPages sends r side by side with the listing of every page
+// that RunPagesAtEnd reads (and the file lists pendUploads left), for a
+// caller whose writes are the run's last (the settings restore): the
+// listing is kept for RunPagesAtEnd and the sweep, which take it when no
+// write went out since (a later write makes them read it again).
+func (t *Fixture) ReadWithRunPages(ctx context.Context, r client.Request) *client.Exchange {
+	l, exs := t.readRunEnd(ctx, r)
+	t.runEnd.mu.Lock()
+	t.runEnd.listing = l
+	t.runEnd.mu.Unlock()
+	return exs[0]
+}
+
 // listRunPages reads the listing of every page, keeping the run's keys.
-// Fresh: it lists what the target holds now, never a listing the read
-// cache kept from before a create whose answer was lost.
 func (t *Fixture) listRunPages(ctx context.Context) *runListing {
+	l, _ := t.readRunEnd(ctx)
+	return l
+}
+
+// readRunEnd reads, side by side, the listing of every page (its run's
+// keys kept), the file lists pendUploads left and extra, whose exchanges
+// it returns. Fresh: the listing shows what the target holds now, never
+// one the read cache kept from before a create whose answer was lost.
+func (t *Fixture) readRunEnd(ctx context.Context, extra ...client.Request) (*runListing, []*client.Exchange) {
 	writes := t.Client.WireStats().Writes
-	ex := t.Client.Do(ctx, client.Request{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true,
-		Stream: &client.Stream{Path: "data", Name: "the run's keys", New: func() client.Fold { return &runKeys{t: t} }}})
+	uploads := t.runEnd.uploads.take()
+	reqs := []client.Request{{Method: http.MethodGet, Path: "/api/pages", Query: marker.AllPagesQuery(), Fresh: true,
+		Stream: &client.Stream{Path: "data", Name: "the run's keys", New: func() client.Fold { return &runKeys{t: t} }}}}
+	reqs = append(reqs, uploadsReads(uploads)...)
+	exs := t.Client.DoAll(ctx, append(reqs, extra...), len(reqs)+len(extra))
+	ex := exs[0]
+	t.seeUploads(uploads, exs[1:len(reqs)])
 	keys, ok := ex.Folded().([]string)
-	return &runListing{ex: ex, keys: keys, listed: ok && ex.Err == nil && ex.Status == http.StatusOK, writes: writes}
+	return &runListing{ex: ex, keys: keys, listed: ok && ex.Err == nil && ex.Status == http.StatusOK, writes: writes}, exs[len(reqs):]
 }

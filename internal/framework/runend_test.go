@@ -4,7 +4,10 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/conformance-suite/conformance/internal/client"
 
 	"github.com/conformance-suite/conformance/internal/framework/match"
 	"github.com/conformance-suite/conformance/internal/framework/pagelist"
@@ -49,5 +52,36 @@ func TestSweepTakesTheRunEndListing(t *testing.T) {
 	}
 	if _, keys, _ := tg.RunPagesAtEnd(ctx); len(keys) > 0 {
 		t.Errorf("RunPagesAtEnd after a delete = %v: it gave the listing from before the write", keys)
+	}
+}
+
+// TestRunPagesReadBeside: a read sent with ReadWithRunPages (the settings
+// restore's last) brings the listing of every page along, in one batch:
+// RunPagesAtEnd then sends nothing while no write went out since, and
+// reads again after one.
+func TestRunPagesReadBeside(t *testing.T) {
+	tg := referenceTarget(t)
+	ctx := context.Background()
+	slug := tg.Marker("stray")
+	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
+		t.Fatalf("create: %s", match.Outcome(ex))
+	}
+	seq := tg.Client.Seq()
+	tags := tg.ReadWithRunPages(ctx, client.Request{Method: http.MethodGet, Path: "/api/tags"})
+	if tags.Status != http.StatusOK || !strings.Contains(tags.URL, "/api/tags") {
+		t.Fatalf("the read sent beside: %s %s", tags.URL, match.Outcome(tags))
+	}
+	if n := tg.Client.Seq() - seq; n != 2 {
+		t.Fatalf("%d requests sent, want 2: the read and the listing", n)
+	}
+	if _, keys, _ := tg.RunPagesAtEnd(ctx); !slices.Equal(keys, []string{slug}) || tg.Client.Seq() != seq+2 {
+		t.Errorf("RunPagesAtEnd = %v after %d request(s); want [%s] from the listing read beside, none sent", keys, tg.Client.Seq()-seq-2, slug)
+	}
+	tg.ReadWithRunPages(ctx, client.Request{Method: http.MethodGet, Path: "/api/tags"})
+	if ex := tg.Write(ctx, http.MethodDelete, pagelist.PagePath(slug), nil); ex.Status != http.StatusOK {
+		t.Fatalf("delete: %s", match.Outcome(ex))
+	}
+	if _, keys, _ := tg.RunPagesAtEnd(ctx); len(keys) > 0 {
+		t.Errorf("RunPagesAtEnd after a delete = %v: it gave the listing read beside before the write", keys)
 	}
 }

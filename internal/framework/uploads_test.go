@@ -16,16 +16,19 @@ import (
 // TestUploadsSeenAfterDelete: what the summary says of an upload is what
 // the run saw once the page it went to was deleted: the page's file list
 // read again lists no file (the reference), or still lists files (a server
-// that keeps them), never an assumption.
+// that keeps them), never an assumption. It is read at the run's end, beside
+// the listing of every page the run reads then, or by the sweep.
 func TestUploadsSeenAfterDelete(t *testing.T) {
 	for _, c := range []struct {
 		name          string
 		keepListing   bool
 		wantUnlisted  bool
 		wantInSummary string
+		bySweep       bool // else by the listing at the run's end
 	}{
-		{"files go with the page", false, true, "lists no file once the page is deleted"},
-		{"files still listed", true, false, "still lists 1 file(s) after its page was deleted"},
+		{"files go with the page", false, true, "lists no file once the page is deleted", false},
+		{"files still listed", true, false, "still lists 1 file(s) after its page was deleted", false},
+		{"read by the sweep", false, true, "lists no file once the page is deleted", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ref := testkit.ReferenceWith(t, reference.Options{}, func(h http.Handler) http.Handler {
@@ -58,6 +61,18 @@ func TestUploadsSeenAfterDelete(t *testing.T) {
 			tg.Ledger.AddUploadOn(key, "file a.txt on page "+key)
 			if err := tg.DeletePage(ctx, key); err != nil {
 				t.Fatal(err)
+			}
+			seq := tg.Client.Seq()
+			if c.bySweep {
+				tg.sweep(ctx)
+			} else {
+				tg.RunPagesAtEnd(ctx)
+				if n := len(tg.Client.Since(seq)); n != 2 {
+					t.Errorf("the listing at the run's end went with %d other requests, want 1 (the page's file list)", n-1)
+				}
+			}
+			if n := len(tg.Client.Since(seq)); n < 2 {
+				t.Fatalf("%d requests after the delete, want the page's file list among them", n)
 			}
 			unlisted, left := tg.Ledger.UploadsUnlisted(), tg.Ledger.Uploads()
 			lines := unlisted

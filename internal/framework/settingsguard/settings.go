@@ -38,7 +38,10 @@ type Guard struct {
 	// sent: nothing to restore), for the run summary of a container's
 	// guard (whose what names no request).
 	requests []string
-	listed   bool // requests go into the summary (GuardSettingsInOrder)
+	// listed: the guard of the settings-writes container (InOrder), the
+	// run's last writes: its requests go into the summary, and its
+	// restore's verifying read brings the run-end listing along.
+	listed bool
 	// latest is the settings map the guard read last, nil once a request
 	// that may change them was sent since: a spec that needs the settings
 	// as they are now, and the restore, start from it without a read.
@@ -282,7 +285,7 @@ func (g *Guard) restore(ctx context.Context) {
 	g.mu.Lock()
 	latest := g.latest
 	g.mu.Unlock()
-	problem := restoreSettings(ctx, g.t, g.original, latest, g.volatile...)
+	problem := restore(ctx, g.t, g.original, latest, g.listed, g.volatile...)
 	if _, late := g.t.LateSettingsWrite(); late {
 		settleGuard(ctx, g.t, what, g.original, g.volatile)
 		return

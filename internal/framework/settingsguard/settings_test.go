@@ -229,3 +229,33 @@ func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
 		t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
 	}
 }
+
+// TestContainerRestoreReadsTheRunPagesBeside: the restore of the settings
+// container, the run's last writes, verifies with a read that brings the
+// listing of every page along, which RunPagesAtEnd then takes without a
+// request of its own.
+func TestContainerRestoreReadsTheRunPagesBeside(t *testing.T) {
+	ctx := context.Background()
+	tg := referenceTarget(t)
+	_, original, problem := Read(ctx, tg)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	put(t, tg, map[string]any{"slogan": "changed"})
+	seq := tg.Client.Seq()
+	if problem := restore(ctx, tg, original, nil, true); problem != "" {
+		t.Fatalf("restore reported: %s", problem)
+	}
+	var sent []string
+	for _, ex := range tg.Client.Since(seq) {
+		sent = append(sent, ex.Method+" "+strings.SplitN(ex.URL, "?", 2)[0][len(tg.Client.BaseURL()):])
+	}
+	slices.Sort(sent[2:]) // the last two went side by side
+	if want := []string{"GET /api/settings", "PUT /api/settings", "GET /api/pages", "GET /api/settings"}; !slices.Equal(sent, want) {
+		t.Errorf("the restore sent %v, want %v", sent, want)
+	}
+	seq = tg.Client.Seq()
+	if _, _, listed := tg.RunPagesAtEnd(ctx); !listed || tg.Client.Seq() != seq {
+		t.Errorf("RunPagesAtEnd sent %d request(s) (listed %v), want none: the restore's read brought the listing", tg.Client.Seq()-seq, listed)
+	}
+}

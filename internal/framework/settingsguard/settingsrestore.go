@@ -35,11 +35,24 @@ import (
 // sent after it, alone. A field still different after the tries is put to
 // the test of settleVolatile before it is reported.
 func restoreSettings(ctx context.Context, t *framework.Fixture, original, current map[string]any, volatile ...string) string {
+	return restore(ctx, t, original, current, false, volatile...)
+}
+
+// restore is restoreSettings; atRunEnd: the restore's writes are the
+// run's last (the settings container's), and each read that verifies an
+// update brings the listing of every page the run reads at its end along
+// (Fixture.ReadWithRunPages), sparing that listing a round trip of its own.
+func restore(ctx context.Context, t *framework.Fixture, original, current map[string]any, atRunEnd bool, volatile ...string) string {
 	var failed []string
 	for attempt := 0; ; attempt++ {
 		if current == nil {
 			var problem string
-			if _, current, problem = Read(ctx, t); problem != "" {
+			if attempt > 0 && atRunEnd {
+				current, problem = settingsOf(t.ReadWithRunPages(ctx, settingsRead))
+			} else {
+				_, current, problem = Read(ctx, t)
+			}
+			if problem != "" {
 				return "reading them back: " + problem
 			}
 		}
@@ -158,10 +171,13 @@ func secondTry(v any) any {
 // two reads that find the fields changing by themselves (the read cache
 // would answer it with the first).
 func Read(ctx context.Context, t *framework.Fixture, opts ...framework.RequestOption) (*client.Exchange, map[string]any, string) {
-	ex := t.ReadAuth(ctx, "/api/settings", nil, opts...)
+	ex := t.ReadAuth(ctx, settingsRead.Path, nil, opts...)
 	m, problem := settingsOf(ex)
 	return ex, m, problem
 }
+
+// settingsRead is the request Read sends.
+var settingsRead = client.Request{Method: http.MethodGet, Path: "/api/settings", Credentials: client.BothTokens}
 
 // settingsOf decodes the settings map of a GET /api/settings exchange, or
 // says what went wrong.
