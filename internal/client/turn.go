@@ -20,10 +20,14 @@ type turn struct {
 	write   bool // the request may change the target (Alone)
 	alone   bool // the wire is held alone, as it must be released
 	lead    bool // a guard's check that takes the waiting reads along
+	// needed: a read in the spare room until it is closed (SpareRoom).
+	needed <-chan struct{}
 }
 
 // claim is what the turn holds of the wire.
-func (tu *turn) claim() claim { return claim{alone: tu.alone, write: tu.write, lead: tu.lead} }
+func (tu *turn) claim() claim {
+	return claim{alone: tu.alone, write: tu.write, lead: tu.lead, spare: tu.needed != nil, needed: tu.needed}
+}
 
 // takeTurn waits for the --rps limiter and the wire and, for a guarded
 // write, asks the guard first: Ahead before the wire is taken (its own
@@ -41,6 +45,9 @@ func (c *Client) takeTurn(ctx context.Context, method string) (*turn, error) {
 	}
 	tu.alone = tu.write && !c.wire.parallelWrites
 	tu.lead = !tu.write && leadsReads(ctx)
+	if !tu.write {
+		tu.needed = spareUntil(ctx)
+	}
 	if !held && !c.wire.acquire(ctx, tu.claim()) {
 		return nil, errWireLost
 	}

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"sync"
+	"time"
 )
 
 // The wire is the one place that decides which requests of the run may be
@@ -60,6 +61,8 @@ type wire struct {
 	// leadOnWire counts the lead reads on their way: meanwhile the reads
 	// waiting go before the writes waiting.
 	leadOnWire int
+	// lastGrant is when a request last got the wire (spareMayGo).
+	lastGrant time.Time
 }
 
 // claim is what a sender asks of the wire: to hold it alone or share it,
@@ -68,7 +71,12 @@ type wire struct {
 // of the writes waiting (see WriteGuard.Ahead).
 // resume: a write that gave the wire back for a check, which waits first
 // in line again.
-type claim struct{ alone, write, lead, resume bool }
+// spare: a read in the spare room of the wire until needed is closed
+// (SpareRoom).
+type claim struct {
+	alone, write, lead, resume, spare bool
+	needed                            <-chan struct{}
+}
 
 // waiter is one sender waiting for the wire: granted is closed once it
 // holds it.
@@ -102,26 +110,25 @@ func Alone(method string) bool {
 func (w *wire) acquire(ctx context.Context, c claim) bool {
 	wt := &waiter{claim: c, granted: make(chan struct{})}
 	w.mu.Lock()
-	switch {
-	case c.alone && c.resume:
-		w.waitAlone = slices.Insert(w.waitAlone, 0, wt)
-	case c.alone:
-		w.waitAlone = append(w.waitAlone, wt)
-	case c.lead: // before the reads it takes along
-		leads := 0
-		for leads < len(w.waitShared) && w.waitShared[leads].lead {
-			leads++
-		}
-		w.waitShared = slices.Insert(w.waitShared, leads, wt)
-	default:
-		w.waitShared = append(w.waitShared, wt)
+	if c.alone {
+		w.waitAlone = queue(w.waitAlone, wt)
+	} else {
+		w.waitShared = queue(w.waitShared, wt)
 	}
 	w.dispatch()
 	w.mu.Unlock()
-	select {
-	case <-wt.granted:
-		return true
-	case <-ctx.Done():
+	needed := c.needed
+	for {
+		select {
+		case <-wt.granted:
+			return true
+		case <-needed:
+			w.promote(wt)
+			needed = nil
+			continue
+		case <-ctx.Done():
+		}
+		break
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -157,13 +164,35 @@ func (w *wire) dispatch() {
 			}
 			w.grant(w.waitAlone[0])
 			w.waitAlone = w.waitAlone[1:]
-		case shareable:
+		case shareable && (!w.waitShared[0].spare || w.spareMayGo()):
 			w.grant(w.waitShared[0])
 			w.waitShared = w.waitShared[1:]
 		default:
 			return
 		}
 	}
+}
+
+// queue puts wt in its line: behind those of its rank or above, ahead of
+// those below, so each rank in the order asked (claim.rank).
+func queue(line []*waiter, wt *waiter) []*waiter {
+	i := len(line)
+	for i > 0 && line[i-1].rank() < wt.rank() {
+		i--
+	}
+	return slices.Insert(line, i, wt)
+}
+
+// rank orders a line: a write back for its turn after a check (resume)
+// and a lead first, the reads that take the spare room (SpareRoom) last.
+func (c claim) rank() int {
+	switch {
+	case c.resume || c.lead:
+		return 1
+	case c.spare:
+		return -1
+	}
+	return 0
 }
 
 // grant puts wt on the wire and counts it. The caller holds w.mu.
@@ -183,6 +212,7 @@ func (w *wire) grant(wt *waiter) {
 	if wt.lead {
 		w.leadOnWire++
 	}
+	w.lastGrant = time.Now()
 	wt.done = true
 	close(wt.granted)
 }

@@ -91,6 +91,8 @@ func startsAt(phase ginkgo.SpecPriority) ginkgo.SpecPriority {
 	switch phase {
 	case PhaseWrites:
 		return PhaseProbes
+	case PhaseSpareReads:
+		return PhaseSettingsWrites
 	case PhaseReadsSetUp:
 		return math.MinInt32
 	}

@@ -55,6 +55,29 @@ type Group struct {
 	helds lockedList[*client.Held]
 	// creates is the group's guard of refused creates (GuardCreates).
 	creates *CreateGuard
+	// spare: its prepares' reads take the wire's spare room (InSpareRoom)
+	// until needed is closed: once one of its specs waits for them.
+	spare      bool
+	needed     chan struct{}
+	neededOnce sync.Once
+}
+
+// InSpareRoom makes the reads of g's prepares go in the wire's spare room
+// (client.SpareRoom): beside the other reads of the run, never in their
+// way. Only for reads whose answers do not depend on when they are sent
+// (probes the target must refuse whatever it holds): they may then go out
+// beside the writes phase's reads. It returns g.
+func (g *Group) InSpareRoom() *Group {
+	g.spare, g.needed = true, make(chan struct{})
+	return g
+}
+
+// waitedFor is told that a spec of g waits for its prepare: reads in the
+// spare room go as any read from then on.
+func (g *Group) waitedFor() {
+	if g.spare {
+		g.neededOnce.Do(func() { close(g.needed) })
+	}
 }
 
 // prepared is one spec of a group: its prepare function, and once it ran,
@@ -131,6 +154,7 @@ func prepareAt[T any](skip int, g *Group, id string, prepare func(ctx context.Co
 			// Not foreseen by the selection: prepared here, alone.
 			m.exec(ctx)
 		}
+		g.waitedFor()
 		select {
 		case <-m.done:
 		case <-ctx.Done():
@@ -273,7 +297,16 @@ func (g *Group) start() {
 		g.started = len(todo)
 		g.mu.Unlock()
 		ctx := g.t.backgroundContext()
-		slots := make(chan struct{}, max(g.t.Concurrency, 1))
+		if g.spare {
+			ctx = client.SpareRoom(ctx, g.needed)
+		}
+		n := max(g.t.Concurrency, 1)
+		if g.spare && n > 1 {
+			// All at once: each waits for the spare room on the wire,
+			// which bounds what is in flight.
+			n = max(len(todo), 1)
+		}
+		slots := make(chan struct{}, n)
 		g.t.background.wg.Go(func() {
 			for _, m := range todo {
 				select {

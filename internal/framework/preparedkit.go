@@ -157,6 +157,13 @@ const (
 	PhaseProbes         = ginkgo.SpecPriority(300)
 	PhaseWrites         = ginkgo.SpecPriority(200)
 	PhaseSettingsWrites = ginkgo.SpecPriority(100)
+	// PhaseSpareReads is that of reads whose answers do not depend on when
+	// they are sent (probes the target must refuse: Group.InSpareRoom).
+	// Its groups start with the settings writes, whose reads go out one at
+	// a time, between the updates: the spare reads fill those rounds
+	// instead of rounds of their own in the reads phase, where every
+	// round is full. Its specs judge after the settings writes.
+	PhaseSpareReads = ginkgo.SpecPriority(99)
 	// PhaseRunEnd is that of the specs that judge what the run's writes
 	// left on the site, on the listing of every page the sweep reads
 	// anyway (RunPagesAtEnd): after every spec that may write (those that

@@ -34,11 +34,14 @@ func Register(t *framework.Fixture) {
 		registerReads(t, g)
 		registerPlacedReads(t, g)
 	})
-	// The probes are split by method: those that read go with the run's
-	// reads (GET changes nothing, whatever the target makes of it), the
-	// others wait for the probes phase, where each is alone on the wire.
-	Describe("5, 7 Reads without valid credentials", framework.PhaseReads, func() {
-		g := t.NewGroup(framework.PhaseReads)
+	// The probes are split by method: those that read take the wire's
+	// spare room (a GET changes nothing, whatever the target makes of it,
+	// and a refusal does not depend on what the site holds): they go
+	// beside the settings writes' reads (framework.PhaseSpareReads), not
+	// in the reads phase, whose reads fill every round; the others go in
+	// the probes phase, where each is alone on the wire.
+	Describe("5, 7 Reads without valid credentials", framework.PhaseSpareReads, func() {
+		g := t.NewGroup(framework.PhaseSpareReads).InSpareRoom()
 		registerUnknownEndpoints(t, g, nil, reading)
 		registerAPIToken(t, g, nil, reading)
 		registerSettingsReadNeedsAuth(t, g)
