@@ -51,6 +51,7 @@ type specDef struct {
 	specCase   Case
 	writes     bool
 	settings   bool // needs --allow-settings-write
+	labels     []string
 }
 
 // define works out the spec of rule id with It's arguments; false (and a
@@ -94,7 +95,8 @@ func (t *Fixture) define(id string, args []any) (specDef, bool) {
 	if d.settings {
 		labels = append(labels, LabelSettingsWrites)
 	}
-	d.decorators = append(d.decorators, ginkgo.Label(uniqLabels(labels)...))
+	d.labels = uniqLabels(labels)
+	d.decorators = append(d.decorators, ginkgo.Label(d.labels...))
 	return d, true
 }
 
@@ -118,6 +120,7 @@ func (t *Fixture) gate(d specDef) string {
 // register hands spec d to Ginkgo at loc, with body wrapped in the
 // framework's bookkeeping.
 func (t *Fixture) register(d specDef, loc types.CodeLocation, body func(ginkgo.SpecContext)) bool {
+	t.recordSpec(d, loc)
 	args := append(append([]any{}, d.decorators...), loc, func(ctx ginkgo.SpecContext) {
 		t.startCounting()
 		t.beginSpecCoverage(d.rule.ID)

@@ -104,6 +104,7 @@ type Fixture struct {
 
 	mu           sync.Mutex
 	bugs         []string
+	registered   []RegisteredSpec // Registered
 	observations []string
 	report       *types.Report
 }

@@ -42,17 +42,18 @@ func (c consoleOut) options(verbose bool) report.ConsoleOptions {
 }
 
 // runSpecs runs the specs with Ginkgo's reporter silenced: the console
-// shows the run's progress per rule and, at an interrupt, what happens
-// next. It reports whether the run was interrupted. Call it after every
-// preview of the specs (newPlan, checkSelection).
-func runSpecs(con consoleOut, red *redact.Redactor, p plan, requests func() int, started time.Time, sc types.SuiteConfig, rc types.ReporterConfig) (interrupted bool) {
+// shows the run's progress per rule (planned: progress.install) and, at an
+// interrupt, what happens next. It reports whether the run was
+// interrupted. Call it after every preview of the specs (newPlan,
+// checkSelection).
+func runSpecs(con consoleOut, red *redact.Redactor, planned func() plan, requests func() int, started time.Time, sc types.SuiteConfig, rc types.ReporterConfig) (interrupted bool) {
 	ginkgoOut := formatter.ColorableStdOut
 	formatter.ColorableStdOut = io.Discard // Ginkgo's reporter writes here
 	defer func() { formatter.ColorableStdOut = ginkgoOut }()
 	direct, restore := redirectConsole(red, con.w)
 	defer restore()
-	prog := newProgress(direct, con.live, con.width, started, requests, p)
-	prog.install()
+	prog := newProgress(direct, con.live, con.width, started, requests, emptyPlan())
+	prog.install(planned)
 	in := watchInterrupts(prog)
 	stopTicks := prog.tickEvery(time.Second)
 	ginkgo.RunSpecs(ignoreFail{}, suiteName, sc, rc)
