@@ -45,17 +45,23 @@ func isChild(t *testing.T, test string) {
 // Ginkgo builds the whole tree of specs, and sorts it, each time it runs
 // or previews the suite: the preview was a tenth of a read-only run's CPU.
 // A run that selects no spec is not previewed, and builds the tree once; a
-// run that selects builds it twice (its preview, then the run).
+// run that selects builds it twice (its preview, then the run). The child
+// checks keepStacksWhole too.
 func TestTreeBuiltOnceWithoutSelection(t *testing.T) {
 	for filter, builds := range map[string]int{"": 1, "area:taxonomy": 2} {
 		runChild(t, "TestTreeBuildsChild", filterEnv+"="+filter, buildsEnv+"="+strconv.Itoa(builds))
 	}
 }
 
+// It also checks that Ginkgo leaves its stack traces unpruned while the
+// specs run (keepStacksWhole), and that the setting is put back after.
 func TestTreeBuildsChild(t *testing.T) {
 	isChild(t, "TestTreeBuildsChild")
-	builds := 0
-	ginkgo.Describe("counts the builds of the tree", func() { builds++ })
+	builds, pruning := 0, ""
+	ginkgo.Describe("counts the builds of the tree", func() {
+		builds++
+		pruning = os.Getenv(pruneStackEnv) // the last build is the run's
+	})
 	ref := testkit.Reference(t)
 	filter := os.Getenv(filterEnv)
 	var out strings.Builder
@@ -66,6 +72,12 @@ func TestTreeBuildsChild(t *testing.T) {
 	}
 	if want, _ := strconv.Atoi(os.Getenv(buildsEnv)); builds != want {
 		t.Errorf("--label-filter %q: the tree of specs was built %d times, want %d", filter, builds, want)
+	}
+	if pruning != "FALSE" {
+		t.Errorf("while the specs run, %s=%q: Ginkgo compiles a regular expression for every stack trace it takes", pruneStackEnv, pruning)
+	}
+	if v, ok := os.LookupEnv(pruneStackEnv); ok {
+		t.Errorf("after the run, %s=%q is left set", pruneStackEnv, v)
 	}
 }
 
