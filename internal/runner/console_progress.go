@@ -36,7 +36,7 @@ func newPlan(preview types.Report) plan {
 	p := emptyPlan()
 	for _, sr := range preview.SpecReports {
 		if sr.LeafNodeType == types.NodeTypeIt && sr.State == types.SpecStatePassed { // a dry run "passes" what it selects
-			p.add(specID(sr), sr.Labels())
+			p.add(specID(&sr), sr.Labels())
 		}
 	}
 	return p
@@ -71,12 +71,12 @@ func (p *plan) add(id string, labels []string) {
 }
 
 // specID tells specs apart across a preview and the run.
-func specID(sr types.SpecReport) string {
+func specID(sr *types.SpecReport) string {
 	return sr.FullText() + "\x00" + sr.LeafNodeLocation.String()
 }
 
 // specLabels are a spec's area and rules, from its labels.
-func specLabels(sr types.SpecReport) (area string, rules []string) { return areaAndRules(sr.Labels()) }
+func specLabels(sr *types.SpecReport) (area string, rules []string) { return areaAndRules(sr.Labels()) }
 
 // areaAndRules are the area and rules that labels name.
 func areaAndRules(labels []string) (area string, rules []string) {
@@ -149,12 +149,14 @@ func (p *progress) install(planned func() plan) {
 		// Only the live line shows the spec starting. Ginkgo runs each
 		// report node in a goroutine of its own: one per spec that shows
 		// nothing costs a run's CPU for nothing.
-		ginkgo.ReportBeforeEach(func(sr types.SpecReport) { p.specStarting(sr) })
+		ginkgo.ReportBeforeEach(func(sr types.SpecReport) { p.specStarting(&sr) })
 	}
-	ginkgo.ReportAfterEach(func(sr types.SpecReport) { p.specDone(sr) })
+	// A spec's report is passed on by pointer: it is over a kilobyte, and
+	// each copy on the node's new goroutine's small stack made it grow.
+	ginkgo.ReportAfterEach(func(sr types.SpecReport) { p.specDone(&sr) })
 }
 
-func (p *progress) specStarting(sr types.SpecReport) {
+func (p *progress) specStarting(sr *types.SpecReport) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.left[specID(sr)] == 0 || p.stopping != "" {
@@ -165,7 +167,7 @@ func (p *progress) specStarting(sr types.SpecReport) {
 	p.draw()
 }
 
-func (p *progress) specDone(sr types.SpecReport) {
+func (p *progress) specDone(sr *types.SpecReport) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	id := specID(sr)
@@ -196,7 +198,7 @@ func (p *progress) specDone(sr types.SpecReport) {
 // specStatus is a spec's outcome as the report will count it (a failure
 // for want of an answer could not finish; one of stopped writes is not
 // checked).
-func specStatus(sr types.SpecReport) report.Status { return report.SpecStatus(sr) }
+func specStatus(sr *types.SpecReport) report.Status { return report.SpecStatus(sr) }
 
 // worse is the status of a rule with statuses a and b among its specs: a
 // failure beats an error beats a pass beats not checked (report.Build's
