@@ -60,7 +60,7 @@ func (t *Fixture) beginSpecCoverage(rule string) {
 // the cells its assertions exercised, and what the exchanges it made or
 // judged (own) show of query parameters and token placements. Install's
 // AfterEach calls it, once the spec's verdict is known.
-func (t *Fixture) endSpecCoverage(report types.SpecReport, own []*client.Exchange) {
+func (t *Fixture) endSpecCoverage(report *types.SpecReport, own []*client.Exchange) {
 	marks := t.cover.pending.take()
 	judged := report.State == types.SpecStatePassed || report.State == types.SpecStateFailed
 	if !judged || t.cover.rule == "" || t.assertions.Count() == 0 {

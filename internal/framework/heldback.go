@@ -27,7 +27,7 @@ func settingsHeldBack(ex *client.Exchange) bool {
 // settings request the run held back: one among its evidence, or, for a
 // request a prepare sent (whose exchange another spec's evidence may have
 // taken), the run's own reason quoted in its failure.
-func (t *Fixture) heldBackSettings(report types.SpecReport, evidence []*client.Exchange) bool {
+func (t *Fixture) heldBackSettings(report *types.SpecReport, evidence []*client.Exchange) bool {
 	reason := t.SettingsWritesStopped()
 	return reason != "" && (slices.ContainsFunc(evidence, settingsHeldBack) || strings.Contains(report.Failure.Message, reason))
 }

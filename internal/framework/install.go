@@ -29,19 +29,23 @@ func Install(t *Fixture) {
 	})
 
 	var mark int
+	// A spec's report is over a kilobyte: each node reads it once, and
+	// passes it on by pointer (a copy made the node's new goroutine's
+	// small stack grow).
 	ginkgo.BeforeEach(func() {
-		t.Client.SetScope(ginkgo.CurrentSpecReport().FullText())
-		t.specBegins(ginkgo.CurrentSpecReport().SpecPriority)
+		report := ginkgo.CurrentSpecReport()
+		t.Client.SetScope(report.FullText())
+		t.specBegins(report.SpecPriority)
 		mark = t.Client.Seq()
 		t.evidence(nil) // forget what the last spec judged
 	})
 	ginkgo.AfterEach(func() {
 		own := t.Client.Since(mark)
 		report := ginkgo.CurrentSpecReport()
-		t.endSpecCoverage(report, own)
+		t.endSpecCoverage(&report, own)
 		if report.State == types.SpecStateSkipped {
 			// Not checked for want of an answer: it could not finish.
-			if cause := verdicts.CouldNotFinishCause(report, t.evidence(own)); cause != "" {
+			if cause := verdicts.CouldNotFinishCause(&report, t.evidence(own)); cause != "" {
 				verdicts.CouldNotFinish(cause)
 			}
 			return
@@ -55,11 +59,11 @@ func Install(t *Fixture) {
 			// It failed because its writes were stopped, not because of
 			// the target's answers: its rule is not checked.
 			verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.WritesStopped(), WritesStopped: true})
-		case t.heldBackSettings(report, evidence):
+		case t.heldBackSettings(&report, evidence):
 			// Its settings write was held back after one got no answer.
 			verdicts.AddEntry(verdict.EntryNotChecked, verdict.NotChecked{Reason: t.SettingsWritesStopped(), WritesStopped: true})
 		default:
-			cause := verdicts.CouldNotFinishCause(report, evidence)
+			cause := verdicts.CouldNotFinishCause(&report, evidence)
 			if cause == "" {
 				cause = verdicts.TaintedBy(t.unansweredWrites(), evidence)
 			}

@@ -143,7 +143,7 @@ func prepareAt[T any](skip int, g *Group, id string, prepare func(ctx context.Co
 	if !ok {
 		return false
 	}
-	loc := types.NewCodeLocation(skip)
+	loc := callerLocation(skip)
 	m := &prepared{key: SpecKey(loc, d.text), def: d, done: make(chan struct{}),
 		run:   func(ctx context.Context) any { return prepare(ctx) },
 		namer: g.t.newNamer("f"), after: g.earlier(d, after)}

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"github.com/onsi/ginkgo/v2"
@@ -40,7 +41,20 @@ func (t *Fixture) It(id string, body func(ginkgo.SpecContext), args ...any) bool
 	if !ok {
 		return false
 	}
-	return t.register(d, types.NewCodeLocation(1), body)
+	return t.register(d, callerLocation(1), body)
+}
+
+// callerLocation is types.NewCodeLocation(skip): the caller skip frames
+// above callerLocation's caller, found without walking the rest of the
+// stack (Ginkgo's takes up to 40 frames, for every spec of every run).
+// Unlike Ginkgo's, it does not pass over functions marked
+// ginkgo.GinkgoHelper, which no caller of It or Prepare is.
+func callerLocation(skip int) types.CodeLocation {
+	_, file, line, ok := runtime.Caller(skip + 1)
+	if !ok {
+		return types.CodeLocation{}
+	}
+	return types.CodeLocation{FileName: file, LineNumber: line}
 }
 
 // specDef is a spec as It and Prepare register it.
@@ -51,6 +65,7 @@ type specDef struct {
 	specCase   Case
 	writes     bool
 	settings   bool // needs --allow-settings-write
+	labels     []string
 }
 
 // define works out the spec of rule id with It's arguments; false (and a
@@ -94,7 +109,8 @@ func (t *Fixture) define(id string, args []any) (specDef, bool) {
 	if d.settings {
 		labels = append(labels, LabelSettingsWrites)
 	}
-	d.decorators = append(d.decorators, ginkgo.Label(uniqLabels(labels)...))
+	d.labels = uniqLabels(labels)
+	d.decorators = append(d.decorators, ginkgo.Label(d.labels...))
 	return d, true
 }
 
@@ -118,6 +134,7 @@ func (t *Fixture) gate(d specDef) string {
 // register hands spec d to Ginkgo at loc, with body wrapped in the
 // framework's bookkeeping.
 func (t *Fixture) register(d specDef, loc types.CodeLocation, body func(ginkgo.SpecContext)) bool {
+	t.recordSpec(d, loc)
 	args := append(append([]any{}, d.decorators...), loc, func(ctx ginkgo.SpecContext) {
 		t.startCounting()
 		t.beginSpecCoverage(d.rule.ID)

@@ -104,6 +104,7 @@ type Fixture struct {
 
 	mu           sync.Mutex
 	bugs         []string
+	registered   []RegisteredSpec // Registered
 	observations []string
 	report       *types.Report
 }
@@ -176,7 +177,8 @@ func (t *Fixture) Observations() []string {
 }
 
 // Bugs returns mistakes in how specs were registered (unknown rule IDs and
-// the like). A runner refuses to start while there are any.
+// the like). A runner that previews the specs refuses to start while there
+// are any; Install's BeforeSuite fails any run that has some.
 func (t *Fixture) Bugs() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()

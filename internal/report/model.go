@@ -206,7 +206,7 @@ func Build(r *types.Report, cat *spec.Catalogue, meta Meta, extras Extras) *Run 
 				}
 				continue
 			}
-			res := specResult(sr)
+			res := specResult(&sr)
 			idx := len(run.Specs)
 			run.Specs = append(run.Specs, res)
 			for _, id := range res.Rules {
@@ -299,9 +299,9 @@ func selection(m Meta, suiteDescription string) func(types.SpecReport) bool {
 }
 
 // SpecStatus is the status the report gives a spec.
-func SpecStatus(sr types.SpecReport) Status { return specResult(sr).Status }
+func SpecStatus(sr *types.SpecReport) Status { return specResult(sr).Status }
 
-func specResult(sr types.SpecReport) SpecResult {
+func specResult(sr *types.SpecReport) SpecResult {
 	res := SpecResult{Name: sr.FullText(), Duration: Duration(sr.RunTime)}
 	for _, l := range sr.Labels() {
 		switch {
@@ -388,7 +388,7 @@ func repoRelative(loc string) string {
 // skipReason is the reason of a skipped spec: the framework's NotChecked
 // (noAssertion when it ran without evaluating an assertion), any other
 // skip's message, or ReasonSkipped when Ginkgo skipped it without one.
-func skipReason(sr types.SpecReport) (reason string, noAssertion bool) {
+func skipReason(sr *types.SpecReport) (reason string, noAssertion bool) {
 	for _, e := range sr.ReportEntries {
 		if e.Name != verdict.EntryNotChecked {
 			continue

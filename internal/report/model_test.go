@@ -46,7 +46,7 @@ func TestSpecResultReadsTypedEntries(t *testing.T) {
 	}
 	for name, es := range map[string]types.ReportEntries{"in process": entries, "read back": decoded} {
 		sr := types.SpecReport{LeafNodeType: types.NodeTypeIt, State: types.SpecStateFailed, ReportEntries: es}
-		got := specResult(sr)
+		got := specResult(&sr)
 		if got.Case != "scheduled" || !reflect.DeepEqual(got.Facts, []verdict.Fact{fact}) ||
 			!reflect.DeepEqual(got.Exchanges, exs) || got.Requests != "#7\nGET ..." || got.Assertions != 3 {
 			t.Errorf("%s: %+v", name, got)
@@ -73,7 +73,7 @@ func TestSkipReason(t *testing.T) {
 		{skipped(""), ReasonSkipped, false},
 		{skipped(verdict.NoAssertion().String(), vacuous), verdict.ReasonNoAssertion, true},
 	} {
-		if got := specResult(c.sr); got.Status != NotChecked || got.Message != c.want || got.NoAssertion != c.noAssertion {
+		if got := specResult(&c.sr); got.Status != NotChecked || got.Message != c.want || got.NoAssertion != c.noAssertion {
 			t.Errorf("%+v: status %s, message %q, noAssertion %v; want %q, %v", c.sr.Failure, got.Status, got.Message,
 				got.NoAssertion, c.want, c.noAssertion)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/conformance-suite/conformance/internal/framework"
 	"github.com/conformance-suite/conformance/internal/report"
 )
 
@@ -32,33 +33,54 @@ type plan struct {
 
 // newPlan reads the plan from a preview of the specs (checkSelection's).
 func newPlan(preview types.Report) plan {
-	p := plan{specs: map[string]int{}, ruleSpecs: map[string]int{}, ruleArea: map[string]string{}, areaRules: map[string]int{}}
+	p := emptyPlan()
 	for _, sr := range preview.SpecReports {
-		if sr.LeafNodeType != types.NodeTypeIt || sr.State != types.SpecStatePassed { // a dry run "passes" what it selects
-			continue
-		}
-		p.specs[specID(sr)]++
-		p.specCount++
-		area, rules := specLabels(sr)
-		for _, id := range rules {
-			if p.ruleSpecs[id] == 0 {
-				p.ruleArea[id] = area
-				p.areaRules[area]++
-			}
-			p.ruleSpecs[id]++
+		if sr.LeafNodeType == types.NodeTypeIt && sr.State == types.SpecStatePassed { // a dry run "passes" what it selects
+			p.add(specID(&sr), sr.Labels())
 		}
 	}
 	return p
 }
 
+// planOf is the plan of a run that selects every spec: those its tree
+// registered (framework.Fixture.Registered), as a preview would list them.
+func planOf(specs []framework.RegisteredSpec) plan {
+	p := emptyPlan()
+	for _, s := range specs {
+		p.add(s.FullText+"\x00"+s.Location.String(), s.Labels)
+	}
+	return p
+}
+
+func emptyPlan() plan {
+	return plan{specs: map[string]int{}, ruleSpecs: map[string]int{}, ruleArea: map[string]string{}, areaRules: map[string]int{}}
+}
+
+// add counts one selected spec in.
+func (p *plan) add(id string, labels []string) {
+	p.specs[id]++
+	p.specCount++
+	area, rules := areaAndRules(labels)
+	for _, rule := range rules {
+		if p.ruleSpecs[rule] == 0 {
+			p.ruleArea[rule] = area
+			p.areaRules[area]++
+		}
+		p.ruleSpecs[rule]++
+	}
+}
+
 // specID tells specs apart across a preview and the run.
-func specID(sr types.SpecReport) string {
+func specID(sr *types.SpecReport) string {
 	return sr.FullText() + "\x00" + sr.LeafNodeLocation.String()
 }
 
 // specLabels are a spec's area and rules, from its labels.
-func specLabels(sr types.SpecReport) (area string, rules []string) {
-	for _, l := range sr.Labels() {
+func specLabels(sr *types.SpecReport) (area string, rules []string) { return areaAndRules(sr.Labels()) }
+
+// areaAndRules are the area and rules that labels name.
+func areaAndRules(labels []string) (area string, rules []string) {
+	for _, l := range labels {
 		if id, ok := strings.CutPrefix(l, "rule:"); ok {
 			rules = append(rules, id)
 		} else if a, ok := strings.CutPrefix(l, "area:"); ok {
@@ -93,28 +115,48 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, live bool, width int, started time.Time, requests func() int, p plan) *progress {
-	pr := &progress{w: w, live: live, width: width, started: started, requests: requests, plan: p,
-		left: map[string]int{}, ruleLeft: map[string]int{}, ruleStatus: map[string]report.Status{}, areaLeft: map[string]int{}}
-	for id, n := range p.specs {
-		pr.left[id] = n
-	}
-	for id, n := range p.ruleSpecs {
-		pr.ruleLeft[id] = n
-	}
-	for a, n := range p.areaRules {
-		pr.areaLeft[a] = n
-	}
+	pr := &progress{w: w, live: live, width: width, started: started, requests: requests, ruleStatus: map[string]report.Status{}}
+	pr.setPlan(p)
 	return pr
 }
 
-// install registers the report nodes that feed the progress. Call it
-// after every preview of the specs (see newPlan).
-func (p *progress) install() {
-	ginkgo.ReportBeforeEach(func(sr types.SpecReport) { p.specStarting(sr) })
-	ginkgo.ReportAfterEach(func(sr types.SpecReport) { p.specDone(sr) })
+// setPlan makes p what is left to run: call it before the first spec.
+func (p *progress) setPlan(pl plan) {
+	p.plan = pl
+	p.left, p.ruleLeft, p.areaLeft = map[string]int{}, map[string]int{}, map[string]int{}
+	for id, n := range pl.specs {
+		p.left[id] = n
+	}
+	for id, n := range pl.ruleSpecs {
+		p.ruleLeft[id] = n
+	}
+	for a, n := range pl.areaRules {
+		p.areaLeft[a] = n
+	}
 }
 
-func (p *progress) specStarting(sr types.SpecReport) {
+// install registers the report nodes that feed the progress. Call it
+// after every preview of the specs (see newPlan). planned gives the plan
+// once the run has built its tree of specs, before the first one runs: a
+// run without a preview reads its plan from that tree (planOf).
+func (p *progress) install(planned func() plan) {
+	ginkgo.ReportBeforeSuite(func(types.Report) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.setPlan(planned())
+	})
+	if p.live {
+		// Only the live line shows the spec starting. Ginkgo runs each
+		// report node in a goroutine of its own: one per spec that shows
+		// nothing costs a run's CPU for nothing.
+		ginkgo.ReportBeforeEach(func(sr types.SpecReport) { p.specStarting(&sr) })
+	}
+	// A spec's report is passed on by pointer: it is over a kilobyte, and
+	// each copy on the node's new goroutine's small stack made it grow.
+	ginkgo.ReportAfterEach(func(sr types.SpecReport) { p.specDone(&sr) })
+}
+
+func (p *progress) specStarting(sr *types.SpecReport) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.left[specID(sr)] == 0 || p.stopping != "" {
@@ -125,7 +167,7 @@ func (p *progress) specStarting(sr types.SpecReport) {
 	p.draw()
 }
 
-func (p *progress) specDone(sr types.SpecReport) {
+func (p *progress) specDone(sr *types.SpecReport) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	id := specID(sr)
@@ -156,7 +198,7 @@ func (p *progress) specDone(sr types.SpecReport) {
 // specStatus is a spec's outcome as the report will count it (a failure
 // for want of an answer could not finish; one of stopped writes is not
 // checked).
-func specStatus(sr types.SpecReport) report.Status { return report.SpecStatus(sr) }
+func specStatus(sr *types.SpecReport) report.Status { return report.SpecStatus(sr) }
 
 // worse is the status of a rule with statuses a and b among its specs: a
 // failure beats an error beats a pass beats not checked (report.Build's

@@ -43,8 +43,8 @@ var (
 // run feeds the specs to a progress as Ginkgo would.
 func feed(p *progress, specs ...types.SpecReport) {
 	for _, sr := range specs {
-		p.specStarting(sr)
-		p.specDone(sr)
+		p.specStarting(&sr)
+		p.specDone(&sr)
 	}
 	p.finish()
 }
@@ -76,28 +76,28 @@ func TestProgressLiveLine(t *testing.T) {
 	var out bytes.Buffer
 	requests := 0
 	p := newProgress(&out, true, 100, time.Now().Add(-65*time.Second), func() int { requests += 3; return requests }, testPlan(listA, listB, getOne, tagList))
-	p.specStarting(other)
-	p.specDone(other)
+	p.specStarting(&other)
+	p.specDone(&other)
 	if out.Len() > 0 {
 		t.Errorf("a spec the run does not select moved the progress: %q", out.String())
 	}
-	p.specStarting(listA)
+	p.specStarting(&listA)
 	if got := out.String(); got != "\r0/3 rules · pages › PAGE-LIST · 3 requests · 1:05" {
 		t.Errorf("first live line %q", got)
 	}
-	p.specDone(listA)
-	p.specStarting(tagList)
-	p.specDone(tagList) // the area line goes above the live line
-	p.specStarting(getOne)
-	p.specDone(getOne)
-	p.specStarting(listB)
+	p.specDone(&listA)
+	p.specStarting(&tagList)
+	p.specDone(&tagList) // the area line goes above the live line
+	p.specStarting(&getOne)
+	p.specDone(&getOne)
+	p.specStarting(&listB)
 	got := out.String()
 	for _, want := range []string{"\r- taxonomy  1 rule: 1 not checked (1:05)\n", "2/3 rules · pages › PAGE-LIST · ", ", about 0:22 left"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the live output lacks %q:\n%q", want, got)
 		}
 	}
-	p.specDone(listB)
+	p.specDone(&listB)
 	if !strings.Contains(out.String(), "3/3 rules · cleaning up") {
 		t.Errorf("once every spec ran, the live line does not say the run cleans up:\n%q", out.String())
 	}

@@ -73,7 +73,7 @@ type session struct {
 	target  *framework.Fixture
 	suite   types.SuiteConfig
 	rep     types.ReporterConfig
-	plan    plan
+	plan    func() plan // once the run has built its tree (progress.install)
 	pre     preflight.Result
 	con     consoleOut
 }
@@ -113,18 +113,31 @@ func (s *session) close() {
 // checks the selection, then installs the suite-wide nodes: Ginkgo's
 // preview loses top-level BeforeEach/AfterEach nodes registered before it
 // (see checkSelection). false: the run stops with the result.
+//
+// Only a run that selects specs (--label-filter, --focus, --skip) is
+// previewed: the preview builds and sorts the whole tree of specs once
+// more, about a tenth of a read-only run's CPU. A run without one runs
+// every spec, has no selection to check, and reads its plan from the
+// specs its own tree registers (planOf); a mistake in how a spec was
+// registered (Bugs) then fails the run in BeforeSuite (framework.Install),
+// not here.
 func (s *session) registerSpecs() (Result, bool) {
 	cc := s.cfg.ClientConfig()
 	s.target = framework.New(s.c, framework.Options{ReadOnly: cc.ReadOnly, SettingsWrites: s.cfg.SettingsWrites, RunID: s.cfg.RunID,
 		Concurrency: s.cfg.Concurrency})
 	suites.Register(s.target)
 	s.suite, s.rep = ginkgoConfig(s.cfg)
-	problems, preview := checkSelection(s.suite, catalogueLabels(s.target.Catalogue))
-	if len(problems) > 0 {
-		return Result{Exit: ExitUsage, Problems: problems}, false
+	if selects(s.suite) {
+		problems, preview := checkSelection(s.suite, catalogueLabels(s.target.Catalogue))
+		if len(problems) > 0 {
+			return Result{Exit: ExitUsage, Problems: problems}, false
+		}
+		p := newPlan(preview)
+		s.plan = func() plan { return p }
+		s.target.Select(selectedSpecs(preview))
+	} else {
+		s.plan = func() plan { return planOf(s.target.Registered()) }
 	}
-	s.plan = newPlan(preview)
-	s.target.Select(selectedSpecs(preview))
 	framework.Install(s.target)
 	if bugs := s.target.Bugs(); len(bugs) > 0 {
 		for _, b := range bugs {

@@ -15,6 +15,14 @@ import (
 // suiteName is the description every run and preview gives Ginkgo.
 const suiteName = "Content Management API conformance"
 
+// selects reports whether sc selects some of the specs: a label filter, a
+// focus or a skip (or a filter of Ginkgo's the runner does not set).
+// Without one, every spec runs.
+func selects(sc types.SuiteConfig) bool {
+	return sc.LabelFilter != "" || len(sc.FocusStrings) > 0 || len(sc.SkipStrings) > 0 ||
+		len(sc.FocusFiles) > 0 || len(sc.SkipFiles) > 0 || sc.SemVerFilter != ""
+}
+
 // checkSelection walks the registered specs without running one (and
 // without a request) and says what is wrong with the run's selection: a
 // label neither the specs nor extra have, or filters that leave no spec.

@@ -78,6 +78,7 @@ type Result struct {
 	Stdout   string
 	Stderr   string
 	Elapsed  time.Duration
+	CPU      time.Duration // the process's user and system CPU time
 	TimedOut bool
 	Err      error // the process could not be started or waited for
 }
@@ -109,7 +110,8 @@ func Run(ctx context.Context, c Cmd) Result {
 	start := time.Now()
 	err = cmd.Run()
 	res := Result{Exit: cmd.ProcessState.ExitCode(), Stdout: stdout.String(), Stderr: stderr.String(),
-		Elapsed: time.Since(start), TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded)}
+		Elapsed: time.Since(start), TimedOut: errors.Is(ctx.Err(), context.DeadlineExceeded),
+		CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
 		res.Err = err

@@ -56,6 +56,11 @@ func TestEndpointHelpers(t *testing.T) {
 	if got := GetPage.Label(); got != "endpoint:GET.pages.key" {
 		t.Errorf("label = %q", got)
 	}
+	// Every spec of a run is labelled: a label is a few allocations, not
+	// a strings.Replacer built for each.
+	if n := testing.AllocsPerRun(20, func() { _ = GetPage.Label() }); n > 5 {
+		t.Errorf("a label allocates %.0f objects, want at most 5", n)
+	}
 	if !UploadFile.Writes() || ListFiles.Writes() || !GetSettings.NeedsAuth() || GetPage.NeedsAuth() {
 		t.Error("write/auth classification wrong")
 	}

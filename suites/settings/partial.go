@@ -224,6 +224,9 @@ func (w *writes) expectKept(ctx SpecContext, check *coverkit.Check, ex *client.E
 	}
 }
 
+// holdLabelTemplate is holdLabel's message, parsed once (match.MessageTemplate).
+var holdLabelTemplate = match.MessageTemplate("Expected customFields whose field {{.Data.Field}} has the label {{.Data.Label}} sent, got {{.FormattedActual}}")
+
 // holdLabel expects a decoded customFields value (JSON text, HTML-escaped
 // JSON text, or an object) whose definition of field carries label.
 func holdLabel(field, label string) types.GomegaMatcher {
@@ -235,7 +238,7 @@ func holdLabel(field, label string) types.GomegaMatcher {
 		def, _ := defs[field].(map[string]any)
 		got, _ := def["label"].(string)
 		return got == label || html.UnescapeString(got) == label, nil
-	}).WithTemplate("Expected customFields whose field {{.Data.Field}} has the label {{.Data.Label}} sent, got {{.FormattedActual}}",
+	}).WithPrecompiledTemplate(holdLabelTemplate,
 		map[string]any{"Field": fmt.Sprintf("%q", field), "Label": fmt.Sprintf("%q", label)})
 }
 

@@ -164,9 +164,16 @@ func BeJSONArray() types.GomegaMatcher { return beJSONKind("an array") }
 // BeJSONString expects a decoded JSON value to be a string.
 func BeJSONString() types.GomegaMatcher { return beJSONKind("a string") }
 
+// The messages of the matchers below, parsed once (see exchangeTemplate).
+var (
+	jsonKindTemplate    = MessageTemplate("Expected {{.Data.Kind}}, got {{call .Data.KindOf .Actual}}")
+	encodedOnceTemplate = MessageTemplate("Expected {{.Data.Sent}} HTML-encoded exactly once (e.g. {{.Data.Once}}), got {{call .Data.Words .Actual}}")
+	decodesToTemplate   = MessageTemplate("Expected {{.Data.Sent}}, as sent or HTML-encoded any number of times, got {{call .Data.Words .Actual}}")
+)
+
 func beJSONKind(kind string) types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(v any) (bool, error) { return jsonKind(v) == kind, nil }).
-		WithTemplate("Expected {{.Data.Kind}}, got {{call .Data.KindOf .Actual}}", map[string]any{
+		WithPrecompiledTemplate(jsonKindTemplate, map[string]any{
 			"Kind":   kind,
 			"KindOf": jsonKind,
 		})
@@ -201,7 +208,7 @@ func BeEncodedOnce(sent string) types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(got any) (bool, error) {
 		s, ok := got.(string)
 		return ok && encodedOnce(s, sent), nil
-	}).WithTemplate("Expected {{.Data.Sent}} HTML-encoded exactly once (e.g. {{.Data.Once}}), got {{call .Data.Words .Actual}}",
+	}).WithPrecompiledTemplate(encodedOnceTemplate,
 		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Once": fmt.Sprintf("%q", encodeOnce(sent)), "Words": words})
 }
 
@@ -213,7 +220,7 @@ func DecodeTo(sent string) types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(got any) (bool, error) {
 		s, ok := got.(string)
 		return ok && decodesTo(s, sent), nil
-	}).WithTemplate("Expected {{.Data.Sent}}, as sent or HTML-encoded any number of times, got {{call .Data.Words .Actual}}",
+	}).WithPrecompiledTemplate(decodesToTemplate,
 		map[string]any{"Sent": fmt.Sprintf("%q", sent), "Words": words})
 }
 

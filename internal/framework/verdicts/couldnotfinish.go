@@ -23,7 +23,7 @@ import (
 // named, or, when it named none, of any exchange of its evidence. A
 // failure that names an exchange the API answered is the API's own,
 // whatever else happened.
-func CouldNotFinishCause(report types.SpecReport, evidence []*client.Exchange) string {
+func CouldNotFinishCause(report *types.SpecReport, evidence []*client.Exchange) string {
 	bySeq := map[int]*client.Exchange{}
 	for _, ex := range evidence {
 		bySeq[ex.Seq] = ex

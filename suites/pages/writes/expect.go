@@ -93,6 +93,13 @@ func expectEncodedOnceIfPresent(ex *client.Exchange, path, sent, why string) {
 	}
 }
 
+// The messages of the matchers below, parsed once (match.MessageTemplate).
+var (
+	tagNamesTemplate    = match.MessageTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}")
+	typeTemplate        = match.MessageTemplate("Expected type {{.Data.Want}}: {{call .Data.Problem .Actual}}")
+	absoluteURLTemplate = match.MessageTemplate("Expected an absolute http or https URL, got {{.FormattedActual}}")
+)
+
 // haveTagNames expects a decoded tags object that maps tag keys
 // (non-empty, distinct) to exactly the names given, compared without
 // surrounding spaces: whether spaces around the commas of the string sent
@@ -102,7 +109,7 @@ func haveTagNames(names []string) types.GomegaMatcher {
 	want := slices.Sorted(slices.Values(names))
 	problem := func(v any) string { return readback.Tags(decoded(v), names).Problem }
 	return match.OfKind("object", gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
-		WithTemplate("Expected an object of tag key to tag name with the names {{.Data.Want}}: {{call .Data.Problem .Actual}}",
+		WithPrecompiledTemplate(tagNamesTemplate,
 			map[string]any{"Want": fmt.Sprintf("%q", want), "Problem": problem}))
 }
 
@@ -112,7 +119,7 @@ func haveType(typ string) types.GomegaMatcher {
 	allowed := readback.TypesAfter(typ, false, false)
 	problem := func(v any) string { return readback.Type(decoded(v), allowed).Problem }
 	return gcustom.MakeMatcher(func(v any) (bool, error) { return problem(v) == "", nil }).
-		WithTemplate("Expected type {{.Data.Want}}: {{call .Data.Problem .Actual}}",
+		WithPrecompiledTemplate(typeTemplate,
 			map[string]any{"Want": fmt.Sprintf("%q", typ), "Problem": problem})
 }
 
@@ -208,7 +215,7 @@ func beAbsoluteURL() types.GomegaMatcher {
 	return gcustom.MakeMatcher(func(s string) (bool, error) {
 		u, err := url.Parse(s)
 		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "", nil
-	}).WithTemplate("Expected an absolute http or https URL, got {{.FormattedActual}}")
+	}).WithPrecompiledTemplate(absoluteURLTemplate)
 }
 
 // emptyFields names the fields of the page object in ex that hold no value:
