@@ -214,15 +214,8 @@ func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
 		t.Fatalf("the reference reads customFields back as %q, not HTML-encoded: the test proves nothing", cf)
 	}
 	put(t, tg, map[string]any{"customFields": `{"a":{"type":"string"}}`, "slogan": "changed"})
-	seq := tg.Client.Seq()
-	if problem := restoreSettings(ctx, tg, original, nil); problem != "" {
-		t.Fatalf("restore reported: %s", problem)
-	}
-	var sent []string
-	for _, ex := range tg.Client.Since(seq) {
-		sent = append(sent, ex.Method)
-	}
-	if want := []string{http.MethodGet, http.MethodPut, http.MethodGet}; !slices.Equal(sent, want) {
+	sent := restoreSends(t, tg, original, false)
+	if want := []string{"GET /api/settings", "PUT /api/settings", "GET /api/settings"}; !slices.Equal(sent, want) {
 		t.Errorf("the restore sent %v, want %v (a read, one update, the read that verifies it)", sent, want)
 	}
 	if after := settingsBody(t, tg); !bytes.Equal(before, after) {
@@ -242,20 +235,29 @@ func TestContainerRestoreReadsTheRunPagesBeside(t *testing.T) {
 		t.Fatal(problem)
 	}
 	put(t, tg, map[string]any{"slogan": "changed"})
+	sent := restoreSends(t, tg, original, true)
+	slices.Sort(sent[2:]) // the last two went side by side
+	if want := []string{"GET /api/settings", "PUT /api/settings", "GET /api/pages", "GET /api/settings"}; !slices.Equal(sent, want) {
+		t.Errorf("the restore sent %v, want %v", sent, want)
+	}
 	seq := tg.Client.Seq()
-	if problem := restore(ctx, tg, original, nil, true); problem != "" {
+	if _, _, listed := tg.RunPagesAtEnd(ctx); !listed || tg.Client.Seq() != seq {
+		t.Errorf("RunPagesAtEnd sent %d request(s) (listed %v), want none: the restore's read brought the listing", tg.Client.Seq()-seq, listed)
+	}
+}
+
+// restoreSends restores original on tg (atRunEnd as the settings
+// container's guard does), failing t when the restore reports a problem,
+// and returns the method and path of each request it sent.
+func restoreSends(t *testing.T, tg *framework.Fixture, original map[string]any, atRunEnd bool) []string {
+	t.Helper()
+	seq := tg.Client.Seq()
+	if problem := restore(context.Background(), tg, original, nil, atRunEnd); problem != "" {
 		t.Fatalf("restore reported: %s", problem)
 	}
 	var sent []string
 	for _, ex := range tg.Client.Since(seq) {
 		sent = append(sent, ex.Method+" "+strings.SplitN(ex.URL, "?", 2)[0][len(tg.Client.BaseURL()):])
 	}
-	slices.Sort(sent[2:]) // the last two went side by side
-	if want := []string{"GET /api/settings", "PUT /api/settings", "GET /api/pages", "GET /api/settings"}; !slices.Equal(sent, want) {
-		t.Errorf("the restore sent %v, want %v", sent, want)
-	}
-	seq = tg.Client.Seq()
-	if _, _, listed := tg.RunPagesAtEnd(ctx); !listed || tg.Client.Seq() != seq {
-		t.Errorf("RunPagesAtEnd sent %d request(s) (listed %v), want none: the restore's read brought the listing", tg.Client.Seq()-seq, listed)
-	}
+	return sent
 }
