@@ -65,17 +65,20 @@ type wire struct {
 	lastGrant time.Time
 }
 
-// claim is what a sender asks of the wire: to hold it alone or share it,
-// whether its request is a write (for the counts), and whether it is a
-// lead: a guard's check that takes the reads waiting along with it, ahead
-// of the writes waiting (see WriteGuard.Ahead).
-// resume: a write that gave the wire back for a check, which waits first
-// in line again.
-// spare: a read in the spare room of the wire until needed is closed
-// (SpareRoom).
+// claim is what a sender asks of the wire.
 type claim struct {
-	alone, write, lead, resume, spare bool
-	needed                            <-chan struct{}
+	alone bool // to hold it alone, else to share it
+	write bool // the request is a write (for the counts)
+	// lead: a guard's check that takes the reads waiting along with it,
+	// ahead of the writes waiting (see WriteGuard.Ahead).
+	lead bool
+	// resume: a write that gave the wire back for a check, which waits
+	// first in line again.
+	resume bool
+	// spare: a read in the spare room of the wire until needed is closed
+	// (SpareRoom).
+	spare  bool
+	needed <-chan struct{}
 }
 
 // waiter is one sender waiting for the wire: granted is closed once it
@@ -104,9 +107,9 @@ func Alone(method string) bool {
 	return true
 }
 
-// acquire waits for the wire: alone once nothing is on it, or shared while
-// nothing holds it alone or waits to, up to maxReads at once; each in the
-// order asked. write says whether the request is a write, for the counts.
+// acquire waits for the wire as c asks for it: alone once nothing is on
+// it, or shared while nothing holds it alone or waits to, up to maxReads
+// at once; each in the order asked (dispatch). False when ctx ends first.
 func (w *wire) acquire(ctx context.Context, c claim) bool {
 	wt := &waiter{claim: c, granted: make(chan struct{})}
 	w.mu.Lock()
