@@ -3,7 +3,6 @@
 package cli_test
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -111,18 +110,7 @@ func interruptedRun(t *testing.T, dir string, signals int) (string, int) {
 	cmd := exec.CommandContext(ctx, exe, "--base-url", srv.URL, "--allow-settings-write", "--concurrency", "8", "--json-report", "r.json")
 	cmd.Dir = dir
 	cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1", "CONFORMANCE_TOKEN="+token, "CONFORMANCE_AUTH_TOKEN="+auth)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-reached:
-	case <-done:
-		t.Fatalf("the run ended before its 40th request:\n%s", out.String())
-	}
+	out, done := selftest.StartUntil(t, cmd, reached, "its 40th request")
 	slow.Store(signals > 1)
 	for i := 0; i < signals; i++ {
 		_ = cmd.Process.Signal(os.Interrupt)

@@ -59,22 +59,11 @@ func TestInterruptCleansUp(t *testing.T) {
 	cmd := exec.CommandContext(ctx, exe, "fleet", "--targets", targets, "--report-dir", "reports", "--sites-at-once", "1", "--no-color")
 	cmd.Dir = dir
 	cmd.Env = append(selftest.Environ(), selftest.EnvAsCLI+"=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
 	// The fleet in a process group of its own, signalled as a whole as a
 	// terminal's Ctrl-C is: a site's run that got it from the terminal
 	// and again from the fleet would skip its cleanup.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-reached:
-	case <-done:
-		t.Fatalf("the fleet ended before the first site's 60th request:\n%s", out.String())
-	}
+	out, done := selftest.StartUntil(t, cmd, reached, "the first site's 60th request")
 	// Each site's run is in a group of its own, out of the terminal's
 	// reach (the signals of one Ctrl-C may arrive as one, so the outcome
 	// alone would not show a run that got two).

@@ -230,3 +230,24 @@ func (p *peakHeap) stop() (heap, live uint64) {
 	close(p.done)
 	return p.max.Load(), p.live.Load()
 }
+
+// StartUntil starts cmd with its output gathered in out and returns once
+// reached is closed (the server it talks to saw what the test waits for),
+// failing t, with what cmd wrote, should cmd end first. done is closed
+// once cmd has ended.
+func StartUntil(t testing.TB, cmd *exec.Cmd, reached <-chan struct{}, what string) (out *bytes.Buffer, done <-chan struct{}) {
+	t.Helper()
+	out = &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(ended) }()
+	select {
+	case <-reached:
+	case <-ended:
+		t.Fatalf("%s ended before %s:\n%s", cmd.Path, what, out.String())
+	}
+	return out, ended
+}
