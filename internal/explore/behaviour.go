@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -198,13 +199,8 @@ func statusList(statuses map[int]int) string {
 	if len(statuses) == 0 {
 		return ""
 	}
-	var codes []int
-	for c := range statuses {
-		codes = append(codes, c)
-	}
-	slices.Sort(codes)
 	var out []string
-	for _, c := range codes {
+	for _, c := range slices.Sorted(maps.Keys(statuses)) {
 		out = append(out, fmt.Sprint(c))
 	}
 	return " → " + strings.Join(out, ", ")

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -204,13 +205,8 @@ func TestFiveSites(t *testing.T) {
 func sameSummary(head *summary.Fleet, sites map[string]summary.Site) string {
 	h := *head
 	h.Started, h.Duration, h.Shards = time.Time{}, 0, nil
-	var names []string
-	for n := range sites {
-		names = append(names, n)
-	}
-	slices.Sort(names)
 	var lines []any
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(sites)) {
 		s := sites[n]
 		s.Started, s.Duration, s.Requests, s.Reports = time.Time{}, 0, 0, summary.Reports{}
 		lines = append(lines, s)
