@@ -38,10 +38,10 @@ type Guard struct {
 	// sent: nothing to restore), for the run summary of a container's
 	// guard (whose what names no request).
 	requests []string
-	// listed: the guard of the settings-writes container (InOrder), the
+	// inOrder: the guard of the settings-writes container (InOrder), the
 	// run's last writes: its requests go into the summary, and its
 	// restore's verifying read brings the run-end listing along.
-	listed bool
+	inOrder bool
 	// latest is the settings map the guard read last, nil once a request
 	// that may change them was sent since: a spec that needs the settings
 	// as they are now, and the restore, start from it without a read.
@@ -102,7 +102,7 @@ func Try(ctx context.Context, t *framework.Fixture, what string) (*Guard, string
 // passed between or during its specs (ContinueOnFailure); the final sweep
 // then restores what such a guard left (restoreLeft).
 func InOrder(t *framework.Fixture, what string) *Guard {
-	g := &Guard{t: t, what: what, listed: true}
+	g := &Guard{t: t, what: what, inOrder: true}
 	ginkgo.BeforeAll(func() { ginkgo.DeferCleanup(g.cleanup) })
 	return g
 }
@@ -269,7 +269,7 @@ func (g *Guard) restore(ctx context.Context) {
 	}
 	g.restored = true
 	what := g.what
-	if g.listed {
+	if g.inOrder {
 		what += " (" + strings.Join(g.requests, "; ") + ")"
 	}
 	changes := g.changes
@@ -285,7 +285,7 @@ func (g *Guard) restore(ctx context.Context) {
 	g.mu.Lock()
 	latest := g.latest
 	g.mu.Unlock()
-	problem := restore(ctx, g.t, g.original, latest, g.listed, g.volatile...)
+	problem := restore(ctx, g.t, g.original, latest, g.inOrder, g.volatile...)
 	if _, late := g.t.LateSettingsWrite(); late {
 		settleGuard(ctx, g.t, what, g.original, g.volatile)
 		return
