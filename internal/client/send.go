@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -175,14 +173,7 @@ func (t *try) bodyCut() bool { return errors.Is(t.err, ErrBodyCut) }
 func (c *Client) send(ctx context.Context, req *http.Request, body []byte, safeToRepeat bool, st *Stream, ex *Exchange) {
 	var kept *try
 	for busy := 0; ; {
-		dbgAsk := time.Now()
 		tu, err := c.takeTurn(ctx, req.Method)
-		if os.Getenv("WIRE_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "WIRE %d %d %s %s\n", dbgAsk.UnixMicro(), time.Now().UnixMicro(), req.Method, req.URL.Path+"?"+req.URL.RawQuery)
-			if os.Getenv("WIRE_STACK") != "" && strings.Contains(req.URL.RawQuery, os.Getenv("WIRE_STACK")) {
-				fmt.Fprintf(os.Stderr, "STACK %s\n%s\n", req.URL.RawQuery, debug.Stack())
-			}
-		}
 		if err != nil {
 			if kept == nil {
 				ex.Err = c.notSentError(ctx, err)

@@ -137,8 +137,10 @@ const (
 )
 
 // classify sorts an exchange for assessHealth. A request cut by the run's
-// end counts as unanswered only if it had waited long: a healthy target
-// answers well within longWait.
+// end counts as unanswered only if it had waited long on the wire: a
+// healthy target answers well within longWait. Its wait for its turn
+// does not count: a read that waited seconds behind writes and went out
+// just before the time limit says nothing of the target.
 func classify(ex *client.Exchange, deadlineHit bool) int {
 	// A cut body is an answer: its status and headers arrived (StatusErr).
 	if ex.StatusErr() == nil {
@@ -154,7 +156,7 @@ func classify(ex *client.Exchange, deadlineHit bool) int {
 	}
 	switch client.FailureKind(ex.Err) {
 	case client.KindCancelled, client.KindRunDeadline:
-		if deadlineHit && ex.Duration >= longWait {
+		if from, to := ex.WireSpan(); deadlineHit && to.Sub(from) >= longWait {
 			return notServing
 		}
 		return inconclusive

@@ -46,6 +46,12 @@ func TestAssessHealth(t *testing.T) {
 		Err: &client.TransportError{Kind: client.KindCancelled, Cause: "the run was interrupted before the target answered"}}
 	quickCut := &client.Exchange{Method: http.MethodDelete, Sent: true, Duration: 50 * time.Millisecond,
 		Err: &client.TransportError{Kind: client.KindRunDeadline, Cause: "the run's time limit (--timeout) was reached"}}
+	// A read that waited 3 s for its turn (a spare read, behind writes),
+	// then was cut 50 ms after it went out.
+	queuedAt := time.Now()
+	queuedCut := &client.Exchange{Method: http.MethodGet, Sent: true, Started: queuedAt, Duration: 3*time.Second + 50*time.Millisecond,
+		OnWire: queuedAt.Add(3 * time.Second), OffWire: queuedAt.Add(3*time.Second + 50*time.Millisecond),
+		Err: &client.TransportError{Kind: client.KindRunDeadline, Cause: "the run's time limit (--timeout) was reached"}}
 	notSent := &client.Exchange{Method: http.MethodDelete, Err: client.ErrRunDeadline}
 	unavailable := &client.Exchange{Method: http.MethodGet, Sent: true, Status: http.StatusServiceUnavailable, Retries: []string{"503", "503"}}
 	writeRefused := &client.Exchange{Method: http.MethodDelete, Sent: true, Status: http.StatusServiceUnavailable}
@@ -93,6 +99,8 @@ func TestAssessHealth(t *testing.T) {
 		{"writes answered 503 are no outage", join(answered(30), []*client.Exchange{writeRefused, writeRefused, writeRefused}), live, false, 0, ""},
 		{"hangs until the time limit", join(answered(20), []*client.Exchange{cut, quickCut, notSent}), spent, true, ExitUnusable,
 			"stopped answering after 20 requests: the last 1 got no answer (the run was interrupted before the target answered)"},
+		{"time limit on a read that waited long for the wire, not on it", join(answered(20), []*client.Exchange{queuedCut, notSent}), spent, true, ExitFail,
+			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"time limit while the target answers", join(answered(20), []*client.Exchange{quickCut, notSent}), spent, true, ExitFail,
 			"INCOMPLETE: the run's time limit (--timeout 10s) was reached after 22 requests"},
 		{"refused writes whose body the connection cuts were answered", join(answered(5), []*client.Exchange{cutBody, cutBody, cutBody, cutBody, cutBody, cutBody}), live, false, 0, ""},

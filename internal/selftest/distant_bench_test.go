@@ -60,10 +60,7 @@ func benchDistant(b *testing.B, extra ...string) {
 	for b.Loop() {
 		args := append([]string{"--base-url", url, "--no-color", "--json-report", path}, extra...)
 		res := selftest.Run(b.Context(), selftest.Cmd{Dir: dir, Timeout: runTimeout, Args: args,
-			Env: []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth, "WIRE_DEBUG=" + os.Getenv("WIRE_DEBUG")}})
-		if os.Getenv("WIRE_DEBUG") != "" {
-			_ = os.WriteFile("/tmp/wire.txt", []byte(res.Stderr), 0o644)
-		}
+			Env: []string{"CONFORMANCE_TOKEN=" + token, "CONFORMANCE_AUTH_TOKEN=" + auth}})
 		if res.Exit != 0 {
 			b.Fatalf("run exited %d:\n%s\n%s", res.Exit, selftest.Tail(res.Stdout, 25), selftest.Tail(res.Stderr, 10))
 		}
