@@ -21,12 +21,12 @@ import (
 // (not a mutant of the table that also breaks a cell).
 func isCellMutant(name reference.Mutant) bool { return strings.HasPrefix(string(name), "cell-") }
 
-// raceSample tells whether the run of a cell's own mutant is part of
-// this self-test: always, but under the race detector (go test -race),
-// where the runs are several times slower and what is looked for is a
-// data race, not a suite's catch, one in sixteen (by name, so the same
-// ones): the plain go test ./... runs them all.
-func raceSample(name reference.Mutant) bool {
+// raceSample tells whether the run of a mutant is part of this
+// self-test: always, but under the race detector (go test -race), where
+// the runs are several times slower and what is looked for is a data
+// race, not a suite's catch, one in oneIn (by name, so the same ones):
+// the plain go test ./... runs them all.
+func raceSample(name reference.Mutant, oneIn int) bool {
 	if !testkit.RaceEnabled {
 		return true
 	}
@@ -34,7 +34,7 @@ func raceSample(name reference.Mutant) bool {
 	for _, c := range name {
 		h = (h*31 + int(c)) % 1000003
 	}
-	return h%16 == 0
+	return h%oneIn == 0
 }
 
 // planCellMutant is the job of a cell's own mutant: the specs of the

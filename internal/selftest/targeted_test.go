@@ -42,6 +42,9 @@ func TestTargetedListingsOnABigSite(t *testing.T) {
 		if name == "" {
 			name = "conforming"
 		}
+		if testkit.RaceEnabled && c.mutant != "" {
+			continue // a data race shows on the conforming site; go test ./... judges the catches
+		}
 		t.Run(name, func(t *testing.T) {
 			run, wholeAfterWrites := runTargeted(t, c.mutant, rules)
 			for _, r := range run.Rules {
