@@ -130,7 +130,7 @@ func TestWriteWaitingHoldsLaterReads(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	wg.Go(func() { cl.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/write"}) })
-	time.Sleep(10 * time.Millisecond) // the write is waiting now
+	queued(t, cl.wire, 0, 1) // the write is waiting now
 	wg.Go(func() { cl.Do(context.Background(), Request{Path: "/api/later", Fresh: true}) })
 	wg.Wait()
 	var order []string
