@@ -26,7 +26,8 @@ func TestMain(m *testing.M) { selftest.Main(m) }
 // Each run is made twice, with requests side by side (--concurrency
 // withConcurrency) and one at a time (--concurrency 1): every rule must get
 // the same verdict both ways (not under the race detector: oneByOne). With
-// -short it skips the mutants.
+// -short it skips the mutants; under the race detector it runs a sample of
+// them (raceSample).
 func TestSelfTest(t *testing.T) {
 	start := time.Now()
 	// Four times as many workers as cores: a run spends most of its time
