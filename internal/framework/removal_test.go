@@ -194,10 +194,7 @@ func TestStraysFoundOnABigListing(t *testing.T) {
 	}
 	tg := New(c, Options{})
 	ctx := context.Background()
-	slug := tg.Marker("stray")
-	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
-		t.Fatalf("create: %s", match.Outcome(ex))
-	}
+	slug := createStray(t, tg)
 	defer tg.Write(ctx, http.MethodDelete, pagelist.PagePath(slug), nil)
 	if whole := tg.Read(ctx, pagelist.PagesPath, marker.AllPagesQuery()); !whole.Truncated {
 		t.Fatal("the every-type listing fits the read limit: the test proves nothing")
@@ -205,4 +202,16 @@ func TestStraysFoundOnABigListing(t *testing.T) {
 	if got := tg.strays(ctx); !slices.Equal(got, []string{slug}) {
 		t.Errorf("strays = %v, want [%s]", got, slug)
 	}
+}
+
+// createStray creates a page of the run (its marker) that no spec made,
+// as a sweep finds one, and returns its key.
+func createStray(t *testing.T, tg *Fixture) string {
+	t.Helper()
+	slug := tg.Marker("stray")
+	ex := tg.Write(context.Background(), http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug})
+	if ex.Status != http.StatusCreated {
+		t.Fatalf("create: %s", match.Outcome(ex))
+	}
+	return slug
 }

@@ -21,10 +21,7 @@ import (
 func TestSweepTakesTheRunEndListing(t *testing.T) {
 	tg := referenceTarget(t)
 	ctx := context.Background()
-	slug := tg.Marker("stray")
-	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
-		t.Fatalf("create: %s", match.Outcome(ex))
-	}
+	slug := createStray(t, tg)
 	ex, keys, listed := tg.RunPagesAtEnd(ctx)
 	if !listed || !slices.Equal(keys, []string{slug}) {
 		t.Fatalf("RunPagesAtEnd = %v, listed %v (%s); want [%s]", keys, listed, match.Outcome(ex), slug)
@@ -62,10 +59,7 @@ func TestSweepTakesTheRunEndListing(t *testing.T) {
 func TestRunPagesReadBeside(t *testing.T) {
 	tg := referenceTarget(t)
 	ctx := context.Background()
-	slug := tg.Marker("stray")
-	if ex := tg.Write(ctx, http.MethodPost, pagelist.PagesPath, map[string]any{"title": "Stray", "slug": slug}); ex.Status != http.StatusCreated {
-		t.Fatalf("create: %s", match.Outcome(ex))
-	}
+	slug := createStray(t, tg)
 	seq := tg.Client.Seq()
 	tags := tg.ReadWithRunPages(ctx, client.Request{Method: http.MethodGet, Path: "/api/tags"})
 	if tags.Status != http.StatusOK || !strings.Contains(tags.URL, "/api/tags") {

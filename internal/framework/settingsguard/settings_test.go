@@ -40,6 +40,24 @@ func settingsBody(t *testing.T, tg *framework.Fixture) []byte {
 	return append([]byte(nil), ex.Body()...)
 }
 
+// readOriginal is the settings as a restore takes them (Read).
+func readOriginal(t *testing.T, tg *framework.Fixture) map[string]any {
+	t.Helper()
+	_, original, problem := Read(context.Background(), tg)
+	if problem != "" {
+		t.Fatal(problem)
+	}
+	return original
+}
+
+// wantRestored fails t unless the settings read as before, byte for byte.
+func wantRestored(t *testing.T, tg *framework.Fixture, before []byte) {
+	t.Helper()
+	if after := settingsBody(t, tg); !bytes.Equal(before, after) {
+		t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
+	}
+}
+
 func put(t *testing.T, tg *framework.Fixture, fields map[string]any) {
 	t.Helper()
 	if ex := tg.Write(context.Background(), http.MethodPut, "/api/settings", fields); ex.Err != nil {
@@ -76,10 +94,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 				put(t, tg, c.setup)
 			}
 			before := settingsBody(t, tg)
-			_, original, problem := Read(ctx, tg)
-			if problem != "" {
-				t.Fatal(problem)
-			}
+			original := readOriginal(t, tg)
 			put(t, tg, c.change)
 			if bytes.Equal(before, settingsBody(t, tg)) {
 				t.Fatal("the change did not change the settings: the test proves nothing")
@@ -87,9 +102,7 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 			if problem := restoreSettings(ctx, tg, original, nil); problem != "" {
 				t.Fatalf("restore reported: %s", problem)
 			}
-			if after := settingsBody(t, tg); !bytes.Equal(before, after) {
-				t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
-			}
+			wantRestored(t, tg, before)
 		})
 	}
 }
@@ -99,14 +112,11 @@ func TestRestoreUndoesBrokenServers(t *testing.T) {
 func TestRestoreReportsWhatItCannotUndo(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
-	_, original, problem := Read(ctx, tg)
-	if problem != "" {
-		t.Fatal(problem)
-	}
+	original := readOriginal(t, tg)
 	// A field the server does not have: PUT ignores it, so it can never
 	// read back as "before".
 	original["conformanceNoSuchField"] = "x"
-	problem = restoreSettings(ctx, tg, original, nil)
+	problem := restoreSettings(ctx, tg, original, nil)
 	if !strings.Contains(problem, "conformanceNoSuchField") {
 		t.Fatalf("restoreSettings = %q, want a problem naming conformanceNoSuchField", problem)
 	}
@@ -203,13 +213,9 @@ func TestFreshSettingsReadsSeeVolatileFields(t *testing.T) {
 // customFields as the JSON text they encode from the first: one PUT and
 // one GET, and the settings are as before.
 func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
-	ctx := context.Background()
 	tg := referenceTarget(t)
 	before := settingsBody(t, tg)
-	_, original, problem := Read(ctx, tg)
-	if problem != "" {
-		t.Fatal(problem)
-	}
+	original := readOriginal(t, tg)
 	if cf, _ := original["customFields"].(string); !strings.Contains(cf, "&quot;") {
 		t.Fatalf("the reference reads customFields back as %q, not HTML-encoded: the test proves nothing", cf)
 	}
@@ -218,9 +224,7 @@ func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
 	if want := []string{"GET /api/settings", "PUT /api/settings", "GET /api/settings"}; !slices.Equal(sent, want) {
 		t.Errorf("the restore sent %v, want %v (a read, one update, the read that verifies it)", sent, want)
 	}
-	if after := settingsBody(t, tg); !bytes.Equal(before, after) {
-		t.Fatalf("settings not restored:\nbefore: %s\nafter:  %s", before, after)
-	}
+	wantRestored(t, tg, before)
 }
 
 // TestContainerRestoreReadsTheRunPagesBeside: the restore of the settings
@@ -230,10 +234,7 @@ func TestRestoreSendsCustomFieldsAsJSON(t *testing.T) {
 func TestContainerRestoreReadsTheRunPagesBeside(t *testing.T) {
 	ctx := context.Background()
 	tg := referenceTarget(t)
-	_, original, problem := Read(ctx, tg)
-	if problem != "" {
-		t.Fatal(problem)
-	}
+	original := readOriginal(t, tg)
 	put(t, tg, map[string]any{"slogan": "changed"})
 	sent := restoreSends(t, tg, original, true)
 	slices.Sort(sent[2:]) // the last two went side by side
